@@ -1,0 +1,14 @@
+# Sourced by the other scripts: makes .venv and installs the project into it,
+# again only when pyproject.toml (or the wanted extras) changed.
+set -eu
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+extras=${1:-}
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+stamp=".venv/.installed${extras:+-$extras}"
+want="$(cat pyproject.toml)${extras}"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    .venv/bin/python -m pip install --quiet --upgrade pip
+    .venv/bin/python -m pip install --quiet -e ".${extras:+[$extras]}"
+    printf '%s' "$want" > "$stamp"
+fi
