@@ -1,0 +1,70 @@
+"""The rules of Othello and Go: pure Python, no Django, used by everyone.
+
+The server validates every move here; the replay, the exports, the admin
+pictures and the command line (``python -m games.rules``) use the same code.
+
+>>> position = new_position("othello", 8)
+>>> position, diff = position.play(Move.place((2, 3)))
+>>> diff.flipped
+((3, 3),)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .base import (
+    Color,
+    Diff,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Point,
+    RulesError,
+)
+from .go import GoPosition
+from .othello import OthelloPosition
+
+Position = OthelloPosition | GoPosition
+
+KINDS: dict[str, type[OthelloPosition] | type[GoPosition]] = {
+    "othello": OthelloPosition,
+    "go": GoPosition,
+}
+
+__all__ = [
+    "KINDS",
+    "Color",
+    "Diff",
+    "GoPosition",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "OthelloPosition",
+    "Point",
+    "Position",
+    "RulesError",
+    "new_position",
+    "position_from_snapshot",
+]
+
+
+def _kind(kind: str) -> type[OthelloPosition] | type[GoPosition]:
+    try:
+        return KINDS[kind]
+    except KeyError:
+        raise RulesError(f"unknown game kind {kind!r}: expected othello or go") from None
+
+
+def new_position(kind: str, size: int) -> Position:
+    """The start position of ``kind`` (``othello`` or ``go``) on a ``size`` board.
+
+    Raises ``RulesError`` for an unknown kind or a size the game does not allow.
+    """
+    return _kind(kind).start(size)
+
+
+def position_from_snapshot(kind: str, snapshot: Mapping[str, Any]) -> Position:
+    """The position stored as ``snapshot`` (from ``Position.to_snapshot()``)."""
+    return _kind(kind).from_snapshot(snapshot)

@@ -1,0 +1,5 @@
+"""``python -m games.rules FORMAT``: see ``games.rules.cli``."""
+
+from .cli import run
+
+run()

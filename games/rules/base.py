@@ -1,0 +1,131 @@
+"""Types shared by both games: colours, points, moves, diffs and the errors.
+
+A point is ``(row, col)``, 0-based, row 0 at the top of the board, as in the
+server's contract. A board is drawn as rows of ``.`` (empty), ``B`` (black)
+and ``W`` (white).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+Point = tuple[int, int]
+Action = Literal["place", "pass"]
+
+EMPTY = "."
+
+
+class Color(enum.Enum):
+    """A side of the game; its value is the contract's spelling."""
+
+    BLACK = "black"
+    WHITE = "white"
+
+    @property
+    def opponent(self) -> Color:
+        """The other side."""
+        return Color.WHITE if self is Color.BLACK else Color.BLACK
+
+    @property
+    def letter(self) -> str:
+        """``B`` or ``W``, as on a drawn board and in SGF."""
+        return "B" if self is Color.BLACK else "W"
+
+    @classmethod
+    def from_letter(cls, letter: str) -> Color:
+        """The colour drawn as ``B`` or ``W``; raises ``ValueError`` otherwise."""
+        try:
+            return {"B": cls.BLACK, "W": cls.WHITE}[letter]
+        except KeyError:
+            raise ValueError(f"not a colour letter: {letter!r}") from None
+
+    def __repr__(self) -> str:
+        return f"Color.{self.name}"
+
+
+class RulesError(ValueError):
+    """Base of the errors the rules raise."""
+
+
+class InvalidMoveError(RulesError):
+    """A move that cannot even be read: bad syntax or a point off the board."""
+
+
+class IllegalMoveError(RulesError):
+    """A well-formed move that the rules forbid; the message says why."""
+
+
+class InputFormatError(Exception):
+    """Command-line input that does not follow its format; ``line`` is 1-based."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Move:
+    """What a player does on their turn: place a stone or disc, or pass."""
+
+    action: Action
+    point: Point | None = None
+
+    @classmethod
+    def place(cls, point: Point) -> Move:
+        """A placement on ``point``."""
+        return cls("place", (point[0], point[1]))
+
+    @classmethod
+    def pass_turn(cls) -> Move:
+        """A pass."""
+        return cls("pass", None)
+
+    def __repr__(self) -> str:
+        return f"Move.place({self.point})" if self.point else "Move.pass_turn()"
+
+
+@dataclass(frozen=True)
+class Diff:
+    """What one move changed: enough to step a replay both ways.
+
+    ``flipped`` (Othello) are the discs that turned to ``color``; ``captured``
+    (Go) are the opponent's stones removed from the board.
+    """
+
+    color: Color
+    action: Action
+    point: Point | None = None
+    flipped: tuple[Point, ...] = ()
+    captured: tuple[Point, ...] = ()
+
+    def apply(self, rows: Sequence[str]) -> list[str]:
+        """The board ``rows`` after this move."""
+        grid = [list(row) for row in rows]
+        if self.point is not None:
+            grid[self.point[0]][self.point[1]] = self.color.letter
+        _paint(grid, self.flipped, self.color.letter)
+        _paint(grid, self.captured, EMPTY)
+        return ["".join(row) for row in grid]
+
+    def undo(self, rows: Sequence[str]) -> list[str]:
+        """The board ``rows`` before this move."""
+        grid = [list(row) for row in rows]
+        if self.point is not None:
+            grid[self.point[0]][self.point[1]] = EMPTY
+        _paint(grid, self.flipped, self.color.opponent.letter)
+        _paint(grid, self.captured, self.color.opponent.letter)
+        return ["".join(row) for row in grid]
+
+
+def _paint(grid: list[list[str]], points: Iterable[Point], letter: str) -> None:
+    for row, col in points:
+        grid[row][col] = letter
+
+
+def empty_rows(size: int) -> list[str]:
+    """An empty ``size`` x ``size`` board."""
+    return [EMPTY * size] * size
