@@ -1,0 +1,565 @@
+"""Game records in and out: SGF (FF[4]) for both games, and Othello transcripts.
+
+SGF is read and written with sgfmill's ``sgf_grammar``, which knows the syntax
+(escapes, values, collections) but no game; this module maps it to a
+``GameRecord`` and checks every move with the rules.
+
+Conventions of the files written here, and read back:
+
+- ``GM[1]`` is Go, ``GM[2]`` Othello; ``FF[4]``, ``CA[UTF-8]``, ``SZ``, ``AP``,
+  and when known ``KM`` (Go), ``PB``, ``PW``, ``DT``, ``RE``, ``GN``, ``GC``.
+- One node per move, ``B[..]`` or ``W[..]``: column letter then row letter,
+  counted from the top-left corner, so ``aa`` is ``(0, 0)`` and Othello's
+  ``f5`` is ``fe``. A pass is an empty value, ``B[]``; Othello's automatic
+  passes are written the same way. On reading, ``tt`` is a pass too (FF[3]).
+- A scored Go game carries, in its last node, the territory as ``TB``/``TW``
+  and the stones agreed dead as ``MA`` (marks, which viewers draw as crosses
+  on those stones). SGF has no property meant for dead stones; ``MA`` in the
+  node holding the final territory is what CGoban and KGS write.
+
+What reading accepts beyond that, and what it refuses:
+
+- Only the main line is read (the first variation wherever the game branches).
+- Text is decoded with the file's ``CA``; without one, as UTF-8 if it is valid
+  UTF-8, else as ISO-8859-1 (the SGF default). A ``str`` is taken as already
+  decoded, whatever its ``CA`` says.
+- Setup (``AB``/``AW``/``AE``) is refused, except in the root node when it
+  lays out exactly the standard start (Othello programs often write the four
+  centre discs that way).
+- Othello: a placement by the side that did not have the turn is accepted when
+  the other side had to pass (the automatic pass is put in), and the record
+  ends with the automatic passes that follow its last placement, as a game
+  played on the server does. A pass by a side that had a move is illegal.
+
+>>> record = import_sgf("(;GM[2]SZ[8]PB[Ann]PW[Bo];B[fe];W[fd])")
+>>> othello_transcript(record), record.black_name
+('f5f4', 'Ann')
+>>> print(export_sgf(record), end="")
+(;FF[4]AP[othello-go-server:0.1]CA[UTF-8]GM[2]PB[Ann]PW[Bo]SZ[8];B[fe];W[fd])
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
+
+from sgfmill import sgf_grammar, sgf_properties  # type: ignore[import-untyped]
+
+from . import Position, new_position
+from .base import EMPTY, Color, Diff, Move, Point, RulesError
+from .othello import OthelloPosition
+
+__all__ = [
+    "GameKind",
+    "GameRecord",
+    "RecordError",
+    "export_collection",
+    "export_sgf",
+    "import_collection",
+    "import_sgf",
+    "othello_transcript",
+    "parse_othello_transcript",
+    "replay",
+]
+
+GameKind = Literal["go", "othello"]
+
+GAME_NUMBERS: dict[GameKind, int] = {"go": 1, "othello": 2}
+"""The SGF ``GM`` number of each game."""
+
+IMPORT_SIZES: dict[GameKind, range] = {"go": range(3, 20, 2), "othello": range(4, 17, 2)}
+"""The board sizes a file may have: Go odd 3 to 19, Othello even 4 to 16."""
+
+_DEFAULT_SIZES: dict[GameKind, int] = {"go": 19, "othello": 8}
+_SIZE_RULES: dict[GameKind, str] = {"go": "odd sizes 3 to 19", "othello": "even sizes 4 to 16"}
+_APPLICATION = sgf_grammar.compose(b"othello-go-server", b"0.1")
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_SETUP = ("AB", "AW", "AE")
+
+PropertyMap = dict[str, list[bytes]]
+
+
+class RecordError(RulesError):
+    """A record that cannot be read, or whose moves break the rules; the message says where."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as a record: who played, the moves, and how it ended.
+
+    ``moves`` are ``(colour, move)`` pairs in the order played, passes
+    included (Othello's automatic passes too). ``komi`` is Go's: a Go file
+    without ``KM`` reads as 0, and Othello's is always None. ``result`` reads
+    ``B+3.5``, ``W+R``, ``Draw`` and so on, None when unknown. ``date`` is
+    ``DT`` as written. For a scored Go game, ``dead`` are the stones agreed
+    dead and ``territory`` the points each colour owns (a colour without
+    territory has no key). ``game_name`` is ``GN``, ``comment`` is ``GC``.
+    """
+
+    kind: GameKind
+    size: int
+    moves: tuple[tuple[Color, Move], ...] = ()
+    black_name: str | None = None
+    white_name: str | None = None
+    komi: float | None = None
+    result: str | None = None
+    date: str | None = None
+    dead: frozenset[Point] = frozenset()
+    territory: Mapping[Color, frozenset[Point]] = field(default_factory=dict)
+    game_name: str | None = None
+    comment: str | None = None
+
+
+# Writing
+
+
+def export_sgf(record: GameRecord) -> str:
+    """The record as the text of an SGF file (one game, ending with a newline).
+
+    Raises ``RecordError`` for a kind other than go/othello or a board wider
+    than SGF's 26 point letters.
+    """
+    return _serialise(_game_tree(record))
+
+
+def export_collection(records: Iterable[GameRecord]) -> str:
+    """Several records as one SGF collection, in the order given."""
+    return "".join(_serialise(_game_tree(record)) for record in records)
+
+
+def _serialise(tree: object) -> str:
+    serialised: bytes = sgf_grammar.serialise_game_tree(tree)
+    return serialised.decode("utf-8")
+
+
+def _game_tree(record: GameRecord) -> object:
+    if record.kind not in GAME_NUMBERS:
+        raise RecordError(f"unknown game kind {record.kind!r}: expected go or othello")
+    if not 1 <= record.size <= len(_LETTERS):
+        raise RecordError(f"an SGF board has 1 to 26 lines, not {record.size}")
+    root: PropertyMap = {
+        "FF": [b"4"],
+        "GM": [str(GAME_NUMBERS[record.kind]).encode()],
+        "CA": [b"UTF-8"],
+        "SZ": [str(record.size).encode()],
+        "AP": [_APPLICATION],
+    }
+    if record.kind == "go" and record.komi is not None:
+        root["KM"] = [sgf_properties.serialise_real(record.komi)]
+    texts = {
+        "PB": record.black_name,
+        "PW": record.white_name,
+        "DT": record.date,
+        "RE": record.result,
+        "GN": record.game_name,
+        "GC": record.comment,
+    }
+    for identifier, text in texts.items():
+        if text is not None:
+            root[identifier] = [sgf_grammar.escape_text(text.encode("utf-8"))]
+    nodes = [root]
+    for color, move in record.moves:
+        value = b"" if move.point is None else _point_value(move.point, record.size)
+        nodes.append({color.letter: [value]})
+    if record.kind == "go":
+        _write_points(nodes[-1], "TB", record.territory.get(Color.BLACK, ()), record.size)
+        _write_points(nodes[-1], "TW", record.territory.get(Color.WHITE, ()), record.size)
+        _write_points(nodes[-1], "MA", record.dead, record.size)
+    tree = sgf_grammar.Coarse_game_tree()
+    tree.sequence = nodes
+    return tree
+
+
+def _point_value(point: Point, size: int) -> bytes:
+    row, col = point
+    if not (0 <= row < size and 0 <= col < size):
+        raise RecordError(f"{point!r} is not a point of the {size}x{size} board")
+    return (_LETTERS[col] + _LETTERS[row]).encode("ascii")
+
+
+def _write_points(node: PropertyMap, identifier: str, points: Iterable[Point], size: int) -> None:
+    values = [_point_value(point, size) for point in sorted(points)]
+    if values:
+        node[identifier] = values
+
+
+# Reading
+
+
+def import_sgf(text: str | bytes) -> GameRecord:
+    """The one game of an SGF file, every move checked by the rules.
+
+    ``text`` is the file's content, as bytes (decoded by its ``CA``) or as
+    already decoded text. Raises ``RecordError`` naming the problem: not SGF,
+    several games, an unsupported game or board size, setup stones, a value
+    that cannot be read, or an illegal move (its number, point and the reason).
+    """
+    games = _parse_collection(text)
+    if len(games) > 1:
+        raise RecordError(f"the file holds {len(games)} games: import them one at a time")
+    return _read_game(*games[0])
+
+
+def import_collection(text: str | bytes) -> list[GameRecord]:
+    """Every game of an SGF collection, as ``import_sgf`` reads one.
+
+    Errors in the second game or later say which game (``game 2: ...``).
+    """
+    games = _parse_collection(text)
+    if len(games) == 1:
+        return [_read_game(*games[0])]
+    records = []
+    for number, game in enumerate(games, start=1):
+        try:
+            records.append(_read_game(*game))
+        except RecordError as error:
+            raise RecordError(f"game {number}: {error}") from None
+    return records
+
+
+class _Game(NamedTuple):
+    nodes: list[PropertyMap]
+    encoding: str | None
+
+
+def _parse_collection(text: str | bytes) -> list[_Game]:
+    data, encoding = (text.encode("utf-8"), "utf-8") if isinstance(text, str) else (text, None)
+    try:
+        trees = sgf_grammar.parse_sgf_collection(data)
+    except ValueError as error:
+        raise RecordError(f"not an SGF file: {error}") from None
+    return [_Game(list(sgf_grammar.main_sequence_iter(tree)), encoding) for tree in trees]
+
+
+def _read_game(nodes: list[PropertyMap], encoding: str | None) -> GameRecord:
+    root = nodes[0]
+    reader = _Reader(root, encoding or _declared_encoding(root))
+    kind = _kind(root)
+    size = _size(root, kind)
+    start = new_position(kind, size)
+    _check_setup(nodes, start)
+    entries = [_entry(node, number, size) for number, node in _move_nodes(nodes)]
+    played = list(_replay(start, entries, fill_passes=True))
+    final = played[-1].position if played else start
+    last = nodes[-1]
+    dead = _read_points(last, "MA", size) if kind == "go" else frozenset()
+    _check_dead(dead, final)
+    result = _result(reader.simple_text("RE"))
+    if result is None and isinstance(final, OthelloPosition):
+        result = final.result()
+    return GameRecord(
+        kind=kind,
+        size=size,
+        moves=tuple((step.color, step.move) for step in played),
+        black_name=reader.simple_text("PB"),
+        white_name=reader.simple_text("PW"),
+        komi=_komi(root) if kind == "go" else None,
+        result=result,
+        date=reader.simple_text("DT"),
+        dead=dead,
+        territory=_territory(last, size) if kind == "go" else {},
+        game_name=reader.simple_text("GN"),
+        comment=reader.text("GC"),
+    )
+
+
+def _territory(node: PropertyMap, size: int) -> dict[Color, frozenset[Point]]:
+    """TB/TW, keyed only by the colours that own some territory."""
+    owned = {color: _read_points(node, f"T{color.letter}", size) for color in Color}
+    return {color: points for color, points in owned.items() if points}
+
+
+def _declared_encoding(root: PropertyMap) -> str | None:
+    if "CA" not in root:
+        return None
+    name = root["CA"][0].decode("ascii", "replace").strip()
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        raise RecordError(f"unknown character set CA[{name}]") from None
+    return name
+
+
+class _Reader:
+    """Decodes the root's text properties; ``encoding`` None means guess."""
+
+    def __init__(self, root: PropertyMap, encoding: str | None) -> None:
+        self.root = root
+        self.encoding = encoding
+
+    def simple_text(self, identifier: str) -> str | None:
+        if identifier not in self.root:
+            return None
+        return self._decode(identifier, sgf_grammar.simpletext_value(self.root[identifier][0]))
+
+    def text(self, identifier: str) -> str | None:
+        if identifier not in self.root:
+            return None
+        return self._decode(identifier, sgf_grammar.text_value(self.root[identifier][0]))
+
+    def _decode(self, identifier: str, value: bytes) -> str:
+        if self.encoding is None:
+            try:
+                return value.decode("utf-8")
+            except UnicodeDecodeError:
+                return value.decode("iso-8859-1")
+        try:
+            return value.decode(self.encoding)
+        except UnicodeDecodeError:
+            raise RecordError(f"{identifier} is not valid {self.encoding} text") from None
+
+
+def _kind(root: PropertyMap) -> GameKind:
+    raw = _ascii(root, "GM", "1")
+    for kind, number in GAME_NUMBERS.items():
+        if raw == str(number):
+            return kind
+    raise RecordError(
+        f"unsupported game GM[{raw}]: only Go (GM[1]) and Othello (GM[2]) can be imported"
+    )
+
+
+def _size(root: PropertyMap, kind: GameKind) -> int:
+    raw = _ascii(root, "SZ", str(_DEFAULT_SIZES[kind]))
+    if not raw.isdigit():
+        raise RecordError(f"SZ[{raw}] is not a board size: expected one number, e.g. SZ[19]")
+    size = int(raw)
+    if size not in IMPORT_SIZES[kind]:
+        name = "Go" if kind == "go" else "Othello"
+        raise RecordError(
+            f"board size {size} is not supported for {name}: {_SIZE_RULES[kind]} only"
+        )
+    return size
+
+
+def _komi(root: PropertyMap) -> float:
+    raw = _ascii(root, "KM", "0")
+    try:
+        komi: float = sgf_properties.interpret_real(raw.encode("ascii"))
+    except ValueError:
+        raise RecordError(f"KM[{raw}] is not a komi: expected a number, e.g. KM[6.5]") from None
+    return komi
+
+
+def _ascii(node: PropertyMap, identifier: str, default: str) -> str:
+    if identifier not in node:
+        return default
+    return node[identifier][0].decode("ascii", "replace").strip()
+
+
+def _check_setup(nodes: Sequence[PropertyMap], start: Position) -> None:
+    for number, node in enumerate(nodes):
+        if not any(identifier in node for identifier in _SETUP):
+            continue
+        if number == 0 and _setup_rows(node, start.size) == start.rows():
+            continue
+        where = "in the root node" if number == 0 else f"in node {number}"
+        raise RecordError(
+            f"setup properties (AB/AW/AE) {where} are not supported: "
+            "only games played from the standard start position can be imported"
+        )
+
+
+def _setup_rows(node: PropertyMap, size: int) -> list[str]:
+    grid = [[EMPTY] * size for _ in range(size)]
+    for identifier, letter in (("AB", "B"), ("AW", "W")):
+        for row, col in _read_points(node, identifier, size):
+            grid[row][col] = letter
+    return ["".join(row) for row in grid]
+
+
+def _read_points(node: PropertyMap, identifier: str, size: int) -> frozenset[Point]:
+    """The points of a point-list property: ``[]`` is none, rectangles (``aa:cc``) expanded."""
+    points: set[Point] = set()
+    for raw in node.get(identifier, []):
+        if raw == b"":
+            continue
+        first, last = sgf_grammar.parse_compose(raw)
+        top, left = _point(identifier, first, size)
+        bottom, right = (top, left) if last is None else _point(identifier, last, size)
+        points.update(
+            (row, col)
+            for row in range(min(top, bottom), max(top, bottom) + 1)
+            for col in range(min(left, right), max(left, right) + 1)
+        )
+    return frozenset(points)
+
+
+def _point(identifier: str, raw: bytes, size: int) -> Point:
+    text = raw.decode("ascii", "replace")
+    letters = _LETTERS[:size]
+    if len(text) != 2 or text[0] not in letters or text[1] not in letters:
+        raise RecordError(f"{identifier}[{text}] is not a point of the {size}x{size} board")
+    return letters.index(text[1]), letters.index(text[0])
+
+
+def _move_nodes(nodes: Sequence[PropertyMap]) -> Iterator[tuple[int, PropertyMap]]:
+    """The nodes that hold a move, numbered 1, 2, ... in the file's order."""
+    number = 0
+    for node in nodes:
+        if "B" in node or "W" in node:
+            number += 1
+            yield number, node
+
+
+def _entry(node: PropertyMap, number: int, size: int) -> _Entry:
+    if "B" in node and "W" in node:
+        raise RecordError(f"move {number}: one node holds both B and W")
+    color = Color.BLACK if "B" in node else Color.WHITE
+    values = node[color.letter]
+    if len(values) != 1:
+        raise RecordError(f"move {number}: {color.letter} has {len(values)} values")
+    raw = values[0]
+    label = f"{color.letter}[{raw.decode('ascii', 'replace')}]"
+    if raw == b"" or (raw == b"tt" and size <= 19):
+        return _Entry(color, Move.pass_turn(), label)
+    try:
+        point = _point(color.letter, raw, size)
+    except RecordError as error:
+        raise RecordError(f"move {number}: {error}") from None
+    return _Entry(color, Move.place(point), label)
+
+
+def _check_dead(dead: frozenset[Point], final: Position) -> None:
+    rows = final.rows()
+    for row, col in sorted(dead):
+        if rows[row][col] == EMPTY:
+            where = final.format_point((row, col))
+            raise RecordError(f"MA marks a dead stone at {where}, but that point is empty")
+
+
+def _result(text: str | None) -> str | None:
+    """RE as the server spells it: ``B+R`` for a resignation, ``Draw`` for a jigo."""
+    if text is None or text.strip() in ("", "?", "Void"):
+        return None
+    text = text.strip()
+    if text in ("0", "Draw", "Jigo"):
+        return "Draw"
+    winner = re.fullmatch(r"([BW])\+(R|Resign)", text, re.IGNORECASE)
+    if winner is not None:
+        return f"{winner[1].upper()}+R"
+    return text
+
+
+# Playing through a record
+
+
+class _Entry(NamedTuple):
+    """A move as a record states it: ``color`` None when the record does not say."""
+
+    color: Color | None
+    move: Move
+    label: str = ""
+
+
+class _Step(NamedTuple):
+    color: Color
+    move: Move
+    position: Position
+    diff: Diff
+
+
+def replay(record: GameRecord) -> list[tuple[Position, Diff]]:
+    """The position after each move of ``record``, with what the move changed.
+
+    Every move is checked: raises ``RecordError`` naming the move (number,
+    point, reason) when it is not its colour's turn or the rules forbid it.
+    The start position is ``new_position(record.kind, record.size)``.
+    """
+    start = new_position(record.kind, record.size)
+    entries = [_Entry(color, move) for color, move in record.moves]
+    return [(step.position, step.diff) for step in _replay(start, entries, fill_passes=False)]
+
+
+def _replay(start: Position, entries: Iterable[_Entry], *, fill_passes: bool) -> Iterator[_Step]:
+    """Play ``entries`` from ``start``; ``fill_passes`` puts in Othello's missing passes."""
+    position = start
+    for number, entry in enumerate(entries, start=1):
+        if (
+            fill_passes
+            and isinstance(position, OthelloPosition)
+            and position.must_pass
+            and entry.move.action == "place"
+            and entry.color is not position.to_move
+        ):
+            position, step = _pass(position)
+            yield step
+        color = position.to_move
+        where = _describe(number, entry, position)
+        if entry.color is not None and entry.color is not color:
+            raise RecordError(f"{where}: it is {color.value}'s turn")
+        try:
+            position, diff = position.play(entry.move)
+        except RulesError as error:
+            raise RecordError(f"{where}: {error}") from None
+        yield _Step(color, entry.move, position, diff)
+    if fill_passes and isinstance(position, OthelloPosition) and position.must_pass:
+        yield _pass(position)[1]
+
+
+def _pass(position: OthelloPosition) -> tuple[OthelloPosition, _Step]:
+    color = position.to_move
+    after, diff = position.play(Move.pass_turn())
+    return after, _Step(color, Move.pass_turn(), after, diff)
+
+
+def _describe(number: int, entry: _Entry, position: Position) -> str:
+    """``move 12 B[fe] (black f5)``: the move as the file spells it and as players say it."""
+    player = (entry.color or position.to_move).value
+    try:
+        notation = position.notation(entry.move)
+    except RulesError:
+        notation = repr(entry.move.point)
+    spelled = f" {entry.label}" if entry.label else ""
+    return f"move {number}{spelled} ({player} {notation})"
+
+
+# Othello transcripts
+
+
+def othello_transcript(record: GameRecord) -> str:
+    """An 8x8 Othello game as the plain transcript of its placements, e.g. ``f5d6c3``.
+
+    Passes are left out: the transcript implies them. Raises ``RecordError``
+    for any other game or size.
+    """
+    start = _transcript_start(record.kind, record.size)
+    return "".join(start.format_point(move.point) for _, move in record.moves if move.point)
+
+
+def parse_othello_transcript(text: str) -> GameRecord:
+    """The 8x8 Othello game of a transcript such as ``f5d6c3``, moves checked.
+
+    Case and whitespace are ignored. The passes the transcript implies are put
+    in, and a finished game gets its result by disc count. Raises
+    ``RecordError`` naming the move that is not a square or not legal.
+    """
+    start = _transcript_start("othello", 8)
+    squares = "".join(text.split()).lower()
+    entries = []
+    for number, index in enumerate(range(0, len(squares), 2), start=1):
+        square = squares[index : index + 2]
+        try:
+            point = start.parse_point(square)
+        except RulesError:
+            raise RecordError(
+                f"move {number}: {square!r} is not a square of the 8x8 board"
+            ) from None
+        entries.append(_Entry(None, Move.place(point)))
+    played = list(_replay(start, entries, fill_passes=True))
+    final = played[-1].position if played else start
+    return GameRecord(
+        kind="othello",
+        size=8,
+        moves=tuple((step.color, step.move) for step in played),
+        result=final.result() if isinstance(final, OthelloPosition) else None,
+    )
+
+
+def _transcript_start(kind: str, size: int) -> OthelloPosition:
+    if kind != "othello" or size != 8:
+        raise RecordError(f"a transcript is for 8x8 Othello only, not {size}x{size} {kind}")
+    return OthelloPosition.start(8)

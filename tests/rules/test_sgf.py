@@ -1,0 +1,544 @@
+"""Game records (games/rules/sgf.py): what an SGF file says, what comes back, what is refused."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sgfmill import sgf  # type: ignore[import-untyped]
+
+from games.rules import Color, Move, OthelloPosition, Point, RulesError, new_position
+from games.rules.sgf import (
+    IMPORT_SIZES,
+    GameKind,
+    GameRecord,
+    RecordError,
+    export_collection,
+    export_sgf,
+    import_collection,
+    import_sgf,
+    othello_transcript,
+    parse_othello_transcript,
+    replay,
+)
+
+B, W = Color.BLACK, Color.WHITE
+AWKWARD_NAME = "Jérôme ]\\ 黒石 [x]\\"
+AWKWARD_COMMENT = "first line ] \\\nsecond line: ünïcode, 囲碁, \\] and \\\\"
+
+
+def place(color: Color, point: Point) -> tuple[Color, Move]:
+    return color, Move.place(point)
+
+
+def pass_(color: Color) -> tuple[Color, Move]:
+    return color, Move.pass_turn()
+
+
+def unwrapped(text: str) -> str:
+    """An exported file without the line breaks put in to keep lines short."""
+    return text.replace("\n", "")
+
+
+# A 5x5 Go game scored by hand: Black walls off the left side, White the right;
+# White's late invasion at (2, 0) is agreed dead.
+#
+#   .B.W.
+#   .B.W.
+#   xB.W.    x: White's dead stone
+#   .B.W.
+#   .B.W.
+SCORED_GO = GameRecord(
+    kind="go",
+    size=5,
+    moves=(
+        *(move for row in range(5) for move in (place(B, (row, 1)), place(W, (row, 3)))),
+        pass_(B),
+        place(W, (2, 0)),
+        pass_(B),
+        pass_(W),
+    ),
+    black_name="Honinbo Shusaku",
+    white_name=AWKWARD_NAME,
+    komi=0.5,
+    result="B+0.5",
+    date="1846-09-11",
+    dead=frozenset({(2, 0)}),
+    territory={
+        B: frozenset((row, 0) for row in range(5)),
+        W: frozenset((row, 4) for row in range(5)),
+    },
+    game_name="The ear-reddening game, shrunk",
+    comment=AWKWARD_COMMENT,
+)
+
+TIGER = "f5d6c3d3c4"
+# An 8x8 game where Black must pass after its 14th move (a5): the transcript
+# does not show the pass.
+WITH_A_PASS = "c4c3c2b2a2e3f5a1e2b4a4a3d2a5f4d3e1g4h4"
+# White takes every disc in 16 moves.
+WIPEOUT = "d3c3f5f4e3d2e2f2c4c5f3f6e6e7b5a5"
+
+
+# Writing
+
+
+def test_othello_export_writes_the_header_and_each_move_in_point_letters() -> None:
+    record = GameRecord(
+        kind="othello",
+        size=8,
+        moves=(place(B, (4, 5)), place(W, (5, 3)), place(B, (2, 2))),
+        black_name="Ann",
+        white_name="Bo",
+        date="2024-05-01",
+    )
+
+    assert export_sgf(record) == (
+        "(;FF[4]AP[othello-go-server:0.1]CA[UTF-8]DT[2024-05-01]GM[2]PB[Ann]PW[Bo]SZ[8];\n"
+        "B[fe];W[df];B[cc])\n"
+    )
+
+
+def test_go_export_writes_komi_result_passes_territory_and_dead_stones() -> None:
+    text = export_sgf(SCORED_GO)
+
+    assert text.startswith("(;FF[4]AP[othello-go-server:0.1]CA[UTF-8]DT[1846-09-11]")
+    assert "GM[1]" in text and "KM[0.5]" in text and "RE[B+0.5]" in text and "SZ[5]" in text
+    assert "PW[Jérôme \\]\\\\ 黒石 [x\\]\\\\]" in text
+    assert unwrapped(text).endswith(
+        ";B[ba];W[da];B[bb];W[db];B[bc];W[dc];B[bd];W[dd];B[be];W[de];B[];W[ac];B[];"
+        "MA[ac]TB[aa][ab][ac][ad][ae]TW[ea][eb][ec][ed][ee]W[])"
+    )
+
+
+def test_othello_export_has_no_komi_and_writes_automatic_passes_as_empty_values() -> None:
+    record = import_sgf("(;GM[2]SZ[4]KM[6.5];B[ba];W[ca];B[dc];W[aa])")
+
+    assert record.komi is None
+    assert unwrapped(export_sgf(record)).endswith(";B[ba];W[ca];B[dc];W[aa];B[])")
+
+
+def test_a_board_wider_than_the_sgf_letters_cannot_be_exported() -> None:
+    with pytest.raises(RecordError, match=re.escape("an SGF board has 1 to 26 lines, not 28")):
+        export_sgf(GameRecord(kind="othello", size=28))
+
+
+# Round trips
+
+
+def test_an_othello_game_comes_back_with_its_moves_names_and_comment() -> None:
+    record = GameRecord(
+        kind="othello",
+        size=8,
+        moves=parse_othello_transcript(WITH_A_PASS).moves,
+        black_name=AWKWARD_NAME,
+        white_name="Émile",
+        result="W+R",
+        date="2024-05-01",
+        game_name="]\\[",
+        comment=AWKWARD_COMMENT,
+    )
+
+    assert import_sgf(export_sgf(record)) == record
+    assert import_sgf(export_sgf(record).encode("utf-8")) == record
+
+
+def test_a_scored_go_game_comes_back_with_its_dead_stones_and_territory() -> None:
+    assert import_sgf(export_sgf(SCORED_GO)) == SCORED_GO
+    assert import_sgf(export_sgf(SCORED_GO).encode("utf-8")) == SCORED_GO
+
+
+def test_sgfmills_own_go_reader_reads_our_export() -> None:
+    game = sgf.Sgf_game.from_bytes(export_sgf(SCORED_GO).encode("utf-8"))
+
+    assert game.get_size() == 5
+    assert game.get_komi() == 0.5
+    assert game.get_player_name("w") == AWKWARD_NAME
+    assert game.get_winner() == "b"
+    assert _sgfmill_moves(game) == _as_sgfmill_moves(SCORED_GO)
+    last = game.get_last_node()
+    assert last.get("MA") == {(2, 0)}
+    assert last.get("TW") == {(row, 4) for row in range(5)}
+
+
+def test_a_collection_comes_back_game_by_game() -> None:
+    records = [
+        SCORED_GO,
+        parse_othello_transcript(WIPEOUT),
+        GameRecord(kind="go", size=19, komi=6.5),
+    ]
+
+    text = export_collection(records)
+
+    assert text.count("(;FF[4]") == 3
+    assert import_collection(text) == records
+
+
+def test_a_collection_is_not_one_game() -> None:
+    text = export_collection([SCORED_GO, SCORED_GO])
+
+    with pytest.raises(RecordError, match="the file holds 2 games: import them one at a time"):
+        import_sgf(text)
+
+
+def test_an_error_in_a_collection_names_the_game() -> None:
+    text = export_sgf(SCORED_GO) + "(;GM[1]SZ[9];B[cc];W[cc])"
+
+    with pytest.raises(RecordError, match=r"^game 2: move 2 W\[cc\]"):
+        import_collection(text)
+
+
+# Reading what other programs write
+
+
+def test_a_missing_automatic_pass_in_othello_is_put_in() -> None:
+    # After b1 c1 d3 a1 on 4x4 Black has no move: White plays again at a3.
+    record = import_sgf("(;GM[2]SZ[4];B[ba];W[ca];B[dc];W[aa];W[ac])")
+
+    assert record.moves[4:] == (pass_(B), place(W, (2, 0)))
+
+
+def test_an_explicit_automatic_pass_in_othello_is_read_as_it_is() -> None:
+    record = import_sgf("(;GM[2]SZ[4];B[ba];W[ca];B[dc];W[aa];B[];W[ac])")
+
+    assert record.moves[4:] == (pass_(B), place(W, (2, 0)))
+
+
+def test_an_othello_record_ends_with_the_automatic_pass_after_its_last_placement() -> None:
+    record = import_sgf("(;GM[2]SZ[4];B[ba];W[ca];B[dc];W[aa])")
+
+    assert record.moves[-1] == pass_(B)
+
+
+def test_a_finished_othello_game_without_a_result_is_scored_by_disc_count() -> None:
+    record = import_sgf("(;GM[2]SZ[4];B[ba];W[ca];B[da];W[aa];B[ac];B[dd])")
+
+    assert record.moves[5] == pass_(W)
+    assert record.result == "B+8"
+
+
+def test_othello_setup_of_the_standard_start_is_accepted() -> None:
+    record = import_sgf("(;GM[2]SZ[8]AB[ed][de]AW[dd][ee];B[fe])")
+
+    assert record.moves == (place(B, (4, 5)),)
+
+
+def test_go_reads_tt_as_a_pass_and_defaults_komi_to_zero() -> None:
+    record = import_sgf("(;GM[1]SZ[9];B[tt];W[cc])")
+
+    assert record.moves == (pass_(B), place(W, (2, 2)))
+    assert record.komi == 0.0
+
+
+def test_missing_game_and_size_mean_go_on_19x19() -> None:
+    record = import_sgf("(;B[pd])")
+
+    assert (record.kind, record.size, record.moves) == ("go", 19, (place(B, (3, 15)),))
+
+
+def test_only_the_main_line_of_a_game_with_variations_is_read() -> None:
+    record = import_sgf("(;GM[1]SZ[9];B[cc](;W[dd];B[ee])(;W[gg]))")
+
+    assert record.moves == (place(B, (2, 2)), place(W, (3, 3)), place(B, (4, 4)))
+
+
+def test_compressed_point_lists_are_expanded() -> None:
+    record = import_sgf("(;GM[1]SZ[5];B[cc];W[];B[];TB[aa:bb]TW[ee])")
+
+    assert record.territory == {B: {(0, 0), (0, 1), (1, 0), (1, 1)}, W: {(4, 4)}}
+
+
+def test_an_empty_point_list_is_no_points() -> None:
+    record = import_sgf("(;GM[1]SZ[5];B[cc];W[];B[];TB[]TW[ee]MA[])")
+
+    assert record.territory == {W: {(4, 4)}}
+    assert record.dead == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        ("B+3.5", "B+3.5"),
+        ("W+R", "W+R"),
+        ("B+Resign", "B+R"),
+        ("w+r", "W+R"),
+        ("W+T", "W+T"),
+        ("0", "Draw"),
+        ("Draw", "Draw"),
+        ("Jigo", "Draw"),
+        ("?", None),
+        ("Void", None),
+    ],
+)
+def test_results_are_read_as_the_server_spells_them(written: str, read: str | None) -> None:
+    assert import_sgf(f"(;GM[1]SZ[9]RE[{written}])").result == read
+
+
+@pytest.mark.parametrize(
+    ("data", "name"),
+    [
+        ("(;CA[ISO-8859-1]PB[Jérôme])".encode("iso-8859-1"), "Jérôme"),
+        ("(;PB[Jérôme])".encode("iso-8859-1"), "Jérôme"),
+        ("(;PB[Jérôme 黒])".encode(), "Jérôme 黒"),
+        ("(;CA[UTF-8]PB[Jérôme 黒])".encode(), "Jérôme 黒"),
+        ("(;CA[Shift_JIS]PB[本因坊])".encode("shift_jis"), "本因坊"),
+    ],
+)
+def test_text_is_decoded_by_the_files_character_set(data: bytes, name: str) -> None:
+    assert import_sgf(data).black_name == name
+
+
+def test_a_decoded_string_is_read_whatever_its_character_set_says() -> None:
+    assert import_sgf("(;CA[ISO-8859-1]PB[黒])").black_name == "黒"
+
+
+# What is refused, and what the message says
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Hello, I am not a game record.", "not an SGF file: no SGF data found"),
+        ("(;GM[1]SZ[9];B[cc]", "not an SGF file: error parsing game 0: unexpected end of SGF data"),
+        (
+            "(;GM[3]SZ[8])",
+            "unsupported game GM[3]: only Go (GM[1]) and Othello (GM[2]) can be imported",
+        ),
+        ("(;GM[1]SZ[21])", "board size 21 is not supported for Go: odd sizes 3 to 19 only"),
+        ("(;GM[1]SZ[8])", "board size 8 is not supported for Go: odd sizes 3 to 19 only"),
+        ("(;GM[1]SZ[1])", "board size 1 is not supported for Go: odd sizes 3 to 19 only"),
+        ("(;GM[2]SZ[18])", "board size 18 is not supported for Othello: even sizes 4 to 16 only"),
+        ("(;GM[2]SZ[7])", "board size 7 is not supported for Othello: even sizes 4 to 16 only"),
+        ("(;GM[1]SZ[9:13])", "SZ[9:13] is not a board size: expected one number, e.g. SZ[19]"),
+        ("(;GM[1]SZ[9]KM[six])", "KM[six] is not a komi: expected a number, e.g. KM[6.5]"),
+        (b"(;CA[klingon]PB[x])", "unknown character set CA[klingon]"),
+        ("(;CA[UTF-8]PB[Jérôme])".encode("iso-8859-1"), "PB is not valid UTF-8 text"),
+        (
+            "(;GM[1]SZ[9]HA[2]AB[cc][gg];W[ee])",
+            "setup properties (AB/AW/AE) in the root node are not supported: "
+            "only games played from the standard start position can be imported",
+        ),
+        (
+            "(;GM[1]SZ[9];B[cc];AE[cc];W[ee])",
+            "setup properties (AB/AW/AE) in node 2 are not supported: "
+            "only games played from the standard start position can be imported",
+        ),
+        ("(;GM[1]SZ[9];B[cc];W[jj])", "move 2: W[jj] is not a point of the 9x9 board"),
+        ("(;GM[2]SZ[8];B[fe];W[fifth])", "move 2: W[fifth] is not a point of the 8x8 board"),
+        ("(;GM[1]SZ[9];B[cc]W[dd])", "move 1: one node holds both B and W"),
+        ("(;GM[1]SZ[9];B[cc][dd])", "move 1: B has 2 values"),
+        ("(;GM[1]SZ[9];B[cc];B[dd])", "move 2 B[dd] (black D6): it is white's turn"),
+        ("(;GM[2]SZ[8];W[fe])", "move 1 W[fe] (white f5): it is black's turn"),
+        ("(;GM[2]SZ[8];B[fe];W[dd])", "move 2 W[dd] (white d4): d4 is occupied"),
+        ("(;GM[2]SZ[8];B[aa])", "move 1 B[aa] (black a1): a1 flips nothing"),
+        ("(;GM[2]SZ[8];B[])", "move 1 B[] (black pass): Black has a legal move and may not pass"),
+        (
+            "(;GM[2]SZ[4];B[ba];W[ca];B[dc];W[aa];B[ad])",
+            "move 5 B[ad] (black a4): a4 flips nothing: Black has no legal move and must pass",
+        ),
+        (
+            "(;GM[2]SZ[4];B[ba];W[ca];B[da];W[aa];B[ac];B[dd];W[cc])",
+            "move 7 W[cc] (white c3): the game is over",
+        ),
+        (
+            "(;GM[1]SZ[5];B[aa];W[cc];B[];W[];MA[bb])",
+            "MA marks a dead stone at B4, but that point is empty",
+        ),
+    ],
+)
+def test_a_record_that_cannot_be_imported_says_why(text: str | bytes, message: str) -> None:
+    with pytest.raises(RecordError, match=f"^{re.escape(message)}$"):
+        import_sgf(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("(;GM[1]SZ[9];B[cc];W[cc])", "occupied"),
+        ("(;GM[1]SZ[9];B[ba];W[];B[ab];W[aa])", "suicide"),
+        ("(;GM[1]SZ[9];B[];W[];B[cc])", "over"),
+    ],
+)
+def test_an_illegal_go_move_names_the_move_and_the_rules_reason(text: str, reason: str) -> None:
+    with pytest.raises(
+        RecordError, match=r"^move \d+ [BW]\[\w*\] \((black|white) \S+\): .*"
+    ) as error:
+        import_sgf(text)
+
+    assert reason in str(error.value)
+
+
+def test_record_errors_are_rules_errors() -> None:
+    assert issubclass(RecordError, RulesError)
+
+
+# Replaying a record
+
+
+@pytest.mark.parametrize("record", [SCORED_GO, parse_othello_transcript(WITH_A_PASS)])
+def test_replay_gives_each_position_and_the_diff_that_led_to_it(record: GameRecord) -> None:
+    start = new_position(record.kind, record.size)
+    rows = start.rows()
+
+    steps = replay(record)
+
+    assert len(steps) == len(record.moves)
+    for (position, diff), (color, move) in zip(steps, record.moves, strict=True):
+        assert (diff.color, diff.point) == (color, move.point)
+        before, rows = rows, diff.apply(rows)
+        assert rows == position.rows()
+        assert diff.undo(rows) == before
+
+
+def test_replay_does_not_put_in_missing_passes() -> None:
+    record = GameRecord(
+        kind="othello",
+        size=4,
+        moves=(
+            place(B, (0, 1)),
+            place(W, (0, 2)),
+            place(B, (2, 3)),
+            place(W, (0, 0)),
+            place(W, (2, 0)),
+        ),
+    )
+
+    with pytest.raises(RecordError, match=re.escape("move 5 (white a3): it is black's turn")):
+        replay(record)
+
+
+# Othello transcripts
+
+
+def test_the_tiger_opening_as_a_transcript_and_as_sgf() -> None:
+    record = parse_othello_transcript(TIGER)
+
+    assert record.moves == (
+        place(B, (4, 5)),
+        place(W, (5, 3)),
+        place(B, (2, 2)),
+        place(W, (2, 3)),
+        place(B, (3, 2)),
+    )
+    assert othello_transcript(record) == TIGER
+    assert unwrapped(export_sgf(record)).endswith(";B[fe];W[df];B[cc];W[dc];B[cd])")
+
+
+def test_a_transcript_leaves_out_passes_and_reading_puts_them_back() -> None:
+    record = parse_othello_transcript(WITH_A_PASS)
+
+    assert record.moves[13:16] == (place(W, (4, 0)), pass_(B), place(W, (3, 5)))
+    assert othello_transcript(record) == WITH_A_PASS
+
+
+def test_a_finished_transcript_gets_its_result() -> None:
+    assert parse_othello_transcript(WIPEOUT).result == "W+20"
+    assert parse_othello_transcript(TIGER).result is None
+
+
+def test_a_transcript_ignores_case_and_spaces() -> None:
+    assert parse_othello_transcript("F5 d6\nC3").moves == parse_othello_transcript("f5d6c3").moves
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("f5z9", "move 2: 'z9' is not a square of the 8x8 board"),
+        ("f5d", "move 2: 'd' is not a square of the 8x8 board"),
+        ("f5f5", "move 2 (white f5): f5 is occupied"),
+        ("f5a1", "move 2 (white a1): a1 flips nothing"),
+    ],
+)
+def test_a_transcript_that_cannot_be_read_says_why(text: str, message: str) -> None:
+    with pytest.raises(RecordError, match=f"^{re.escape(message)}$"):
+        parse_othello_transcript(text)
+
+
+@pytest.mark.parametrize("record", [SCORED_GO, GameRecord(kind="othello", size=6)])
+def test_only_8x8_othello_has_a_transcript(record: GameRecord) -> None:
+    with pytest.raises(RecordError, match="a transcript is for 8x8 Othello only"):
+        othello_transcript(record)
+
+
+# Random games
+
+
+# SGF maps tabs and other control characters to spaces, and line breaks in a
+# name to spaces; a comment keeps its line breaks.
+name_characters = st.characters(exclude_categories=("Cc", "Cs"))
+comment_characters = st.characters(exclude_categories=("Cc", "Cs"), include_characters="\n")
+
+
+@st.composite
+def played_games(draw: st.DrawFn, kind: GameKind) -> GameRecord:
+    """A game of random legal moves, as the server would store it."""
+    size = draw(st.sampled_from(IMPORT_SIZES[kind]))
+    position = new_position(kind, size)
+    moves = []
+    for _ in range(draw(st.integers(0, 80))):
+        if position.is_over:
+            break
+        options = [Move.place(point) for point in position.legal_moves()]
+        if kind == "go" or not options:
+            options.append(Move.pass_turn())
+        move = draw(st.sampled_from(options))
+        moves.append((position.to_move, move))
+        position, _ = position.play(move)
+    if kind == "othello" and not position.is_over and not position.legal_moves():
+        moves.append(pass_(position.to_move))
+        position, _ = position.play(Move.pass_turn())
+    stones = [
+        (row, col)
+        for row, line in enumerate(position.rows())
+        for col, at in enumerate(line)
+        if at != "."
+    ]
+    names = st.none() | st.text(name_characters, max_size=12)
+    return GameRecord(
+        kind=kind,
+        size=size,
+        moves=tuple(moves),
+        black_name=draw(names),
+        white_name=draw(names),
+        komi=draw(st.sampled_from([0.0, 0.5, 6.5, 7.5, -2.0])) if kind == "go" else None,
+        result=(
+            position.result()
+            if isinstance(position, OthelloPosition)
+            else draw(st.sampled_from(["B+R", "W+3.5", "Draw", None]))
+        ),
+        date=draw(st.none() | st.dates().map(str)),
+        dead=frozenset(draw(st.sets(st.sampled_from(stones))))
+        if kind == "go" and stones
+        else frozenset(),
+        comment=draw(st.none() | st.text(comment_characters)),
+    )
+
+
+@given(played_games("othello") | played_games("go"))
+def test_random_games_of_both_kinds_come_back_from_sgf(record: GameRecord) -> None:
+    assert import_sgf(export_sgf(record)) == record
+    assert import_sgf(export_sgf(record).encode("utf-8")) == record
+
+
+@given(played_games("go"))
+def test_sgfmill_reads_the_moves_of_random_go_games(record: GameRecord) -> None:
+    game = sgf.Sgf_game.from_bytes(export_sgf(record).encode("utf-8"))
+
+    assert _sgfmill_moves(game) == _as_sgfmill_moves(record)
+
+
+def _sgfmill_moves(game: sgf.Sgf_game) -> list[tuple[str, tuple[int, int] | None]]:
+    return [node.get_move() for node in game.get_main_sequence()[1:]]
+
+
+def _as_sgfmill_moves(record: GameRecord) -> list[tuple[str, tuple[int, int] | None]]:
+    """Our moves as sgfmill sees them: ``b``/``w``, and row 0 at the bottom."""
+    return [
+        (
+            color.letter.lower(),
+            None if move.point is None else (record.size - 1 - move.point[0], move.point[1]),
+        )
+        for color, move in record.moves
+    ]
