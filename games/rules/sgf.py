@@ -230,8 +230,17 @@ def _parse_collection(text: str | bytes) -> list[_Game]:
     try:
         trees = sgf_grammar.parse_sgf_collection(data)
     except ValueError as error:
-        raise RecordError(f"not an SGF file: {error}") from None
+        raise RecordError(f"not an SGF file: {_parse_problem(str(error))}") from None
     return [_Game(list(sgf_grammar.main_sequence_iter(tree)), encoding) for tree in trees]
+
+
+def _parse_problem(message: str) -> str:
+    """sgfmill's message, with its games counted from 1 and the only game not named."""
+    numbered = re.fullmatch(r"error parsing game (\d+): (.*)", message, re.DOTALL)
+    if numbered is None:
+        return message
+    number = int(numbered[1]) + 1
+    return numbered[2] if number == 1 else f"game {number}: {numbered[2]}"
 
 
 def _read_game(nodes: list[PropertyMap], encoding: str | None) -> GameRecord:
@@ -467,9 +476,13 @@ def replay(record: GameRecord) -> list[tuple[Position, Diff]]:
 
     Every move is checked: raises ``RecordError`` naming the move (number,
     point, reason) when it is not its colour's turn or the rules forbid it.
-    The start position is ``new_position(record.kind, record.size)``.
+    The start position is ``new_position(record.kind, record.size)``; a kind
+    or size the rules do not have is a ``RecordError`` too.
     """
-    start = new_position(record.kind, record.size)
+    try:
+        start = new_position(record.kind, record.size)
+    except RulesError as error:
+        raise RecordError(str(error)) from None
     entries = [_Entry(color, move) for color, move in record.moves]
     return [(step.position, step.diff) for step in _replay(start, entries, fill_passes=False)]
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sgfmill import sgf  # type: ignore[import-untyped]
 
-from games.rules import Color, Move, OthelloPosition, Point, RulesError, new_position
+from games.rules import Color, Move, OthelloPosition, Point, Position, RulesError, new_position
 from games.rules.sgf import (
     IMPORT_SIZES,
     GameKind,
@@ -301,7 +302,9 @@ def test_a_decoded_string_is_read_whatever_its_character_set_says() -> None:
     ("text", "message"),
     [
         ("Hello, I am not a game record.", "not an SGF file: no SGF data found"),
-        ("(;GM[1]SZ[9];B[cc]", "not an SGF file: error parsing game 0: unexpected end of SGF data"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "not an SGF file: no SGF data found"),
+        ("(;GM[1]SZ[9];B[cc]", "not an SGF file: unexpected end of SGF data"),
+        ("(;GM[1])(;GM[1]B[cc]", "not an SGF file: game 2: unexpected end of SGF data"),
         (
             "(;GM[3]SZ[8])",
             "unsupported game GM[3]: only Go (GM[1]) and Othello (GM[2]) can be imported",
@@ -390,6 +393,11 @@ def test_replay_gives_each_position_and_the_diff_that_led_to_it(record: GameReco
         before, rows = rows, diff.apply(rows)
         assert rows == position.rows()
         assert diff.undo(rows) == before
+
+
+def test_replay_refuses_a_board_the_game_does_not_have() -> None:
+    with pytest.raises(RecordError, match="Othello board has an even size"):
+        replay(GameRecord(kind="othello", size=7))
 
 
 def test_replay_does_not_put_in_missing_passes() -> None:
@@ -489,37 +497,53 @@ def played_games(draw: st.DrawFn, kind: GameKind) -> GameRecord:
     if kind == "othello" and not position.is_over and not position.legal_moves():
         moves.append(pass_(position.to_move))
         position, _ = position.play(Move.pass_turn())
-    stones = [
-        (row, col)
-        for row, line in enumerate(position.rows())
-        for col, at in enumerate(line)
-        if at != "."
-    ]
     names = st.none() | st.text(name_characters, max_size=12)
-    return GameRecord(
+    record = GameRecord(
         kind=kind,
         size=size,
         moves=tuple(moves),
         black_name=draw(names),
         white_name=draw(names),
-        komi=draw(st.sampled_from([0.0, 0.5, 6.5, 7.5, -2.0])) if kind == "go" else None,
-        result=(
-            position.result()
-            if isinstance(position, OthelloPosition)
-            else draw(st.sampled_from(["B+R", "W+3.5", "Draw", None]))
-        ),
         date=draw(st.none() | st.dates().map(str)),
-        dead=frozenset(draw(st.sets(st.sampled_from(stones))))
-        if kind == "go" and stones
-        else frozenset(),
         comment=draw(st.none() | st.text(comment_characters)),
     )
+    if isinstance(position, OthelloPosition):
+        return replace(record, result=position.result())
+    owned = {color: draw(subsets(points_holding(position, "."))) for color in Color}
+    return replace(
+        record,
+        komi=draw(st.sampled_from([0.0, 0.5, 6.5, 7.5, -2.0])),
+        result=draw(st.sampled_from(["B+R", "W+3.5", "Draw", None])),
+        dead=draw(subsets(points_holding(position, "BW"))),
+        territory={color: points for color, points in owned.items() if points},
+    )
+
+
+def points_holding(position: Position, letters: str) -> list[Point]:
+    """The points whose square is one of ``letters`` (``.``, ``B``, ``W``)."""
+    return [
+        (row, col)
+        for row, line in enumerate(position.rows())
+        for col, square in enumerate(line)
+        if square in letters
+    ]
+
+
+def subsets(points: list[Point]) -> st.SearchStrategy[frozenset[Point]]:
+    return st.frozensets(st.sampled_from(points)) if points else st.just(frozenset())
 
 
 @given(played_games("othello") | played_games("go"))
 def test_random_games_of_both_kinds_come_back_from_sgf(record: GameRecord) -> None:
     assert import_sgf(export_sgf(record)) == record
     assert import_sgf(export_sgf(record).encode("utf-8")) == record
+
+
+@given(played_games("othello"))
+def test_othello_files_that_leave_out_every_pass_read_the_same(record: GameRecord) -> None:
+    placements = tuple((color, move) for color, move in record.moves if move.point is not None)
+
+    assert import_sgf(export_sgf(replace(record, moves=placements))) == record
 
 
 @given(played_games("go"))
