@@ -296,6 +296,16 @@ def test_a_position_never_changes() -> None:
 
 # Legal moves
 
+UVA_SECOND_GAME = """
+    W W W W B . . .
+    W W W B . . . .
+    W W B . . . . .
+    W B . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    """
 LEGAL = [
     pytest.param(
         """
@@ -313,31 +323,13 @@ LEGAL = [
         id="white after f5",
     ),
     pytest.param(
-        """
-        W W W W B . . .
-        W W W B . . . .
-        W W B . . . . .
-        W B . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        """,
+        UVA_SECOND_GAME,
         W,
         ["f1", "e2", "d3", "e3", "c4", "d4", "b5", "c5"],
         id="every disc of the anti-diagonal can be bracketed",
     ),
     pytest.param(
-        """
-        W W W W B . . .
-        W W W B . . . .
-        W W B . . . . .
-        W B . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        """,
+        UVA_SECOND_GAME,
         B,
         [],
         id="uva 220 second game, black has none",
@@ -395,20 +387,9 @@ def test_a_placement_without_a_point_is_an_invalid_move() -> None:
 
 # Passing and the end of the game
 
-WHITE_MUST_PASS = """
-    W W W W B . . .
-    W W W B . . . .
-    W W B . . . . .
-    W B . . . . . .
-    . . . . . . . .
-    . . . . . . . .
-    . . . . . . . .
-    . . . . . . . .
-    """
-
 
 def test_a_side_without_a_move_passes_automatically() -> None:
-    stuck = position(WHITE_MUST_PASS, B)
+    stuck = position(UVA_SECOND_GAME, B)
     assert stuck.must_pass and not stuck.is_over
     assert stuck.legal_moves() == []
     after, diff = stuck.play(Move.pass_turn())
