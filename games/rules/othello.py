@@ -441,6 +441,10 @@ class OthelloPosition:
     def __hash__(self) -> int:
         return hash((self.size, self._black, self._white, self.to_move))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy cannot set the slots one by one: __setattr__ refuses.
+        return (_restore, (type(self), self.to_snapshot()))
+
     def __repr__(self) -> str:
         return f"OthelloPosition.from_rows({self.rows()!r}, {self.to_move!r})"
 
@@ -449,3 +453,7 @@ _SET_TO_MOVE, _SET_GEOMETRY, _SET_BLACK, _SET_WHITE, _SET_LEGAL, _SET_OVER = (
     getattr(OthelloPosition, name).__set__
     for name in ("to_move", "_geometry", "_black", "_white", "_legal", "_over")
 )
+
+
+def _restore(cls: type[OthelloPosition], snapshot: Mapping[str, Any]) -> OthelloPosition:
+    return cls.from_snapshot(snapshot)

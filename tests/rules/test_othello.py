@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import doctest
+import pickle
 import random
 
 import pytest
@@ -292,6 +294,13 @@ def test_a_position_never_changes() -> None:
         start.to_move = W  # type: ignore[misc]
     with pytest.raises(TypeError):
         OthelloPosition()
+
+
+def test_a_position_survives_copy_and_pickle() -> None:
+    game = OthelloPosition.start(6).play(Move.place((1, 2)))[0]
+    assert copy.deepcopy(game) == game
+    assert pickle.loads(pickle.dumps(game)) == game
+    assert pickle.loads(pickle.dumps(game)).legal_moves() == game.legal_moves()
 
 
 # Legal moves
