@@ -1,0 +1,52 @@
+"""The events the services send to a game's websocket group once their transaction commits.
+
+Every event carries G without ``you`` and the seats' tokens; each consumer fills ``you``
+from ``seats`` and its own ``Player.token`` (the group is shared by players and
+spectators alike):
+
+- ``{"type": "game.moved", "move": M, "game": G, "seats": ...}``, one per stored move, in
+  ply order. G is the game after the whole service call, so when an Othello move is
+  followed by an automatic pass, both events carry the state after the pass.
+- ``{"type": "game.state", "game": G, "seats": ...}`` for a change without a move: a
+  player joined, the game was aborted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from games.models import Game, Move
+from games.selectors import game_state, move_json, seat_tokens
+
+
+def group_name(public_id: str) -> str:
+    """The channel-layer group of everyone watching the game ``public_id``."""
+    return f"game.{public_id}"
+
+
+def broadcast_moved(game: Game, moves: list[Move]) -> None:
+    """Send ``game.moved`` for each of ``moves`` to the game's group."""
+    game_json, seats = _public_state(game)
+    for move in moves:
+        _send(
+            game, {"type": "game.moved", "move": move_json(move), "game": game_json, "seats": seats}
+        )
+
+
+def broadcast_state(game: Game) -> None:
+    """Send ``game.state`` to the game's group."""
+    game_json, seats = _public_state(game)
+    _send(game, {"type": "game.state", "game": game_json, "seats": seats})
+
+
+def _public_state(game: Game) -> tuple[dict[str, Any], dict[str, str | None]]:
+    state = game_state(game, you=None)
+    del state["you"]
+    return state, seat_tokens(game)
+
+
+def _send(game: Game, event: dict[str, Any]) -> None:
+    async_to_sync(get_channel_layer().group_send)(group_name(game.public_id), event)

@@ -1,0 +1,131 @@
+"""Games and their moves: persistence only (the rules live in games.rules, the use cases
+in games.services).
+
+A game keeps a snapshot of its current position (``Position.to_snapshot()``), so that
+loading it never replays its history; the moves are the record, each with the diff the
+rules returned, which is all a replay needs to step both ways.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def new_public_id() -> str:
+    """An unguessable id for URLs: 96 random bits, 16 URL-safe characters."""
+    return secrets.token_urlsafe(12)
+
+
+class Color(models.TextChoices):
+    BLACK = "black", "Black"
+    WHITE = "white", "White"
+
+
+class Game(models.Model):
+    """One game of Othello or Go: options, seats, current position, outcome."""
+
+    class Kind(models.TextChoices):
+        OTHELLO = "othello", "Othello"
+        GO = "go", "Go"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for an opponent"
+        ACTIVE = "active", "In progress"
+        SCORING = "scoring", "Scoring"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    class Scoring(models.TextChoices):
+        TERRITORY = "territory", "Territory (Japanese)"
+        AREA = "area", "Area (Chinese)"
+
+    public_id = models.CharField(max_length=22, unique=True, default=new_public_id, editable=False)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    size = models.PositiveSmallIntegerField()
+    komi = models.FloatField(null=True, blank=True, help_text="Go only: points given to White.")
+    scoring_method = models.CharField(
+        max_length=9, choices=Scoring.choices, blank=True, help_text="Go only."
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
+
+    # A seat per colour: the name shown, the account of a logged-in player, and the
+    # server-side session of the browser that took it (guests have only that).
+    black_name = models.CharField(max_length=40, blank=True)
+    black_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games_as_black",
+    )
+    black_session_key = models.CharField(max_length=40, blank=True, db_index=True)
+    white_name = models.CharField(max_length=40, blank=True)
+    white_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games_as_white",
+    )
+    white_session_key = models.CharField(max_length=40, blank=True, db_index=True)
+    creator_color = models.CharField(max_length=5, choices=Color.choices)
+
+    snapshot = models.JSONField(help_text="The current position, from the rules' to_snapshot().")
+    ply = models.PositiveIntegerField(default=0, help_text="The number of moves stored.")
+    to_move = models.CharField(max_length=5, choices=Color.choices)
+    result = models.CharField(
+        max_length=16, blank=True, help_text="B+12, W+3.5, B+R, W+R or Draw once finished."
+    )
+    score = models.JSONField(default=dict, blank=True)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+        indexes = (
+            # The lobby (open games, newest first), recent results, the archive's filters.
+            models.Index(fields=["status", "-created_at"], name="game_status_created"),
+            models.Index(fields=["kind", "size", "status"], name="game_kind_size_status"),
+            models.Index(fields=["status", "-finished_at"], name="game_status_finished"),
+        )
+
+    def __str__(self) -> str:
+        black = self.black_name or "?"
+        white = self.white_name or "?"
+        return f"{self.get_kind_display()} {self.size}x{self.size} {black} vs {white}"
+
+
+class Move(models.Model):
+    """One stored move: a placement, a pass (Othello's automatic ones too) or a resignation."""
+
+    class Action(models.TextChoices):
+        PLACE = "place", "Place"
+        PASS = "pass", "Pass"
+        RESIGN = "resign", "Resign"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField(help_text="1 for the first move of the game.")
+    color = models.CharField(max_length=5, choices=Color.choices)
+    action = models.CharField(max_length=6, choices=Action.choices)
+    row = models.PositiveSmallIntegerField(null=True, blank=True)
+    col = models.PositiveSmallIntegerField(null=True, blank=True)
+    diff = models.JSONField(
+        default=dict, blank=True, help_text='{"flipped": [[r, c], ...]} or {"captured": [...]}'
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("ply",)
+        constraints = (
+            # Two racing submissions for one ply can never both land.
+            models.UniqueConstraint(fields=["game", "ply"], name="move_unique_game_ply"),
+        )
+
+    def __str__(self) -> str:
+        where = f" ({self.row}, {self.col})" if self.row is not None else ""
+        return f"{self.ply}. {self.color} {self.action}{where}"

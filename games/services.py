@@ -1,0 +1,383 @@
+"""The use cases: every change to a game goes through one of these functions.
+
+Each runs in one transaction, locks the game row (``select_for_update``; on SQLite the
+immediate transaction's write lock does it), checks the caller against the contract's
+error order, asks the rules module, writes the moves and the new snapshot, and schedules
+its broadcast for after the commit (``games.events``). A failure raises ``GameError``
+before anything is written.
+
+Who is calling is a ``Player``, built by views and consumers from the request's or the
+websocket's session and account, never from anything a client sends.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import events, rules
+from games.models import Color, Game, Move
+from games.rules import go
+from games.selectors import COLORS, color_of, position_of, seat_token
+
+ERROR_CODES = ("bad_request", "not_a_player", "game_over", "stale", "not_your_turn", "illegal_move")
+NAME_MAX_LENGTH = 40
+# The engine plays Othello on any even board; the server stops where a page still shows it.
+OTHELLO_MAX_SIZE = 16
+KOMI_LIMIT = 50
+DEFAULT_KOMI = {"territory": 6.5, "area": 7.5}
+
+
+class GameError(Exception):
+    """A request the game refuses; ``code`` is one of the contract's ``ERROR_CODES``.
+
+    When several apply, the first in ``ERROR_CODES`` is raised.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Player:
+    """Whoever sends a request: a browser session and, when logged in, an account."""
+
+    session_key: str | None = None
+    user_id: int | None = None
+
+    @property
+    def token(self) -> str | None:
+        """An opaque id of the seat holder: the account when there is one, else the session.
+
+        None for a visitor with neither, who can only watch.
+        """
+        return seat_token(session_key=self.session_key, user_id=self.user_id)
+
+
+# Creating and joining
+
+
+@transaction.atomic
+def create_game(
+    *,
+    player: Player,
+    kind: str,
+    size: int,
+    color: str,
+    name: str,
+    komi: float | None = None,
+    scoring: str = "territory",
+) -> Game:
+    """A new game, waiting for an opponent, with ``player`` seated as ``color``.
+
+    ``color`` is ``black``, ``white`` or ``random``; ``komi`` (default 6.5 for territory
+    scoring, 7.5 for area) and ``scoring`` (``territory`` or ``area``) apply to Go only.
+    Raises GameError("bad_request") for any option the game does not allow, a blank or
+    too long name, or a player with neither session nor account.
+    """
+    name = _seat_name(player, name)
+    if kind not in rules.KINDS:
+        raise GameError("bad_request", f"kind must be one of {', '.join(rules.KINDS)}")
+    if not _is_int(size):
+        raise GameError("bad_request", "size must be an integer")
+    if kind == Game.Kind.OTHELLO and size > OTHELLO_MAX_SIZE:
+        raise GameError("bad_request", f"Othello boards are at most {OTHELLO_MAX_SIZE}x{OTHELLO_MAX_SIZE}")
+    try:
+        position = rules.new_position(kind, size)
+    except rules.RulesError as error:
+        raise GameError("bad_request", str(error)) from None
+    if color == "random":
+        color = secrets.choice(COLORS)
+    elif color not in COLORS:
+        raise GameError("bad_request", "color must be black, white or random")
+    game = Game(
+        kind=kind,
+        size=size,
+        creator_color=color,
+        snapshot=position.to_snapshot(),
+        to_move=position.to_move.value,
+    )
+    if kind == Game.Kind.GO:
+        game.scoring_method = _scoring(scoring)
+        game.komi = _komi(komi, game.scoring_method)
+    game.score = _running_score(game, position)
+    _seat(game, color, player, name)
+    game.save()
+    return game
+
+
+@transaction.atomic
+def join_game(*, player: Player, game_id: str, name: str) -> Game:
+    """The game with ``player`` seated in its free seat, the game now active.
+
+    A player already seated, or a game that is not waiting for an opponent, gets the
+    game unchanged: the visitor watches. Raises GameError("bad_request") for an unknown
+    game, or when there is a seat to take but the name is blank or too long or the
+    player has neither session nor account.
+    """
+    game = _locked(game_id)
+    if game.status != Game.Status.WAITING or color_of(game, player) is not None:
+        return game
+    free = Color.WHITE if game.creator_color == Color.BLACK else Color.BLACK
+    _seat(game, free, player, _seat_name(player, name))
+    game.status = Game.Status.ACTIVE
+    game.save()
+    _on_commit(lambda: events.broadcast_state(game))
+    return game
+
+
+@transaction.atomic
+def abort(*, player: Player, game_id: str) -> Game:
+    """The game called off by its creator before anyone joined; status ``aborted``.
+
+    Raises GameError: bad_request (unknown game, or the game has started: resign
+    instead), not_a_player, game_over.
+    """
+    game = _locked(game_id)
+    if color_of(game, player) is None:
+        raise GameError("not_a_player", "only the player who created the game can abort it")
+    _refuse_ended(game)
+    if game.status != Game.Status.WAITING:
+        raise GameError("bad_request", "the game has started: resign instead")
+    game.status = Game.Status.ABORTED
+    game.finished_at = timezone.now()
+    game.save()
+    _on_commit(lambda: events.broadcast_state(game))
+    return game
+
+
+# Moves
+
+
+@transaction.atomic
+def play(*, player: Player, game_id: str, ply: int, point: Any) -> list[Move]:
+    """The stored moves: the placement on ``point`` ([row, col]), then any automatic pass.
+
+    ``ply`` is the number of moves the caller has seen. Raises GameError, the first of:
+    bad_request (a ply or point that is not integers, a point off the board, an unknown
+    game), not_a_player, game_over, stale (``ply`` is not current), not_your_turn (also
+    while waiting for an opponent), illegal_move (the rules' reason; also while Go is
+    being scored).
+    """
+    _check_ply(ply)
+    if not (isinstance(point, list | tuple) and len(point) == 2 and all(map(_is_int, point))):
+        raise GameError("bad_request", "point must be [row, col], two integers")
+    game = _locked(game_id)
+    row, col = point
+    if not (0 <= row < game.size and 0 <= col < game.size):
+        raise GameError("bad_request", f"[{row}, {col}] is off the {game.size}x{game.size} board")
+    _check_turn(game, player, ply)
+    return _apply(game, rules.Move.place((row, col)))
+
+
+@transaction.atomic
+def pass_turn(*, player: Player, game_id: str, ply: int) -> list[Move]:
+    """The stored pass (Go only). Two passes in a row end the game.
+
+    Raises GameError in the order of ``play``; a pass in Othello is illegal_move (its
+    passes are automatic).
+    """
+    _check_ply(ply)
+    game = _locked(game_id)
+    _check_turn(game, player, ply)
+    if game.kind == Game.Kind.OTHELLO:
+        raise GameError("illegal_move", "Othello has no voluntary pass: passes are automatic")
+    return _apply(game, rules.Move.pass_turn())
+
+
+@transaction.atomic
+def resign(*, player: Player, game_id: str) -> list[Move]:
+    """The stored resignation of ``player``, on either side's turn; the opponent wins.
+
+    Raises GameError: bad_request (unknown game), not_a_player, game_over,
+    not_your_turn (still waiting for an opponent).
+    """
+    game = _locked(game_id)
+    color = color_of(game, player)
+    if color is None:
+        raise GameError("not_a_player", "only the players can resign")
+    _refuse_ended(game)
+    _refuse_waiting(game)
+    move = Move(game=game, ply=game.ply + 1, color=color, action=Move.Action.RESIGN)
+    move.diff = {_changed_key(game): []}
+    game.ply = move.ply
+    _finish(game, result=f"{rules.Color(color).opponent.letter}+R")
+    move.save()
+    game.save()
+    _on_commit(lambda: events.broadcast_moved(game, [move]))
+    return [move]
+
+
+# The steps
+
+
+def _locked(game_id: str) -> Game:
+    if not isinstance(game_id, str):
+        raise GameError("bad_request", "game id must be a string")
+    try:
+        return Game.objects.select_for_update().get(public_id=game_id)
+    except Game.DoesNotExist:
+        raise GameError("bad_request", f"there is no game {game_id!r}") from None
+
+
+def _check_ply(ply: object) -> None:
+    if not _is_int(ply):
+        raise GameError("bad_request", "ply must be an integer")
+
+
+def _check_turn(game: Game, player: Player, ply: int) -> None:
+    """The contract's order after bad_request, for a placement or a pass."""
+    color = color_of(game, player)
+    if color is None:
+        raise GameError("not_a_player", "spectators cannot play")
+    _refuse_ended(game)
+    if ply != game.ply:
+        raise GameError("stale", f"the game is at ply {game.ply}, not {ply}")
+    _refuse_waiting(game)
+    if game.status == Game.Status.SCORING:
+        raise GameError("illegal_move", "the game is being scored: resume it to play on")
+    if color != game.to_move:
+        raise GameError("not_your_turn", f"it is {game.to_move}'s turn")
+
+
+def _refuse_ended(game: Game) -> None:
+    if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+        raise GameError("game_over", f"the game is {game.status}")
+
+
+def _refuse_waiting(game: Game) -> None:
+    if game.status == Game.Status.WAITING:
+        raise GameError("not_your_turn", "waiting for an opponent")
+
+
+def _apply(game: Game, move: rules.Move) -> list[Move]:
+    """Play ``move`` and Othello's automatic passes; store them and the new position."""
+    position = position_of(game)
+    try:
+        position, diff = position.play(move)
+    except rules.IllegalMoveError as error:
+        raise GameError("illegal_move", str(error)) from None
+    except rules.InvalidMoveError as error:
+        raise GameError("bad_request", str(error)) from None
+    diffs = [diff]
+    while isinstance(position, rules.OthelloPosition) and position.must_pass:
+        position, diff = position.play(rules.Move.pass_turn())
+        diffs.append(diff)
+    moves = [_move_row(game, game.ply + number, diff) for number, diff in enumerate(diffs, 1)]
+    game.ply += len(moves)
+    game.snapshot = position.to_snapshot()
+    game.to_move = position.to_move.value
+    game.score = _running_score(game, position)
+    if position.is_over:
+        _end_of_play(game, position)
+    Move.objects.bulk_create(moves)
+    game.save()
+    _on_commit(lambda: events.broadcast_moved(game, moves))
+    return moves
+
+
+def _end_of_play(game: Game, position: rules.Position) -> None:
+    if isinstance(position, rules.OthelloPosition):
+        _finish(game, result=position.result() or "Draw")
+        return
+    # Two passes end play; Go's scoring phase (marking dead stones, resuming) is a later
+    # issue. Until it exists the game is finished at once, scored by the rules with no
+    # stone marked dead and the game's komi and method: status `finished`, never
+    # `scoring`.
+    final = go.score(position, komi=game.komi or 0.0, method=_scoring(game.scoring_method))
+    game.score = {color.value: final.total[color] for color in rules.Color}
+    _finish(game, result=final.result)
+
+
+def _finish(game: Game, *, result: str) -> None:
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.finished_at = timezone.now()
+
+
+def _move_row(game: Game, ply: int, diff: rules.Diff) -> Move:
+    changed = diff.flipped if game.kind == Game.Kind.OTHELLO else diff.captured
+    row, col = diff.point if diff.point is not None else (None, None)
+    return Move(
+        game=game,
+        ply=ply,
+        color=diff.color.value,
+        action=diff.action,
+        row=row,
+        col=col,
+        diff={_changed_key(game): [list(point) for point in changed]},
+    )
+
+
+def _changed_key(game: Game) -> str:
+    return "flipped" if game.kind == Game.Kind.OTHELLO else "captured"
+
+
+def _running_score(game: Game, position: rules.Position) -> dict[str, float]:
+    """Othello: the discs. Go while playing: the prisoners, plus komi for White."""
+    if isinstance(position, rules.OthelloPosition):
+        counts: dict[rules.Color, float] = dict(position.disc_counts())
+    else:
+        counts = dict(position.prisoners)
+        counts[rules.Color.WHITE] += game.komi or 0.0
+    return {color.value: counts[color] for color in rules.Color}
+
+
+def _seat(game: Game, color: str, player: Player, name: str) -> None:
+    setattr(game, f"{color}_name", name)
+    setattr(game, f"{color}_user_id", player.user_id)
+    setattr(game, f"{color}_session_key", player.session_key or "")
+
+
+def _seat_name(player: Player, name: object) -> str:
+    if player.token is None:
+        raise GameError("bad_request", "taking a seat needs a session or an account")
+    if not isinstance(name, str) or not name.strip():
+        raise GameError("bad_request", "a seat needs a name")
+    if len(name.strip()) > NAME_MAX_LENGTH:
+        raise GameError("bad_request", f"names are at most {NAME_MAX_LENGTH} characters")
+    return name.strip()
+
+
+def _scoring(scoring: object) -> go.ScoringMethod:
+    if scoring == "territory":
+        return "territory"
+    if scoring == "area":
+        return "area"
+    raise GameError("bad_request", "scoring must be territory or area")
+
+
+def _komi(komi: object, scoring: str) -> float:
+    if komi is None:
+        return DEFAULT_KOMI[scoring]
+    if (
+        not isinstance(komi, int | float)
+        or isinstance(komi, bool)
+        or not math.isfinite(komi)
+        or abs(komi) > KOMI_LIMIT
+        or komi * 2 != int(komi * 2)
+    ):
+        raise GameError(
+            "bad_request", f"komi must be a multiple of 0.5 from -{KOMI_LIMIT} to {KOMI_LIMIT}"
+        )
+    return float(komi)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _on_commit(broadcast: Callable[[], None]) -> None:
+    # robust: the moves are stored whatever happens to the broadcast; a client that
+    # missed it catches up with `sync` (the failure is logged by Django).
+    transaction.on_commit(broadcast, robust=True)

@@ -1,0 +1,30 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels (``daphne`` serves it)."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "othello_site.settings")
+
+# Set up Django (apps, models) before anything imports a consumer.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+# Fail at start-up, not on the first request, when DEBUG is off and SECRET_KEY is unset:
+# Django raises ImproperlyConfigured on reading an empty key.
+settings.SECRET_KEY  # noqa: B018
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -1,0 +1,204 @@
+"""Settings: an embedded default that needs nothing, shared services from the environment.
+
+Nothing set: SQLite (WAL, immediate transactions) in ``db.sqlite3`` and the in-memory
+channel layer, one process. ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` (Redis)
+switch the same code to shared services so that several daphne processes serve one
+game together.
+
+Environment variables:
+    DEBUG            1/true/yes/on or 0/false/no/off (see below for the default)
+    SECRET_KEY       required when DEBUG is off, except in the test suite
+    ALLOWED_HOSTS    comma-separated; default localhost, 127.0.0.1, [::1]
+    CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://games.example.org
+    SECURE_COOKIES   on: session and CSRF cookies only travel over HTTPS
+    DATABASE_URL     e.g. postgres://user@host:5432/name (psycopg 3)
+    REDIS_URL        e.g. redis://host:6379/0 (channels-redis)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _flag(name: str, *, default: bool) -> bool:
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
+        return default
+    if value in _TRUE | _FALSE:
+        return value in _TRUE
+    raise ImproperlyConfigured(f"{name}={value!r}: expected one of {sorted(_TRUE | _FALSE)}")
+
+
+def _list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+# DEBUG is on only when asked, with one exception: `manage.py runserver` (Django's
+# development server, never a production server) defaults to on, so that the README's
+# serve command works on a fresh clone with nothing set. Every real server (daphne,
+# uvicorn, gunicorn) and every other command start with DEBUG off.
+_RUNSERVER = Path(sys.argv[0]).name == "manage.py" and sys.argv[1:2] == ["runserver"]
+DEBUG = _flag("DEBUG", default=_RUNSERVER)
+
+# A fixed key is only acceptable where nothing is at stake: a DEBUG process, or the test
+# suite (pytest sets PYTEST_VERSION for the whole run, so the daphne processes that tests
+# start share the key and accept the test's session cookies). Elsewhere an unset key stays
+# empty: commands that never sign anything (migrate, collectstatic) still run, and
+# Django refuses anything that signs (sessions, CSRF); othello_site.asgi checks the key
+# at start-up so that a misconfigured server fails at once, not on its first request.
+_DEVELOPMENT_KEY = "django-insecure-development-only-never-use-this-key-in-production"
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or (
+    _DEVELOPMENT_KEY if DEBUG or "PYTEST_VERSION" in os.environ else ""
+)
+
+ALLOWED_HOSTS = _list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS")
+
+# Opt-in: a developer on http://127.0.0.1 must still be able to log in.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = _flag("SECURE_COOKIES", default=False)
+
+INSTALLED_APPS = [
+    # daphne first: its runserver serves websockets as well as HTTP.
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "othello_site.urls"
+ASGI_APPLICATION = "othello_site.asgi.application"
+WSGI_APPLICATION = "othello_site.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+
+def _database() -> dict[str, Any]:
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if url:
+        # Persistent connections stay off (conn_max_age=0): under ASGI, Django's docs
+        # advise a pooler rather than per-thread persistent connections.
+        database: dict[str, Any] = dj_database_url.parse(url, conn_health_checks=True)
+    else:
+        database = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database["OPTIONS"] = {
+            # WAL: readers never block the writer nor the writer the readers.
+            # IMMEDIATE: a transaction takes the write lock at BEGIN, so concurrent
+            # writers queue for up to `timeout` seconds (SQLite's busy timeout) instead of
+            # failing with "database is locked" when a read lock cannot be upgraded.
+            # SQLite has no SELECT ... FOR UPDATE: this lock is what serialises two moves
+            # racing for one game.
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            **database.get("OPTIONS", {}),
+        }
+        # A file, not Django's in-memory default: channels' live server runs in another
+        # process. One file per test run, so that concurrent runs never share one.
+        database["TEST"] = {
+            "NAME": str(Path(tempfile.gettempdir()) / f"othello-test-{os.getpid()}.sqlite3")
+        }
+    return database
+
+
+DATABASES = {"default": _database()}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+
+def _channel_layer() -> dict[str, Any]:
+    url = os.environ.get("REDIS_URL", "").strip()
+    if not url:
+        return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    # channels-redis's defaults lose messages under load (DESIGN.md). Both limits are per
+    # daphne process, budgeted for 1,000 open websockets (500 two-player games):
+    # - capacity: every consumer of one process shares that process's one Redis list, and
+    #   a message beyond `capacity` is dropped silently. The worst burst is every game
+    #   moving at once, each move an event per socket, doubled by an Othello automatic
+    #   pass: 2 x 1,000 = 2,000. Unread messages expire after `expiry` seconds, so the
+    #   allowance costs Redis memory only while a process is stalled.
+    # - max_connections: redis-py's pool (default 100) raises "Too many connections" when
+    #   exhausted, and each command in flight (group_add on connect, group_send,
+    #   group_discard) holds one connection. The worst burst is every socket reconnecting
+    #   at once after a restart: 1,000. Redis's default maxclients (10,000) leaves room
+    #   for nine such processes plus tools.
+    # - socket_connect_timeout: a Redis that does not answer is an error within seconds,
+    #   not a hang.
+    return {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            "hosts": [{"address": url, "max_connections": 1000, "socket_connect_timeout": 5}],
+            "capacity": 2000,
+            "expiry": 60,
+        },
+    }
+
+
+CHANNEL_LAYERS = {"default": _channel_layer()}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+# WhiteNoise serves static files under daphne with DEBUG off. It finds them where they
+# are, so `collectstatic` is optional (it compresses them into STATIC_ROOT); no manifest,
+# which would refuse every page until `collectstatic` has run.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}

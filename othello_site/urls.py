@@ -1,0 +1,10 @@
+"""URLs: the game pages at the root, the admin, and Django's account views."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("games.urls")),
+]

@@ -1,0 +1,70 @@
+"""Fixtures shared by the whole suite.
+
+Service-backed tests carry ``@pytest.mark.services``: they need the PostgreSQL and the
+Redis named by ``DATABASE_URL`` and ``REDIS_URL``. With either variable unset they are
+skipped, and the reason is printed in the summary (``-ra``); with both set they run, and
+a server that does not answer makes them fail, never skip.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from games import events
+from games.services import Player
+
+SERVICE_VARIABLES = ("DATABASE_URL", "REDIS_URL")
+
+
+def missing_service_variables() -> list[str]:
+    """The service variables that are not set."""
+    return [name for name in SERVICE_VARIABLES if not os.environ.get(name, "").strip()]
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    missing = missing_service_variables()
+    if item.get_closest_marker("services") and missing:
+        pytest.skip(
+            f"{' and '.join(missing)} not set: this test needs the PostgreSQL and Redis "
+            "servers (.ci/run sets both)"
+        )
+
+
+@pytest.fixture
+def black() -> Player:
+    """A guest (a session, no account): give it the black seat."""
+    return Player(session_key="black-session", user_id=None)
+
+
+@pytest.fixture
+def white() -> Player:
+    """Another guest: give it the white seat."""
+    return Player(session_key="white-session", user_id=None)
+
+
+@pytest.fixture
+def spectator() -> Player:
+    """A third browser, seated nowhere."""
+    return Player(session_key="spectator-session", user_id=None)
+
+
+class RecordingLayer:
+    """A channel layer that only records what is sent to groups."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.sent.append((group, message))
+
+
+@pytest.fixture
+def broadcasts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """The (group, event) pairs that games.events sends, in order."""
+    layer = RecordingLayer()
+    monkeypatch.setattr(events, "get_channel_layer", lambda: layer)
+    yield layer.sent

@@ -1,0 +1,94 @@
+"""Loading a game costs the same few queries after 3 moves or after 300.
+
+The position comes from the stored snapshot, never from replaying the history, and the
+moves come in one query.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import rules, selectors, services
+from games.models import Game, Move
+from games.services import Player
+
+pytestmark = pytest.mark.django_db
+
+
+def played_game(black: Player, white: Player, moves: int) -> Game:
+    """A 19x19 Go game of ``moves`` random legal placements, stored with bulk_create."""
+    game = services.create_game(player=black, kind="go", size=19, color="black", name="Ann")
+    services.join_game(player=white, game_id=game.public_id, name="Bob")
+    choose = random.Random(moves).choice
+    position = rules.new_position("go", 19)
+    rows = []
+    for ply in range(1, moves + 1):
+        position, diff = position.play(rules.Move.place(choose(position.legal_moves())))
+        assert diff.point is not None
+        rows.append(
+            Move(
+                game=game,
+                ply=ply,
+                color=diff.color.value,
+                action=Move.Action.PLACE,
+                row=diff.point[0],
+                col=diff.point[1],
+                diff={"captured": [list(point) for point in diff.captured]},
+            )
+        )
+    Move.objects.bulk_create(rows)
+    Game.objects.filter(pk=game.pk).update(
+        snapshot=position.to_snapshot(), ply=moves, to_move=position.to_move.value
+    )
+    return Game.objects.get(pk=game.pk)
+
+
+def queries(call: Any) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    return [query["sql"] for query in captured.captured_queries]
+
+
+def test_loading_a_game_of_300_moves_costs_two_queries(
+    black: Player, white: Player, django_assert_num_queries: Any
+) -> None:
+    game = played_game(black, white, 300)
+
+    with django_assert_num_queries(2):
+        state = selectors.state_for(game.public_id, you=black)
+
+    assert state is not None
+    assert len(state["moves"]) == 300
+    assert state["ply"] == 300
+    assert state["you"] == "black"
+    assert state["board"] == rules.position_from_snapshot("go", game.snapshot).rows()
+    assert state["last_move"] == state["moves"][-1]
+    assert [move["ply"] for move in state["moves"]] == list(range(1, 301))
+
+
+def test_the_query_count_does_not_grow_with_the_history(black: Player, white: Player) -> None:
+    short = played_game(black, white, 3)
+    long = played_game(black, white, 300)
+
+    def load(game: Game) -> None:
+        selectors.game_state(Game.objects.get(pk=game.pk), you=None)
+
+    assert len(queries(lambda: load(long))) == len(queries(lambda: load(short)))
+
+
+def test_a_move_costs_the_same_queries_after_300_moves(black: Player, white: Player) -> None:
+    short = played_game(black, white, 3)
+    long = played_game(black, white, 300)
+
+    def play(game: Game) -> None:
+        point = rules.position_from_snapshot("go", game.snapshot).legal_moves()[0]
+        player = black if game.to_move == "black" else white
+        services.play(player=player, game_id=game.public_id, ply=game.ply, point=list(point))
+
+    assert len(queries(lambda: play(long))) == len(queries(lambda: play(short)))
+    assert Game.objects.get(pk=long.pk).ply == 301

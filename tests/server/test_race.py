@@ -1,0 +1,107 @@
+"""Two submissions for the same ply at the same moment: exactly one lands.
+
+Real threads, each with its own database connection, released together by a barrier,
+round after round. On SQLite the immediate transaction's write lock serialises them, on
+PostgreSQL the game row's lock (select_for_update); the loser then sees the new ply and
+is answered ``stale``. Afterwards the stored history, replayed by the rules from the
+start, must give the stored snapshot.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from django.db import connections
+
+from games import rules, services
+from games.models import Game, Move
+from games.services import GameError, Player
+
+ROUNDS = 30
+
+
+def submit(barrier: threading.Barrier, outcomes: list[Any], **kwargs: Any) -> None:
+    """Play once the other thread is ready too; record the moves or the error code."""
+    try:
+        barrier.wait()
+        outcomes.append(services.play(**kwargs))
+    except GameError as error:
+        outcomes.append(error.code)
+    except Exception as error:  # e.g. "database is locked": shown by the assertion
+        outcomes.append(repr(error))
+    finally:
+        connections.close_all()
+
+
+def race(game: Game, player: Player, points: tuple[rules.Point, rules.Point]) -> list[Any]:
+    """Both points submitted by ``player`` for the game's current ply, at once."""
+    barrier = threading.Barrier(2)
+    outcomes: list[Any] = []
+    threads = [
+        threading.Thread(
+            target=submit,
+            args=(barrier, outcomes),
+            kwargs={"player": player, "game_id": game.public_id, "ply": game.ply, "point": point},
+        )
+        for point in points
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+def replay(game: Game) -> rules.Position:
+    """The position reached by playing the stored moves from the start, diffs checked."""
+    position = rules.new_position(game.kind, game.size)
+    for move in Move.objects.filter(game=game).order_by("ply"):
+        played = (
+            rules.Move.place((move.row, move.col))
+            if move.action == Move.Action.PLACE
+            else rules.Move.pass_turn()
+        )
+        position, diff = position.play(played)
+        changed = diff.flipped if game.kind == "othello" else diff.captured
+        assert move.diff == {
+            "flipped" if game.kind == "othello" else "captured": [list(p) for p in changed]
+        }
+        assert move.color == diff.color.value
+    return position
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("kind", "size"), [("go", 9), ("othello", 8)])
+def test_racing_submissions_for_one_ply_land_exactly_once(kind: str, size: int) -> None:
+    players = {
+        "black": Player(session_key="black-session", user_id=None),
+        "white": Player(session_key="white-session", user_id=None),
+    }
+    game = services.create_game(
+        player=players["black"], kind=kind, size=size, color="black", name="Ann"
+    )
+    services.join_game(player=players["white"], game_id=game.public_id, name="Bob")
+
+    for round_number in range(ROUNDS):
+        game = Game.objects.get(pk=game.pk)
+        if game.status != Game.Status.ACTIVE:
+            break
+        legal = rules.position_from_snapshot(kind, game.snapshot).legal_moves()
+        # Two different points when there are two; the same point twice otherwise.
+        points = (legal[round_number % len(legal)], legal[-1 - round_number % len(legal)])
+        ply = game.ply
+
+        outcomes = race(game, players[game.to_move], points)
+
+        landed = [outcome for outcome in outcomes if isinstance(outcome, list)]
+        assert len(landed) == 1, outcomes
+        assert [outcome for outcome in outcomes if not isinstance(outcome, list)] == ["stale"]
+        assert landed[0][0].ply == ply + 1
+        assert (landed[0][0].row, landed[0][0].col) in points
+        game = Game.objects.get(pk=game.pk)
+        assert game.ply == Move.objects.filter(game=game).count() == ply + len(landed[0])
+
+    assert game.ply >= ROUNDS
+    assert replay(game).to_snapshot() == game.snapshot

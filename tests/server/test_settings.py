@@ -1,0 +1,282 @@
+"""othello_site.settings: what each environment gives, and the service-backed switch.
+
+The settings are read in a fresh interpreter with a controlled environment, so these
+tests check every configuration whatever the current run uses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIGURING = (
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "SECURE_COOKIES",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "PYTEST_VERSION",
+    "DJANGO_SETTINGS_MODULE",
+)
+
+READ_SETTINGS = """
+import json, sys
+sys.argv = json.loads(sys.argv[1])
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+try:
+    key = settings.SECRET_KEY
+except ImproperlyConfigured:
+    key = None
+database = settings.DATABASES["default"]
+print(json.dumps({
+    "DEBUG": settings.DEBUG,
+    "SECRET_KEY": key,
+    "ALLOWED_HOSTS": settings.ALLOWED_HOSTS,
+    "CSRF_TRUSTED_ORIGINS": settings.CSRF_TRUSTED_ORIGINS,
+    "SECURE": [settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE],
+    "ENGINE": database["ENGINE"],
+    "NAME": str(database["NAME"]),
+    "OPTIONS": database.get("OPTIONS", {}),
+    "TEST_NAME": database.get("TEST", {}).get("NAME"),
+    "LAYER": settings.CHANNEL_LAYERS["default"],
+    "FIRST_APP": settings.INSTALLED_APPS[0],
+    "ASGI_APPLICATION": settings.ASGI_APPLICATION,
+}))
+"""
+
+
+def clean_environment(**variables: str) -> dict[str, str]:
+    environment = {k: v for k, v in os.environ.items() if k not in CONFIGURING}
+    return {**environment, "DJANGO_SETTINGS_MODULE": "othello_site.settings", **variables}
+
+
+def run_python(code: str, *args: str, **variables: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=ROOT,
+        env=clean_environment(**variables),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def settings_with(*, argv: tuple[str, ...] = ("daphne",), **variables: str) -> dict[str, Any]:
+    """The settings a process started as ``argv`` reads with only ``variables`` set."""
+    done = run_python(READ_SETTINGS, json.dumps(argv), **variables)
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+# The embedded default
+
+
+def test_nothing_set_gives_sqlite_wal_immediate_and_the_in_memory_layer() -> None:
+    read = settings_with()
+
+    assert read["ENGINE"] == "django.db.backends.sqlite3"
+    assert read["NAME"] == str(ROOT / "db.sqlite3")
+    assert read["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert "PRAGMA journal_mode=WAL" in read["OPTIONS"]["init_command"]
+    assert read["OPTIONS"]["timeout"] >= 5
+    assert read["TEST_NAME"].endswith(".sqlite3")  # a file: channels' live server needs one
+    assert read["LAYER"] == {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    assert read["FIRST_APP"] == "daphne"
+    assert read["ASGI_APPLICATION"] == "othello_site.asgi.application"
+
+
+def test_nothing_set_is_production_safe() -> None:
+    read = settings_with()
+
+    assert read["DEBUG"] is False
+    assert read["SECRET_KEY"] is None  # Django refuses to sign anything without one
+    assert read["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1", "[::1]"]
+    assert read["SECURE"] == [False, False]
+
+
+def test_runserver_defaults_to_debug_with_a_development_key() -> None:
+    read = settings_with(argv=("manage.py", "runserver", "127.0.0.1:8000"))
+
+    assert read["DEBUG"] is True
+    assert read["SECRET_KEY"].startswith("django-insecure-")
+
+
+def test_debug_off_wins_over_the_runserver_default() -> None:
+    read = settings_with(argv=("manage.py", "runserver"), DEBUG="0")
+
+    assert (read["DEBUG"], read["SECRET_KEY"]) == (False, None)
+
+
+def test_debug_on_when_asked() -> None:
+    assert settings_with(DEBUG="yes")["DEBUG"] is True
+
+
+def test_a_debug_value_that_is_not_a_flag_is_refused() -> None:
+    done = run_python(READ_SETTINGS, json.dumps(["daphne"]), DEBUG="maybe")
+
+    assert done.returncode != 0
+    assert "DEBUG='maybe'" in done.stderr
+
+
+def test_the_test_suite_gets_a_key_with_debug_off() -> None:
+    read = settings_with(PYTEST_VERSION="9")
+
+    assert read["DEBUG"] is False
+    assert read["SECRET_KEY"]
+
+
+def test_the_environment_configures_key_hosts_and_cookies() -> None:
+    read = settings_with(
+        SECRET_KEY="s3cret",
+        ALLOWED_HOSTS="games.example.org, localhost",
+        CSRF_TRUSTED_ORIGINS="https://games.example.org",
+        SECURE_COOKIES="1",
+    )
+
+    assert read["SECRET_KEY"] == "s3cret"
+    assert read["ALLOWED_HOSTS"] == ["games.example.org", "localhost"]
+    assert read["CSRF_TRUSTED_ORIGINS"] == ["https://games.example.org"]
+    assert read["SECURE"] == [True, True]
+
+
+def test_a_fresh_clone_migrates_with_nothing_set_into_a_wal_database(tmp_path: Path) -> None:
+    database = tmp_path / "fresh.sqlite3"
+    url = f"sqlite:///{database}"
+    migrate = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT,
+        env=clean_environment(DATABASE_URL=url),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert migrate.returncode == 0, migrate.stderr
+
+    probe = run_python(
+        "import django; django.setup(); from django.db import connection as c; "
+        "print(c.cursor().execute('PRAGMA journal_mode').fetchone()[0], c.transaction_mode)",
+        DATABASE_URL=url,
+    )
+    assert probe.stdout.split() == ["wal", "IMMEDIATE"], probe.stderr
+
+
+def test_the_asgi_server_refuses_to_start_without_a_key() -> None:
+    code = "import othello_site.asgi as a; print(type(a.application).__name__)"
+
+    refused = run_python(code)
+    started = run_python(code, SECRET_KEY="s3cret")
+
+    assert refused.returncode != 0
+    assert "SECRET_KEY" in refused.stderr
+    assert started.stdout.strip() == "ProtocolTypeRouter", started.stderr
+
+
+# The shared services
+
+
+def test_database_url_selects_postgresql() -> None:
+    read = settings_with(DATABASE_URL="postgres://postgres@db.example:5432/games")
+
+    assert read["ENGINE"] == "django.db.backends.postgresql"
+    assert read["NAME"] == "games"
+    assert "transaction_mode" not in read["OPTIONS"]
+
+
+def test_redis_url_selects_redis_with_deliberate_limits() -> None:
+    layer = settings_with(REDIS_URL="redis://cache.example:6379/0")["LAYER"]
+
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    [host] = layer["CONFIG"]["hosts"]
+    assert host["address"] == "redis://cache.example:6379/0"
+    assert host["max_connections"] > 100  # redis-py's default, too few (DESIGN.md)
+    assert layer["CONFIG"]["capacity"] > 100  # channels-redis's default, too few
+
+
+@pytest.mark.django_db
+def test_this_run_uses_the_configured_database() -> None:
+    if os.environ.get("DATABASE_URL"):
+        assert connection.vendor == "postgresql"
+        return
+    assert connection.vendor == "sqlite"
+    assert not connection.is_in_memory_db()
+    with connection.cursor() as cursor:
+        assert cursor.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert connection.transaction_mode == "IMMEDIATE"
+
+
+@pytest.mark.services
+@pytest.mark.django_db
+def test_postgresql_answers() -> None:
+    assert connection.vendor == "postgresql"
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+
+
+@pytest.mark.services
+async def test_redis_answers() -> None:
+    layer = get_channel_layer()
+    assert isinstance(layer, RedisChannelLayer)
+    channel = await layer.new_channel()
+
+    await layer.send(channel, {"type": "ping"})
+
+    assert await layer.receive(channel) == {"type": "ping"}
+    await layer.close_pools()
+
+
+# The switch itself: skipped with a reason when unset, failing when set but dead
+
+
+def run_service_tests(**variables: str) -> subprocess.CompletedProcess[str]:
+    tests = [f"{__file__}::test_postgresql_answers", f"{__file__}::test_redis_answers"]
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:playwright", "-p", "no:cacheprovider", *tests],
+        cwd=ROOT,
+        env=clean_environment(**variables),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_service_tests_are_skipped_with_a_reason_when_unset() -> None:
+    done = run_service_tests()
+
+    assert done.returncode == 0, done.stdout
+    assert "2 skipped" in done.stdout
+    assert "DATABASE_URL and REDIS_URL not set" in done.stdout
+
+
+def test_service_tests_fail_when_set_but_nothing_answers() -> None:
+    with socket.socket() as probe:  # a port with nobody listening
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    done = run_service_tests(
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:{port}/test",
+        REDIS_URL=f"redis://127.0.0.1:{port}/0",
+    )
+
+    assert done.returncode == 1, done.stdout
+    assert "skipped" not in done.stdout
+    # PostgreSQL: the test database cannot be set up (an error); Redis: the test fails.
+    assert "1 failed" in done.stdout
+    assert "1 error" in done.stdout
