@@ -1,0 +1,364 @@
+// The SVG board of both games. It draws what the server sends (board rows,
+// legal points, the last move) and reports clicks on legal points; it knows
+// no rule of either game.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const CELL = 40;
+// Go's column letters skip I (it reads like J and 1).
+const GO_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+const STONE = { B: "black", W: "white" };
+const OPPOSITE = { B: "W", W: "B" };
+
+let boardCount = 0;
+
+/** "d3" (Othello: letters from the left, 1 at the top) or "D4" (Go: no I, 1 at the bottom). */
+export function pointName(kind, size, [row, col]) {
+  if (kind === "go") return `${GO_LETTERS[col]}${size - row}`;
+  return `${String.fromCharCode(97 + col)}${row + 1}`;
+}
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (parent) parent.append(node);
+  return node;
+}
+
+const key = ([row, col]) => `${row},${col}`;
+
+/** Star points of a Go board: corners, sides on big boards, the centre of odd ones. */
+function starPoints(size) {
+  if (size < 5) return [];
+  const centre = (size - 1) / 2;
+  if (size < 7) return size % 2 ? [[centre, centre]] : [];
+  const edge = size >= 13 ? 3 : 2;
+  const lines = [edge, size - 1 - edge];
+  if (size % 2 && size >= 15) lines.splice(1, 0, centre);
+  const points = lines.flatMap((row) => lines.map((col) => [row, col]));
+  if (size % 2 && size < 15) points.push([centre, centre]);
+  return points;
+}
+
+/** Othello's four dots: the corners of the central zone, on boards of 8 and more. */
+function othelloDots(size) {
+  if (size < 8) return [];
+  const lines = [size / 4, (3 * size) / 4];
+  return lines.flatMap((y) => lines.map((x) => [y, x]));
+}
+
+/** Where things go on the SVG for a board of this kind and size. */
+function geometry(kind, size) {
+  if (kind === "go") {
+    const margin = CELL * 1.15;
+    return {
+      width: 2 * margin + (size - 1) * CELL,
+      centre: ([row, col]) => [margin + col * CELL, margin + row * CELL],
+      margin,
+    };
+  }
+  const margin = CELL * 0.6;
+  const far = CELL * 0.2;
+  return {
+    width: margin + size * CELL + far,
+    centre: ([row, col]) => [margin + (col + 0.5) * CELL, margin + (row + 0.5) * CELL],
+    margin,
+  };
+}
+
+/**
+ * Draw a board into `svg` and call `onPlay([row, col])` when the player to
+ * move picks one of the server's legal points (click, tap, or cursor keys and
+ * Enter/Space). Returns `{render(game, move)}`: `game` is the server's G (at
+ * least kind, size, board; status, you, to_move, legal, moves, last_move when
+ * playing), `move` the M just played, whose flips or captures are animated.
+ */
+export function createBoard(svg, { onPlay = () => {} } = {}) {
+  const id = `board${++boardCount}`;
+  let shape = null; // "kind:size" currently drawn
+  let geo = null;
+  let game = null;
+  let layers = null;
+  let legal = new Set();
+  let stones = new Map();
+  let hovered = null;
+  let cursor = null;
+
+  svg.classList.add("board");
+  if (!svg.hasAttribute("tabindex")) svg.setAttribute("tabindex", "0");
+  svg.setAttribute("role", "application");
+  svg.setAttribute("aria-roledescription", "board");
+
+  function gradients(defs) {
+    const shades = {
+      black: [["0%", "#6b6b6b"], ["45%", "#1d1d1d"], ["100%", "#000"]],
+      white: [["0%", "#ffffff"], ["70%", "#e9e9e4"], ["100%", "#bdbdb6"]],
+    };
+    for (const [color, stops] of Object.entries(shades)) {
+      const gradient = el(
+        "radialGradient",
+        { id: `${id}-${color}`, cx: "35%", cy: "30%", r: "75%" },
+        defs,
+      );
+      for (const [offset, stopColor] of stops) {
+        el("stop", { offset, "stop-color": stopColor }, gradient);
+      }
+    }
+  }
+
+  function drawStatic(kind, size) {
+    svg.replaceChildren();
+    geo = geometry(kind, size);
+    const { width, centre, margin } = geo;
+    svg.setAttribute("viewBox", `0 0 ${width} ${width}`);
+    svg.dataset.kind = kind;
+    svg.dataset.size = size;
+    gradients(el("defs", {}, svg));
+    const base = el("g", { class: "board-base" }, svg);
+    const labels = el("g", { class: "coords", "aria-hidden": "true" }, svg);
+    const label = (text, x, y) => {
+      const node = el("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central" });
+      node.textContent = text;
+      labels.append(node);
+    };
+    if (kind === "go") {
+      el("rect", { class: "wood", x: 0, y: 0, width, height: width, rx: 6 }, base);
+      const end = margin + (size - 1) * CELL;
+      const lines = el("g", { class: "grid" }, base);
+      for (let i = 0; i < size; i++) {
+        const at = margin + i * CELL;
+        el("line", { x1: margin, y1: at, x2: end, y2: at }, lines);
+        el("line", { x1: at, y1: margin, x2: at, y2: end }, lines);
+      }
+      el("rect", { class: "edge", x: margin, y: margin, width: end - margin, height: end - margin }, lines);
+      for (const point of starPoints(size)) {
+        const [x, y] = centre(point);
+        el("circle", { class: "star", cx: x, cy: y, r: CELL * 0.09 }, base);
+      }
+      const near = margin - CELL * 0.72;
+      const far = end + CELL * 0.72;
+      for (let i = 0; i < size; i++) {
+        const at = margin + i * CELL;
+        label(GO_LETTERS[i], at, near);
+        label(GO_LETTERS[i], at, far);
+        label(String(size - i), near, at);
+        label(String(size - i), far, at);
+      }
+    } else {
+      el("rect", { class: "frame", x: 0, y: 0, width, height: width, rx: 6 }, base);
+      const side = size * CELL;
+      el("rect", { class: "felt", x: margin, y: margin, width: side, height: side }, base);
+      const lines = el("g", { class: "grid" }, base);
+      for (let i = 0; i <= size; i++) {
+        const at = margin + i * CELL;
+        el("line", { x1: margin, y1: at, x2: margin + side, y2: at }, lines);
+        el("line", { x1: at, y1: margin, x2: at, y2: margin + side }, lines);
+      }
+      for (const [row, col] of othelloDots(size)) {
+        el("circle", { class: "star", cx: margin + col * CELL, cy: margin + row * CELL, r: CELL * 0.08 }, base);
+      }
+      for (let i = 0; i < size; i++) {
+        const at = margin + (i + 0.5) * CELL;
+        label(String.fromCharCode(97 + i), at, margin / 2);
+        label(String(i + 1), margin / 2, at);
+      }
+    }
+    layers = {
+      marks: el("g", { class: "marks" }, svg),
+      stones: el("g", { class: "stones" }, svg),
+      ghosts: el("g", { class: "ghosts", "aria-hidden": "true" }, svg),
+      last: el("g", { class: "last-move" }, svg),
+      preview: el("g", { class: "preview", "aria-hidden": "true" }, svg),
+      cursor: el("rect", {
+        class: "cursor",
+        width: CELL * 0.92,
+        height: CELL * 0.92,
+        rx: CELL * 0.12,
+      }, svg),
+      hits: el("g", { class: "hits" }, svg),
+    };
+    for (let row = 0; row < size; row++) {
+      for (let col = 0; col < size; col++) {
+        const [x, y] = centre([row, col]);
+        el("rect", {
+          class: "hit",
+          x: x - CELL / 2,
+          y: y - CELL / 2,
+          width: CELL,
+          height: CELL,
+          "data-point": key([row, col]),
+        }, layers.hits);
+      }
+    }
+    stones = new Map();
+    hovered = null;
+    cursor = [Math.floor((size - 1) / 2), Math.floor((size - 1) / 2)];
+  }
+
+  /** One stone or disc: its shadow and body in a group, placed at the point. */
+  function stone(cell, point, parent, extraClass = "") {
+    const [x, y] = geo.centre(point);
+    const color = STONE[cell];
+    const radius = CELL * (game.kind === "go" ? 0.47 : 0.41);
+    const group = el("g", {
+      class: `stone ${color} ${extraClass}`.trim(),
+      "data-color": cell,
+      "data-point": key(point),
+    }, parent);
+    el("circle", { class: "shadow", cx: x + CELL * 0.03, cy: y + CELL * 0.05, r: radius }, group);
+    el("circle", { class: "body", cx: x, cy: y, r: radius, fill: `url(#${id}-${color})` }, group);
+    return group;
+  }
+
+  function drawStones(move) {
+    const flipped = new Set((move?.flipped ?? []).map(key));
+    const placed = move?.action === "place" && move.point ? key(move.point) : null;
+    for (let row = 0; row < game.size; row++) {
+      for (let col = 0; col < game.size; col++) {
+        const point = [row, col];
+        const at = key(point);
+        const cell = game.board[row][col];
+        const current = stones.get(at);
+        if (current?.dataset.color === cell) continue;
+        current?.remove();
+        stones.delete(at);
+        if (cell === ".") continue;
+        if (flipped.has(at)) {
+          const group = stone(cell, point, layers.stones, "flipping");
+          // The old colour shows for the first half of the turn.
+          const old = stone(OPPOSITE[cell], point, group, "flip-old");
+          old.querySelector(".shadow").remove();
+          stones.set(at, group);
+        } else {
+          stones.set(at, stone(cell, point, layers.stones, at === placed ? "placed" : ""));
+        }
+      }
+    }
+    for (const point of move?.captured ?? []) {
+      const ghost = stone(move.color === "black" ? "W" : "B", point, layers.ghosts, "captured");
+      ghost.addEventListener("animationend", () => ghost.remove());
+    }
+  }
+
+  /** The last placement to mark: Othello's survives the automatic pass after it. */
+  function lastPlacement() {
+    if (game.kind === "othello" && Array.isArray(game.moves)) {
+      for (let i = game.moves.length - 1; i >= 0; i--) {
+        if (game.moves[i].action === "place") return game.moves[i];
+        if (game.moves[i].action === "resign") return null;
+      }
+      return null;
+    }
+    const last = game.last_move;
+    return last?.action === "place" ? last : null;
+  }
+
+  function drawMarks() {
+    layers.marks.replaceChildren();
+    layers.last.replaceChildren();
+    if (game.kind === "othello") {
+      for (const at of legal) {
+        const [x, y] = geo.centre(at.split(",").map(Number));
+        el("circle", { class: "legal-dot", cx: x, cy: y, r: CELL * 0.1 }, layers.marks);
+      }
+    }
+    const last = lastPlacement();
+    if (last?.point) {
+      const [x, y] = geo.centre(last.point);
+      const on = game.board[last.point[0]][last.point[1]];
+      const attrs = { cx: x, cy: y, class: `marker on-${STONE[on] ?? "empty"}` };
+      attrs.r = game.kind === "go" ? CELL * 0.22 : CELL * 0.09;
+      el("circle", attrs, layers.last);
+    }
+    for (const hit of layers.hits.children) {
+      hit.classList.toggle("legal", legal.has(hit.dataset.point));
+    }
+  }
+
+  function drawPreview() {
+    layers.preview.replaceChildren();
+    const focused = document.activeElement === svg && svg.classList.contains("keyboard");
+    const at = hovered ?? (focused ? key(cursor) : null);
+    if (at && legal.has(at)) {
+      stone(game.you === "black" ? "B" : "W", at.split(",").map(Number), layers.preview);
+    }
+  }
+
+  function drawCursor() {
+    const [x, y] = geo.centre(cursor);
+    const side = CELL * 0.92;
+    layers.cursor.setAttribute("x", x - side / 2);
+    layers.cursor.setAttribute("y", y - side / 2);
+    const name = pointName(game.kind, game.size, cursor);
+    const cell = game.board[cursor[0]][cursor[1]];
+    const content = cell === "." ? "empty" : `${STONE[cell]} ${game.kind === "go" ? "stone" : "disc"}`;
+    const playable = legal.has(key(cursor)) ? ", you can play here" : "";
+    const title = `${game.kind === "go" ? "Go" : "Othello"} board ${game.size} by ${game.size}`;
+    svg.setAttribute("aria-label", `${title}. Cursor ${name}: ${content}${playable}. Arrow keys move, Enter plays.`);
+  }
+
+  function play(at) {
+    if (legal.has(at)) onPlay(at.split(",").map(Number));
+  }
+
+  svg.addEventListener("click", (event) => {
+    const at = event.target.closest?.(".hit")?.dataset.point;
+    if (!at || !game) return;
+    cursor = at.split(",").map(Number);
+    drawCursor();
+    play(at);
+  });
+  svg.addEventListener("pointerover", (event) => {
+    const at = event.target.closest?.(".hit")?.dataset.point ?? null;
+    if (at === hovered || !game) return;
+    hovered = at;
+    drawPreview();
+  });
+  svg.addEventListener("pointerleave", () => {
+    hovered = null;
+    if (game) drawPreview();
+  });
+  svg.addEventListener("pointerdown", (event) => {
+    svg.classList.remove("keyboard");
+    // A touch has no hover: forget the last one so no stale preview lingers.
+    if (event.pointerType !== "mouse") hovered = null;
+  });
+  svg.addEventListener("blur", () => game && drawPreview());
+  svg.addEventListener("keydown", (event) => {
+    if (!game) return;
+    const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (event.key in steps) {
+      const [dr, dc] = steps[event.key];
+      const clamp = (value) => Math.max(0, Math.min(game.size - 1, value));
+      cursor = [clamp(cursor[0] + dr), clamp(cursor[1] + dc)];
+    } else if (event.key === "Enter" || event.key === " ") {
+      play(key(cursor));
+    } else {
+      return;
+    }
+    event.preventDefault();
+    hovered = null;
+    svg.classList.add("keyboard");
+    drawCursor();
+    drawPreview();
+  });
+
+  return {
+    /** Draw `game` (the server's G); animate `move` (an M) when it was just played. */
+    render(next, move = null) {
+      game = next;
+      const wanted = `${game.kind}:${game.size}`;
+      if (wanted !== shape) {
+        drawStatic(game.kind, game.size);
+        shape = wanted;
+      }
+      const interactive = game.status === "active" && game.you && game.you === game.to_move;
+      legal = new Set(interactive ? (game.legal ?? []).map(key) : []);
+      svg.classList.toggle("interactive", Boolean(interactive));
+      svg.dataset.ply = game.ply ?? 0;
+      drawStones(move);
+      drawMarks();
+      drawPreview();
+      drawCursor();
+    },
+  };
+}

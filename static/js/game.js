@@ -1,0 +1,303 @@
+// The game page: a websocket to /ws/games/<id>/, the board and the side panel.
+// Every change on screen comes from a server message; a click only sends.
+
+import { createBoard } from "./board.js";
+
+const COLOR_NAME = { black: "Black", white: "White" };
+const KIND_NAME = { othello: "Othello", go: "Go" };
+const ERROR_SHOWN_MS = 4000;
+const RECONNECT_FIRST_MS = 500;
+const RECONNECT_MAX_MS = 30000;
+const CLOSE_UNKNOWN_GAME = 4404;
+
+const page = document.getElementById("game");
+const $ = (id) => document.getElementById(id);
+let game = JSON.parse($("game-state").textContent);
+
+const board = createBoard($("board"), {
+  onPlay: (point) => send({ type: "play", ply: game.ply, point }),
+});
+
+// --- connection --------------------------------------------------------------
+
+let socket = null;
+let attempts = 0;
+let retryTimer = null;
+let everConnected = false;
+let leaving = false;
+
+function setConnection(state, label) {
+  const indicator = $("connection");
+  indicator.dataset.state = state;
+  indicator.querySelector(".connection-label").textContent = label;
+}
+
+function connect() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(game.id)}/`);
+  socket = ws;
+  ws.addEventListener("open", () => {
+    attempts = 0;
+    setConnection("connected", "Connected");
+    // The server sends the state on connect; after a drop, ask again anyway.
+    if (everConnected) send({ type: "sync" });
+    everConnected = true;
+  });
+  ws.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  ws.addEventListener("close", (event) => {
+    if (socket !== ws) return;
+    socket = null;
+    if (leaving) return;
+    if (event.code === CLOSE_UNKNOWN_GAME) {
+      setConnection("gone", "Game not found");
+      return;
+    }
+    scheduleReconnect();
+  });
+}
+
+function scheduleReconnect() {
+  const backoff = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** attempts);
+  attempts += 1;
+  setConnection("reconnecting", "Reconnecting…");
+  retryTimer = setTimeout(connect, backoff * (0.75 + Math.random() / 2));
+}
+
+function reconnectNow() {
+  if (retryTimer !== null) connect();
+}
+
+function send(message) {
+  if (socket?.readyState !== WebSocket.OPEN) {
+    showError("Not connected: reconnecting…");
+    return false;
+  }
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
+function receive(message) {
+  if (message.type === "state") {
+    update(message.game, null);
+  } else if (message.type === "moved") {
+    update(message.game, message.move);
+  } else if (message.type === "error") {
+    // A stale ply means this page is behind (or a click came twice): catch up quietly.
+    if (message.code === "stale") send({ type: "sync" });
+    else showError(message.message || message.code);
+  }
+}
+
+window.addEventListener("online", reconnectNow);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") reconnectNow();
+});
+window.addEventListener("pagehide", () => {
+  leaving = true;
+});
+window.addEventListener("pageshow", (event) => {
+  if (!event.persisted) return;
+  leaving = false;
+  if (!socket) connect();
+});
+
+// --- drawing -----------------------------------------------------------------
+
+function update(next, move) {
+  if (move && next.ply < game.ply) return;
+  const fresh = move && move.ply > game.ply ? move : null;
+  game = next;
+  board.render(game, fresh);
+  drawPanel();
+}
+
+let errorTimer = null;
+function showError(text) {
+  const toast = $("toast");
+  toast.textContent = text;
+  toast.hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => {
+    toast.hidden = true;
+  }, ERROR_SHOWN_MS);
+}
+
+const yourTurn = () => game.status === "active" && Boolean(game.you) && game.you === game.to_move;
+
+/** "Black wins by 12", "White wins by resignation", "Draw". */
+function resultText() {
+  const result = game.result;
+  if (!result) return "";
+  if (result === "Draw") return "Draw";
+  const [letter, margin] = result.split("+");
+  const winner = letter === "B" ? "Black" : "White";
+  if (margin === "R") return `${winner} wins by resignation`;
+  const unit = game.kind === "go" ? "point" : "disc";
+  return `${winner} wins by ${margin} ${unit}${margin === "1" ? "" : "s"}`;
+}
+
+function statusText() {
+  const other = game.you === "black" ? "white" : "black";
+  switch (game.status) {
+    case "waiting":
+      return game.you ? "Waiting for an opponent to join." : "Waiting for a second player.";
+    case "active":
+      if (yourTurn()) return "Your move.";
+      if (game.you) return `Waiting for ${game.players[other] ?? COLOR_NAME[other]}…`;
+      return `${COLOR_NAME[game.to_move]} to move.`;
+    case "scoring":
+      return "Play has ended: the score is being counted.";
+    case "finished":
+      return resultText();
+    case "aborted":
+      return "This game was aborted.";
+    default:
+      return "";
+  }
+}
+
+function noticeText() {
+  const last = game.last_move;
+  if (game.status !== "active" || last?.action !== "pass") return "";
+  const who = COLOR_NAME[last.color];
+  return game.kind === "othello" ? `${who} has no move and passes.` : `${who} passes.`;
+}
+
+function scoreText(color) {
+  if (game.kind === "othello") return `${game.score?.[color] ?? 0}`;
+  if (game.status === "finished" && game.score) return `${game.score[color]}`;
+  const captured = game.prisoners?.[color] ?? 0;
+  const komi = color === "white" && game.komi ? ` + ${game.komi}` : "";
+  return `${captured}${komi}`;
+}
+
+function scoreCaption(color) {
+  if (game.kind === "othello") return "discs";
+  if (game.status === "finished") return "points";
+  return color === "white" && game.komi ? "captures + komi" : "captures";
+}
+
+function drawPlayers() {
+  for (const row of page.querySelectorAll(".player")) {
+    const color = row.dataset.color;
+    row.querySelector(".player-name").textContent = game.players[color] ?? "waiting…";
+    row.classList.toggle("empty-seat", !game.players[color]);
+    row.classList.toggle("to-move", game.status === "active" && game.to_move === color);
+    row.classList.toggle("winner", game.result?.startsWith(color === "black" ? "B+" : "W+") ?? false);
+    const tags = row.querySelector(".player-tags");
+    tags.textContent = game.you === color ? "you" : "";
+    const score = row.querySelector(".player-score");
+    score.textContent = scoreText(color);
+    score.dataset.caption = scoreCaption(color);
+  }
+}
+
+function drawMoves() {
+  const list = $("move-list");
+  list.replaceChildren();
+  let row = null;
+  for (const move of game.moves ?? []) {
+    // Black opens a numbered row; a white move fills it, or opens its own row.
+    if (move.color === "black" || !row || row.children.length > 2) {
+      row = document.createElement("li");
+      const number = document.createElement("span");
+      number.className = "move-number";
+      number.textContent = `${Math.ceil(move.ply / 2)}.`;
+      row.append(number);
+      if (move.color === "white") row.append(document.createElement("span"));
+      list.append(row);
+    }
+    const cell = document.createElement("span");
+    cell.className = `move ${move.action}`;
+    cell.dataset.ply = move.ply;
+    cell.textContent = move.notation;
+    if (move.ply === game.ply) cell.classList.add("current");
+    row.append(cell);
+  }
+  $("no-moves").hidden = list.children.length > 0;
+  list.scrollTop = list.scrollHeight;
+}
+
+function drawControls() {
+  const seated = Boolean(game.you);
+  const pass = $("pass-button");
+  if (pass) {
+    pass.hidden = !(seated && game.status === "active");
+    pass.disabled = !yourTurn();
+  }
+  const playing = seated && game.status === "active";
+  const confirming = playing && !$("resign-confirm").hidden;
+  $("resign-button").hidden = !playing || confirming;
+  $("resign-confirm").hidden = !confirming;
+
+  const waiting = game.status === "waiting";
+  $("invite").hidden = !(waiting && seated);
+  const join = $("join-form");
+  if (join) join.hidden = !(waiting && !seated);
+  $("watching").hidden = seated || (waiting && Boolean(join));
+}
+
+function drawPanel() {
+  page.dataset.status = game.status;
+  page.dataset.you = game.you ?? "";
+  page.dataset.toMove = game.to_move ?? "";
+  page.dataset.ply = game.ply;
+  page.classList.toggle("your-turn", yourTurn());
+  drawPlayers();
+  const status = $("status");
+  status.textContent = statusText();
+  status.classList.toggle("result", game.status === "finished");
+  const notice = noticeText();
+  $("notice").textContent = notice;
+  $("notice").hidden = !notice;
+  drawMoves();
+  drawControls();
+  const names = `${game.players.black ?? "?"} vs ${game.players.white ?? "?"}`;
+  const prefix = yourTurn() ? "● Your move · " : "";
+  document.title = `${prefix}${KIND_NAME[game.kind]} ${game.size}×${game.size}: ${names} · Othello & Go`;
+}
+
+// --- buttons -----------------------------------------------------------------
+
+$("pass-button")?.addEventListener("click", () => send({ type: "pass", ply: game.ply }));
+
+$("resign-button").addEventListener("click", () => {
+  $("resign-confirm").hidden = false;
+  drawControls();
+  $("resign-no").focus();
+});
+$("resign-no").addEventListener("click", () => {
+  $("resign-confirm").hidden = true;
+  drawControls();
+});
+$("resign-yes").addEventListener("click", () => {
+  $("resign-confirm").hidden = true;
+  send({ type: "resign" });
+  drawControls();
+});
+
+$("copy-invite").addEventListener("click", async () => {
+  const input = $("invite-link");
+  const button = $("copy-invite");
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    copied = true;
+  } catch {
+    // No clipboard API (plain http, old browser): select the link for Ctrl+C.
+    input.focus();
+    input.select();
+    copied = document.execCommand?.("copy") ?? false;
+  }
+  button.textContent = copied ? "Copied!" : "Press Ctrl+C";
+  setTimeout(() => {
+    button.textContent = "Copy link";
+  }, 2000);
+});
+
+$("invite-link").value = `${location.origin}/games/${game.id}/`;
+board.render(game);
+drawPanel();
+connect();
