@@ -5,7 +5,7 @@ Runs on SQLite by default and on PostgreSQL when DATABASE_URL is set (.ci/run).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -326,17 +326,28 @@ def test_go_captures_and_prisoners(black: Player, white: Player) -> None:
 # The contract's error order: bad_request, not_a_player, game_over, stale,
 # not_your_turn, illegal_move. An error changes nothing and sends nothing.
 
+Refused = Callable[..., None]
 
-def assert_refused(
-    code: str, call: Any, game: Game, broadcasts: Events, capture: Any, **kwargs: Any
-) -> None:
-    before = reload(game)
-    with capture(execute=True):
-        assert error_of(call, game_id=game.public_id, **kwargs) == code
-    after = reload(game)
-    assert (after.ply, after.snapshot, after.status) == (before.ply, before.snapshot, before.status)
-    assert Move.objects.filter(game=game).count() == before.ply
-    assert broadcasts == []
+
+@pytest.fixture
+def refused(broadcasts: Events, django_capture_on_commit_callbacks: Any) -> Refused:
+    """``refused(code, service, game, **arguments)``: the service answers ``code``, the game
+    and its moves are unchanged, and nothing is broadcast, even after the commit."""
+
+    def check(code: str, service: Callable[..., Any], game: Game, **arguments: Any) -> None:
+        before = reload(game)
+        with django_capture_on_commit_callbacks(execute=True):
+            assert error_of(service, game_id=game.public_id, **arguments) == code
+        after = reload(game)
+        assert (after.ply, after.snapshot, after.status) == (
+            before.ply,
+            before.snapshot,
+            before.status,
+        )
+        assert Move.objects.filter(game=game).count() == before.ply
+        assert broadcasts == []
+
+    return check
 
 
 @pytest.mark.parametrize(
@@ -357,27 +368,12 @@ def assert_refused(
     ],
 )
 def test_malformed_moves_are_bad_requests_even_from_spectators(
-    black: Player,
-    white: Player,
-    spectator: Player,
-    broadcasts: Events,
-    django_capture_on_commit_callbacks: Any,
-    ply: Any,
-    point: Any,
+    black: Player, white: Player, spectator: Player, refused: Refused, ply: Any, point: Any
 ) -> None:
     game = start(black, white)
-    capture = django_capture_on_commit_callbacks
+
     for player in (black, spectator):
-        assert_refused(
-            "bad_request",
-            services.play,
-            game,
-            broadcasts,
-            capture,
-            player=player,
-            ply=ply,
-            point=point,
-        )
+        refused("bad_request", services.play, game, player=player, ply=ply, point=point)
 
 
 def test_an_unknown_game_is_a_bad_request(black: Player) -> None:
@@ -390,198 +386,98 @@ def test_an_unknown_game_is_a_bad_request(black: Player) -> None:
 
 
 def test_a_spectator_is_not_a_player_even_with_a_stale_ply(
-    black: Player,
-    white: Player,
-    spectator: Player,
-    broadcasts: Events,
-    django_capture_on_commit_callbacks: Any,
+    black: Player, white: Player, spectator: Player, refused: Refused
 ) -> None:
     game = start(black, white)
-    capture = django_capture_on_commit_callbacks
 
     for ply in (0, 7):
-        assert_refused(
-            "not_a_player",
-            services.play,
-            game,
-            broadcasts,
-            capture,
-            player=spectator,
-            ply=ply,
-            point=[2, 3],
-        )
-    assert_refused(
-        "not_a_player", services.pass_turn, game, broadcasts, capture, player=spectator, ply=7
-    )
-    assert_refused("not_a_player", services.resign, game, broadcasts, capture, player=spectator)
+        refused("not_a_player", services.play, game, player=spectator, ply=ply, point=[2, 3])
+    refused("not_a_player", services.pass_turn, game, player=spectator, ply=7)
+    refused("not_a_player", services.resign, game, player=spectator)
 
 
 def test_a_finished_game_is_game_over_even_with_a_stale_ply(
-    black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
+    black: Player, white: Player, refused: Refused
 ) -> None:
     game = start(black, white)
     services.resign(player=white, game_id=game.public_id)
-    capture = django_capture_on_commit_callbacks
 
     for player, ply in ((black, 1), (black, 0), (white, 0)):
-        assert_refused(
-            "game_over",
-            services.play,
-            game,
-            broadcasts,
-            capture,
-            player=player,
-            ply=ply,
-            point=[2, 3],
-        )
-    assert_refused("game_over", services.resign, game, broadcasts, capture, player=black)
-    assert_refused("game_over", services.abort, game, broadcasts, capture, player=black)
+        refused("game_over", services.play, game, player=player, ply=ply, point=[2, 3])
+    refused("game_over", services.resign, game, player=black)
+    refused("game_over", services.abort, game, player=black)
 
 
 def test_a_duplicated_click_from_the_player_who_just_moved_is_stale(
-    black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
+    black: Player, white: Player, refused: Refused
 ) -> None:
     game = start(black, white)
     services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
 
-    assert_refused(
-        "stale",
-        services.play,
-        game,
-        broadcasts,
-        django_capture_on_commit_callbacks,
-        player=black,
-        ply=0,
-        point=[2, 3],
-    )
+    refused("stale", services.play, game, player=black, ply=0, point=[2, 3])
 
 
 def test_a_stale_ply_comes_before_the_turn_and_the_rules(
-    black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
+    black: Player, white: Player, refused: Refused
 ) -> None:
     game = start(black, white)
-    capture = django_capture_on_commit_callbacks
 
     # White is not to move and [0, 0] is illegal: the stale ply is answered first.
-    assert_refused(
-        "stale", services.play, game, broadcasts, capture, player=white, ply=3, point=[0, 0]
-    )
-    assert_refused("stale", services.pass_turn, game, broadcasts, capture, player=black, ply=3)
+    refused("stale", services.play, game, player=white, ply=3, point=[0, 0])
+    refused("stale", services.pass_turn, game, player=black, ply=3)
 
 
 def test_playing_out_of_turn_is_not_your_turn(
-    black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
+    black: Player, white: Player, refused: Refused
 ) -> None:
     game = start(black, white)
 
     # ...even on a point that would be illegal anyway.
-    assert_refused(
-        "not_your_turn",
-        services.play,
-        game,
-        broadcasts,
-        django_capture_on_commit_callbacks,
-        player=white,
-        ply=0,
-        point=[0, 0],
-    )
+    refused("not_your_turn", services.play, game, player=white, ply=0, point=[0, 0])
 
 
-def test_a_game_waiting_for_its_opponent_is_not_your_turn(
-    black: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
-) -> None:
+def test_a_game_waiting_for_its_opponent_is_not_your_turn(black: Player, refused: Refused) -> None:
     game = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
-    capture = django_capture_on_commit_callbacks
 
     with pytest.raises(GameError, match="waiting for an opponent"):
         services.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
-    assert_refused(
-        "not_your_turn", services.pass_turn, game, broadcasts, capture, player=black, ply=0
-    )
-    assert_refused("not_your_turn", services.resign, game, broadcasts, capture, player=black)
-    assert_refused(
-        "stale", services.play, game, broadcasts, capture, player=black, ply=1, point=[4, 4]
-    )
+    refused("not_your_turn", services.pass_turn, game, player=black, ply=0)
+    refused("not_your_turn", services.resign, game, player=black)
+    refused("stale", services.play, game, player=black, ply=1, point=[4, 4])
 
 
 @pytest.mark.parametrize("point", [[3, 3], [0, 0], [2, 2]], ids=["occupied", "far", "no-flip"])
 def test_a_move_the_rules_forbid_is_an_illegal_move(
-    black: Player,
-    white: Player,
-    broadcasts: Events,
-    django_capture_on_commit_callbacks: Any,
-    point: list[int],
+    black: Player, white: Player, refused: Refused, point: list[int]
 ) -> None:
     game = start(black, white)
 
-    assert_refused(
-        "illegal_move",
-        services.play,
-        game,
-        broadcasts,
-        django_capture_on_commit_callbacks,
-        player=black,
-        ply=0,
-        point=point,
-    )
+    refused("illegal_move", services.play, game, player=black, ply=0, point=point)
 
 
-def test_go_suicide_is_an_illegal_move(
-    black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
-) -> None:
+def test_go_suicide_is_an_illegal_move(black: Player, white: Player, refused: Refused) -> None:
     game = start(
         black, white, kind="go", size=5, rows=[".W...", "W....", ".....", ".....", "....."]
     )
 
-    assert_refused(
-        "illegal_move",
-        services.play,
-        game,
-        broadcasts,
-        django_capture_on_commit_callbacks,
-        player=black,
-        ply=0,
-        point=[0, 0],
-    )
+    refused("illegal_move", services.play, game, player=black, ply=0, point=[0, 0])
 
 
-def test_othello_has_no_voluntary_pass(
-    black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
-) -> None:
+def test_othello_has_no_voluntary_pass(black: Player, white: Player, refused: Refused) -> None:
     game = start(black, white)
 
-    assert_refused(
-        "illegal_move",
-        services.pass_turn,
-        game,
-        broadcasts,
-        django_capture_on_commit_callbacks,
-        player=black,
-        ply=0,
-    )
+    refused("illegal_move", services.pass_turn, game, player=black, ply=0)
 
 
 def test_go_while_scoring_play_and_pass_are_illegal_moves(
-    black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
+    black: Player, white: Player, refused: Refused
 ) -> None:
     game = start(black, white, kind="go", size=9)
     Game.objects.filter(pk=game.pk).update(status=Game.Status.SCORING)
-    capture = django_capture_on_commit_callbacks
 
     for player in (black, white):
-        assert_refused(
-            "illegal_move",
-            services.play,
-            game,
-            broadcasts,
-            capture,
-            player=player,
-            ply=0,
-            point=[4, 4],
-        )
-        assert_refused(
-            "illegal_move", services.pass_turn, game, broadcasts, capture, player=player, ply=0
-        )
+        refused("illegal_move", services.play, game, player=player, ply=0, point=[4, 4])
+        refused("illegal_move", services.pass_turn, game, player=player, ply=0)
 
 
 # pass_turn
@@ -692,21 +588,14 @@ def test_the_creator_aborts_before_anyone_joins(
     )
 
 
-def test_abort_refusals(
-    black: Player,
-    white: Player,
-    spectator: Player,
-    broadcasts: Events,
-    django_capture_on_commit_callbacks: Any,
-) -> None:
+def test_abort_refusals(black: Player, white: Player, spectator: Player, refused: Refused) -> None:
     game = services.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
-    capture = django_capture_on_commit_callbacks
 
-    assert_refused("not_a_player", services.abort, game, broadcasts, capture, player=white)
+    refused("not_a_player", services.abort, game, player=white)
     services.join_game(player=white, game_id=game.public_id, name="Bob")
-    assert_refused("not_a_player", services.abort, game, broadcasts, capture, player=spectator)
-    assert_refused("bad_request", services.abort, game, broadcasts, capture, player=black)
-    assert_refused("bad_request", services.abort, game, broadcasts, capture, player=white)
+    refused("not_a_player", services.abort, game, player=spectator)
+    refused("bad_request", services.abort, game, player=black)
+    refused("bad_request", services.abort, game, player=white)
 
 
 # The events reach the group through the configured channel layer
