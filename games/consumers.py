@@ -1,0 +1,123 @@
+"""The game's websocket: decode a message, call one service, send.
+
+Client to server: `play` {ply, point}, `pass` {ply}, `resign`, `sync`.
+Server to client: `state` on connect and on `sync`, `moved` after every stored
+move (broadcast by the services once their transaction commits, see
+`games.events`), and `error` {code, message} to the sender only. The seat
+comes from the session and the account in the scope, never from a message.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import events, selectors, services
+from games.services import GameError, Player
+
+MAX_MESSAGE_BYTES = 4096
+CLOSE_UNKNOWN_GAME = 4404
+
+
+MESSAGE_TYPES = ("play", "pass", "resign", "sync")
+
+
+def parse_message(text: str) -> dict[str, Any]:
+    """The JSON object in one text frame, its `type` one of MESSAGE_TYPES.
+
+    Raises GameError("bad_request") for a frame over 4 KiB, anything but a JSON
+    object, or an unknown type. The fields of each type (`ply`, `point`) are
+    checked by the service it goes to, before anything is read or written.
+    """
+    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+        raise GameError("bad_request", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise GameError("bad_request", "the message is not JSON") from None
+    if not isinstance(message, dict):
+        raise GameError("bad_request", "the message must be a JSON object")
+    if message.get("type") not in MESSAGE_TYPES:
+        raise GameError("bad_request", f"type must be one of {', '.join(MESSAGE_TYPES)}")
+    return message
+
+
+def player_of(scope: dict[str, Any]) -> Player:
+    """The Player behind a websocket: its session and, when logged in, its account."""
+    session = scope.get("session")
+    user = scope.get("user")
+    return Player(
+        session_key=session.session_key if session is not None else None,
+        user_id=user.pk if user is not None and user.is_authenticated else None,
+    )
+
+
+def _perform(message: dict[str, Any], *, player: Player, game_id: str) -> None:
+    """The one service call a `play`, `pass` or `resign` message asks for."""
+    if message["type"] == "play":
+        ply, point = message.get("ply"), message.get("point")
+        services.play(player=player, game_id=game_id, ply=ply, point=point)
+    elif message["type"] == "pass":
+        services.pass_turn(player=player, game_id=game_id, ply=message.get("ply"))
+    else:
+        services.resign(player=player, game_id=game_id)
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """One browser (player or spectator) watching one game."""
+
+    async def connect(self) -> None:
+        self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
+        self.player = player_of(self.scope)
+        state = await database_sync_to_async(selectors.state_for)(self.game_id, you=self.player)
+        await self.accept()
+        if state is None:
+            await self.close(code=CLOSE_UNKNOWN_GAME)
+            return
+        self.group = events.group_name(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.send_json({"type": "state", "game": state})
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None:
+            await self._send_error(GameError("bad_request", "binary frames are not accepted"))
+            return
+        try:
+            message = parse_message(text_data)
+            if message["type"] == "sync":
+                await self.send_json({"type": "state", "game": await self._state()})
+            else:
+                await database_sync_to_async(_perform)(
+                    message, player=self.player, game_id=self.game_id
+                )
+        except GameError as error:
+            await self._send_error(error)
+
+    async def game_moved(self, event: dict[str, Any]) -> None:
+        """A stored move, from `events.broadcast_moved`."""
+        await self.send_json(
+            {"type": "moved", "move": event["move"], "game": self._personal(event)}
+        )
+
+    async def game_state(self, event: dict[str, Any]) -> None:
+        """A changed game without a move (a join, an abort), from `events.broadcast_state`."""
+        await self.send_json({"type": "state", "game": self._personal(event)})
+
+    def _personal(self, event: dict[str, Any]) -> dict[str, Any]:
+        token = self.player.token
+        seats = event["seats"].items()
+        you = next((color for color, held in seats if token and held == token), None)
+        return {**event["game"], "you": you}
+
+    async def _state(self) -> dict[str, Any]:
+        return await database_sync_to_async(selectors.state_for)(self.game_id, you=self.player)
+
+    async def _send_error(self, error: GameError) -> None:
+        await self.send_json({"type": "error", "code": error.code, "message": error.message})

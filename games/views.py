@@ -1,0 +1,153 @@
+"""HTTP: the lobby, create and join, the game page and its JSON state, accounts.
+
+Each view parses its input, calls one service or selector, and redirects or
+renders. Who sits where comes from the session (and the account when logged
+in); the name a guest gives is remembered in the session for next time.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import selectors, services
+from games.forms import JoinForm, NewGameForm, size_menu
+from games.models import Game
+from games.services import GameError, Player
+
+NAME_KEY = "player_name"
+DEFAULT_NAME = "Guest"
+
+
+def _player(request: HttpRequest, *, create_session: bool = False) -> Player:
+    """The Player behind a request; a guest about to take a seat gets a session first."""
+    if create_session and request.session.session_key is None:
+        request.session.save()
+    user = request.user
+    return Player(
+        session_key=request.session.session_key,
+        user_id=user.pk if user.is_authenticated else None,
+    )
+
+
+def _remembered_name(request: HttpRequest) -> str:
+    name = request.session.get(NAME_KEY)
+    if name:
+        return str(name)
+    return request.user.get_username() if request.user.is_authenticated else ""
+
+
+def _seat_name(request: HttpRequest, given: str) -> str:
+    """The name to seat: the one given (and remembered), else the last one, else Guest."""
+    if given:
+        request.session[NAME_KEY] = given
+        return given
+    return _remembered_name(request) or DEFAULT_NAME
+
+
+def _game(game_id: str) -> Game:
+    return get_object_or_404(Game, public_id=game_id)
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The create form, open games to join, your games in progress, recent results."""
+    name = _remembered_name(request)
+    return _render_home(request, NewGameForm(initial={"name": name}))
+
+
+def _render_home(request: HttpRequest, form: NewGameForm, *, status: int = 200) -> HttpResponse:
+    player = _player(request)
+    context = {
+        "form": form,
+        "size_menu": size_menu(),
+        "player_name": _remembered_name(request),
+        "open_games": [
+            game for game in selectors.open_games() if selectors.color_of(game, player) is None
+        ],
+        "my_games": selectors.games_of(player, active=True),
+        "finished_games": selectors.recent_finished(),
+    }
+    return render(request, "games/home.html", context, status=status)
+
+
+@require_POST
+def new_game(request: HttpRequest) -> HttpResponse:
+    """`POST /games/new/`: 302 to the new game with the creator seated, or 400."""
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return _render_home(request, form, status=400)
+    player = _player(request, create_session=True)
+    name = _seat_name(request, form.cleaned_data["name"])
+    try:
+        game = services.create_game(player=player, name=name, **form.game_options())
+    except GameError as error:
+        form.add_error(None, error.message)
+        return _render_home(request, form, status=400)
+    return redirect("games:game", game_id=game.public_id)
+
+
+@require_POST
+def join(request: HttpRequest, game_id: str) -> HttpResponse:
+    """`POST /games/<id>/join/`: take the free seat; a full game is watched. 302 to it.
+
+    A name over the limit: 400, the game page with the form's error, nothing stored.
+    """
+    game = _game(game_id)
+    form = JoinForm(request.POST)
+    if not form.is_valid():
+        return _render_game(request, game, join_form=form, status=400)
+    player = _player(request, create_session=True)
+    name = _seat_name(request, form.cleaned_data["name"])
+    services.join_game(player=player, game_id=game.public_id, name=name)
+    return redirect("games:game", game_id=game.public_id)
+
+
+@require_GET
+def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
+    """`GET /games/<id>/`: the board, live over `/ws/games/<id>/`."""
+    return _render_game(request, _game(game_id))
+
+
+def _render_game(
+    request: HttpRequest, game: Game, *, join_form: JoinForm | None = None, status: int = 200
+) -> HttpResponse:
+    """templates/games/game.html with `game`, `state` (G for this viewer) and, while a
+    seat is free and the viewer holds none, `join_form`."""
+    state = selectors.game_state(game, you=selectors.color_of(game, _player(request)))
+    context = {"game": game, "state": state}
+    if state["status"] == Game.Status.WAITING and state["you"] is None:
+        context["join_form"] = join_form or JoinForm(initial={"name": _remembered_name(request)})
+    return render(request, "games/game.html", context, status=status)
+
+
+@require_GET
+def state_json(request: HttpRequest, game_id: str) -> JsonResponse:
+    """`GET /games/<id>/state.json`: the same state object the websocket sends."""
+    state = selectors.state_for(game_id, you=_player(request))
+    if state is None:
+        raise Http404("no such game")
+    return JsonResponse(state)
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """`/accounts/signup/`: create an account and log in."""
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        login(request, form.save())
+        return redirect("games:home")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "registration/signup.html", {"form": form}, status=status)
+
+
+@login_required
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    """`/accounts/games/`: every game of the logged-in player, newest first."""
+    games = selectors.games_of(_player(request))
+    return render(request, "games/my_games.html", {"games": games})

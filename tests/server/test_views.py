@@ -1,0 +1,323 @@
+"""games.views: the lobby, create and join, the game page, state.json and accounts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import selectors, services
+from games.models import Game
+from games.services import Player
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a long pass phrase"
+
+
+def create(browser: Client, **fields: Any) -> str:
+    """POST /games/new/ and return the new game's id (from the 302 to its page)."""
+    data = {"kind": "othello", "size": 8, "color": "black", "name": "Ann", **fields}
+    response = browser.post("/games/new/", data)
+    assert response.status_code == 302, response.content.decode()
+    game_id = response.url.strip("/").split("/")[-1]
+    assert response.url == f"/games/{game_id}/"
+    return game_id
+
+
+def state(browser: Client, game_id: str) -> dict[str, Any]:
+    response = browser.get(f"/games/{game_id}/state.json")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def player(browser: Client) -> Player:
+    return Player(session_key=browser.cookies["sessionid"].value)
+
+
+# Creating a game
+
+
+def test_creating_a_game_seats_the_creator_and_redirects_to_it() -> None:
+    ann = Client()
+    game_id = create(ann, kind="othello", size=6, color="white", name="Ann")
+
+    seen = state(ann, game_id)
+    assert (seen["id"], seen["kind"], seen["size"], seen["status"]) == (
+        game_id,
+        "othello",
+        6,
+        "waiting",
+    )
+    assert seen["players"] == {"black": None, "white": "Ann"}
+    assert seen["you"] == "white"
+    assert len(seen["board"]) == 6
+
+
+def test_go_defaults_to_19x19_komi_65_and_territory() -> None:
+    ann = Client()
+    game_id = create(ann, kind="go", size="", color="black", komi="", scoring="")
+
+    seen = state(ann, game_id)
+    assert (seen["kind"], seen["size"], seen["komi"], seen["scoring_method"]) == (
+        "go",
+        19,
+        6.5,
+        "territory",
+    )
+
+
+def test_go_options_are_kept() -> None:
+    game_id = create(Client(), kind="go", size=9, komi="0.5", scoring="area")
+
+    game = Game.objects.get(public_id=game_id)
+    assert (game.size, game.komi, game.scoring_method) == (9, 0.5, "area")
+
+
+def test_othello_defaults_to_8x8_and_ignores_go_options() -> None:
+    game_id = create(Client(), kind="othello", size="", komi="3", scoring="area")
+
+    game = Game.objects.get(public_id=game_id)
+    assert (game.size, game.komi, game.scoring_method) == (8, None, "")
+
+
+def test_a_random_colour_seats_the_creator_somewhere() -> None:
+    ann = Client()
+    game_id = create(ann, color="random")
+
+    seen = state(ann, game_id)
+    assert seen["you"] in ("black", "white")
+    assert seen["players"][seen["you"]] == "Ann"
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        pytest.param({"kind": "chess"}, "kind", id="unknown-kind"),
+        pytest.param({"kind": ""}, "kind", id="no-kind"),
+        pytest.param({"kind": "othello", "size": 7}, "size", id="othello-odd"),
+        pytest.param({"kind": "othello", "size": 2}, "size", id="othello-too-small"),
+        pytest.param({"kind": "othello", "size": 18}, "size", id="othello-too-big"),
+        pytest.param({"kind": "go", "size": 8}, "size", id="go-even"),
+        pytest.param({"kind": "go", "size": 1}, "size", id="go-too-small"),
+        pytest.param({"kind": "go", "size": 21}, "size", id="go-too-big"),
+        pytest.param({"size": "eight"}, "size", id="size-not-a-number"),
+        pytest.param({"color": "purple"}, "color", id="unknown-colour"),
+        pytest.param({"name": "x" * 41}, "name", id="name-too-long"),
+        pytest.param({"kind": "go", "size": 9, "komi": "lots"}, "komi", id="komi-not-a-number"),
+        pytest.param({"kind": "go", "size": 9, "komi": "6.3"}, "komi", id="komi-not-halves"),
+        pytest.param({"kind": "go", "size": 9, "komi": "51"}, "komi", id="komi-too-big"),
+        pytest.param({"kind": "go", "size": 9, "komi": "nan"}, "komi", id="komi-nan"),
+        pytest.param({"kind": "go", "size": 9, "scoring": "stones"}, "scoring", id="scoring"),
+    ],
+)
+def test_bad_input_is_400_with_the_form_errors_and_stores_nothing(
+    fields: dict[str, Any], field: str
+) -> None:
+    data = {"kind": "othello", "size": 8, "color": "black", "name": "Ann", **fields}
+    response = Client().post("/games/new/", data)
+
+    assert response.status_code == 400
+    form = response.context["form"]
+    assert field in form.errors
+    assert form.errors[field][0] in response.content.decode()
+    assert 'id="new-game-form"' in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_new_game_is_post_only() -> None:
+    assert Client().get("/games/new/").status_code == 405
+
+
+def test_the_name_given_is_remembered_for_next_time() -> None:
+    ann = Client()
+    create(ann, name="Ann")
+
+    home = ann.get("/")
+    assert home.context["form"]["name"].value() == "Ann"
+    assert 'value="Ann"' in home.content.decode()
+    game_id = create(ann, name="")
+    assert state(ann, game_id)["players"]["black"] == "Ann"
+
+
+def test_a_guest_who_never_gave_a_name_is_seated_as_guest() -> None:
+    ann = Client()
+    game_id = create(ann, name="")
+    assert state(ann, game_id)["players"]["black"] == "Guest"
+
+
+# Joining and watching
+
+
+def test_joining_takes_the_free_seat() -> None:
+    ann, bob = Client(), Client()
+    game_id = create(ann, color="black")
+
+    response = bob.post(f"/games/{game_id}/join/", {"name": "Bob"})
+    assert response.status_code == 302
+    assert response.url == f"/games/{game_id}/"
+    seen = state(bob, game_id)
+    assert (seen["you"], seen["status"], seen["to_move"]) == ("white", "active", "black")
+    assert seen["players"] == {"black": "Ann", "white": "Bob"}
+    assert state(ann, game_id)["you"] == "black"
+
+
+def test_joining_a_full_game_watches_it() -> None:
+    ann, bob, cy = Client(), Client(), Client()
+    game_id = create(ann)
+    bob.post(f"/games/{game_id}/join/", {"name": "Bob"})
+
+    response = cy.post(f"/games/{game_id}/join/", {"name": "Cy"})
+    assert response.status_code == 302
+    assert response.url == f"/games/{game_id}/"
+    seen = state(cy, game_id)
+    assert seen["you"] is None
+    assert seen["players"] == {"black": "Ann", "white": "Bob"}
+
+
+def test_the_creator_joining_their_own_game_changes_nothing() -> None:
+    ann = Client()
+    game_id = create(ann)
+    ann.post(f"/games/{game_id}/join/", {"name": "Ann again"})
+
+    seen = state(ann, game_id)
+    assert (seen["status"], seen["players"]) == ("waiting", {"black": "Ann", "white": None})
+
+
+def test_joining_with_a_name_too_long_is_400_and_takes_no_seat() -> None:
+    game_id = create(Client())
+    response = Client().post(f"/games/{game_id}/join/", {"name": "x" * 41})
+
+    assert response.status_code == 400
+    assert response.context["join_form"].errors["name"]
+    assert Game.objects.get(public_id=game_id).status == "waiting"
+
+
+# The game page and state.json
+
+
+def test_the_game_page_offers_the_free_seat_to_a_visitor_only() -> None:
+    ann, bob = Client(), Client()
+    game_id = create(ann)
+
+    visitor_page = bob.get(f"/games/{game_id}/")
+    assert visitor_page.status_code == 200
+    assert visitor_page.context["game"].public_id == game_id
+    assert visitor_page.context["state"] == state(bob, game_id)
+    assert visitor_page.context["join_form"] is not None
+    assert f'action="/games/{game_id}/join/"' in visitor_page.content.decode()
+    assert 'id="game-state"' in visitor_page.content.decode()
+
+    creator_page = ann.get(f"/games/{game_id}/")
+    assert "join_form" not in creator_page.context
+    assert creator_page.context["state"]["you"] == "black"
+
+    bob.post(f"/games/{game_id}/join/", {"name": "Bob"})
+    assert "join_form" not in Client().get(f"/games/{game_id}/").context
+
+
+def test_state_json_is_the_selectors_state_for_this_viewer() -> None:
+    ann = Client()
+    game_id = create(ann, kind="go", size=9)
+    game = Game.objects.get(public_id=game_id)
+
+    assert state(ann, game_id) == selectors.game_state(game, you="black")
+    assert state(Client(), game_id) == selectors.game_state(game, you=None)
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/games/nosuchgame123/"),
+        ("get", "/games/nosuchgame123/state.json"),
+        ("post", "/games/nosuchgame123/join/"),
+    ],
+)
+def test_an_unknown_game_is_404(method: str, path: str) -> None:
+    create(Client())
+    assert getattr(Client(), method)(path).status_code == 404
+
+
+# The home page
+
+
+def test_home_lists_open_games_your_games_and_finished_games() -> None:
+    ann, bob, cy = Client(), Client(), Client()
+    open_id = create(ann, kind="go", size=13, name="Ann")
+    finished_id = create(bob, name="Bob")
+    cy.post(f"/games/{finished_id}/join/", {"name": "Cy"})
+    services.resign(player=player(bob), game_id=finished_id)
+
+    home = cy.get("/")
+    assert home.status_code == 200
+    assert [game.public_id for game in home.context["open_games"]] == [open_id]
+    page = home.content.decode()
+    assert f'action="/games/{open_id}/join/"' in page
+    assert 'value="Cy"' in page  # the join form is prefilled with Cy's name
+    assert [game.public_id for game in home.context["finished_games"]] == [finished_id]
+    assert "W+R" in page
+    assert list(home.context["my_games"]) == []
+
+    own = ann.get("/")
+    assert [game.public_id for game in own.context["my_games"]] == [open_id]
+    # Your own open game is not offered to you to join.
+    assert list(own.context["open_games"]) == []
+
+
+def test_home_without_a_session_creates_none() -> None:
+    browser = Client()
+    response = browser.get("/")
+    assert response.status_code == 200
+    assert "sessionid" not in browser.cookies
+    assert response.context["form"]["kind"].value() == "othello"
+
+
+# Accounts
+
+
+def test_sign_up_log_in_and_see_my_games(django_user_model: Any) -> None:
+    browser = Client()
+    assert browser.get("/accounts/signup/").status_code == 200
+    response = browser.post(
+        "/accounts/signup/", {"username": "ann", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert response.status_code == 302
+    assert django_user_model.objects.filter(username="ann").exists()
+
+    game_id = create(browser, name="")
+    seen = state(browser, game_id)
+    assert (seen["you"], seen["players"]["black"]) == ("black", "ann")
+
+    browser.post("/accounts/logout/")
+    assert browser.get("/accounts/games/").status_code == 302  # to the login page
+
+    other_browser = Client()
+    response = other_browser.post(
+        "/accounts/login/", {"username": "ann", "password": PASSWORD}, follow=True
+    )
+    assert response.context["user"].is_authenticated
+    mine = other_browser.get("/accounts/games/")
+    assert mine.status_code == 200
+    assert [game.public_id for game in mine.context["games"]] == [game_id]
+    assert f"/games/{game_id}/" in mine.content.decode()
+    # The seat follows the account into the new browser.
+    assert state(other_browser, game_id)["you"] == "black"
+    assert [game.public_id for game in other_browser.get("/").context["my_games"]] == [game_id]
+
+
+def test_a_bad_sign_up_is_400_and_creates_no_account(django_user_model: Any) -> None:
+    response = Client().post(
+        "/accounts/signup/", {"username": "ann", "password1": PASSWORD, "password2": "other"}
+    )
+    assert response.status_code == 400
+    assert response.context["form"].errors["password2"]
+    assert not django_user_model.objects.exists()
+
+
+def test_the_login_page_renders() -> None:
+    response = Client().get("/accounts/login/")
+    assert response.status_code == 200
+    assert 'name="password"' in response.content.decode()
