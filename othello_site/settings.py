@@ -18,8 +18,10 @@ Environment variables:
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -198,6 +200,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # which would refuse every page until `collectstatic` has run.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
+# ...so a STATIC_ROOT that `collectstatic` never filled is normal, not worth a warning.
+warnings.filterwarnings("ignore", message=f"No directory at: {re.escape(str(STATIC_ROOT))}")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},

@@ -25,6 +25,11 @@ def missing_service_variables() -> list[str]:
     return [name for name in SERVICE_VARIABLES if not os.environ.get(name, "").strip()]
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # pytest replaces the warning filters that othello_site.settings sets for servers.
+    config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     missing = missing_service_variables()
     if item.get_closest_marker("services") and missing:
