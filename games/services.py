@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from games import events, rules
 from games.models import Color, Game, Move
-from games.rules import go
+from games.rules import go, sgf
 from games.selectors import COLORS, color_of, position_of, seat_token
 
 ERROR_CODES = ("bad_request", "not_a_player", "game_over", "stale", "not_your_turn", "illegal_move")
@@ -91,7 +91,9 @@ def create_game(
     if not _is_int(size):
         raise GameError("bad_request", "size must be an integer")
     if kind == Game.Kind.OTHELLO and size > OTHELLO_MAX_SIZE:
-        raise GameError("bad_request", f"Othello boards are at most {OTHELLO_MAX_SIZE}x{OTHELLO_MAX_SIZE}")
+        raise GameError(
+            "bad_request", f"Othello boards are at most {OTHELLO_MAX_SIZE}x{OTHELLO_MAX_SIZE}"
+        )
     try:
         position = rules.new_position(kind, size)
     except rules.RulesError as error:
@@ -381,3 +383,54 @@ def _on_commit(broadcast: Callable[[], None]) -> None:
     # robust: the moves are stored whatever happens to the broadcast; a client that
     # missed it catches up with `sync` (the failure is logged by Django).
     transaction.on_commit(broadcast, robust=True)
+
+
+# Records
+
+
+@transaction.atomic
+def import_game(*, record: sgf.GameRecord) -> Game:
+    """A finished game stored from ``record`` (an imported SGF file), every move replayed.
+
+    The seats carry the record's names (``Black`` and ``White`` when it has none) and
+    belong to no session or account: nobody plays on in an imported game. The result is
+    the record's when it has one, else the count of a game played to its end, else blank.
+    Raises GameError("bad_request") for a record the rules refuse (kind, size, a move);
+    nothing is stored then.
+    """
+    if record.kind == Game.Kind.OTHELLO and record.size > OTHELLO_MAX_SIZE:
+        raise GameError(
+            "bad_request", f"Othello boards are at most {OTHELLO_MAX_SIZE}x{OTHELLO_MAX_SIZE}"
+        )
+    try:
+        played = sgf.replay(record)
+    except sgf.RecordError as error:
+        raise GameError("bad_request", str(error)) from None
+    position = played[-1][0] if played else rules.new_position(record.kind, record.size)
+    game = Game(
+        kind=record.kind,
+        size=record.size,
+        creator_color=Color.BLACK,
+        black_name=_record_name(record.black_name, "Black"),
+        white_name=_record_name(record.white_name, "White"),
+        snapshot=position.to_snapshot(),
+        ply=len(played),
+        to_move=position.to_move.value,
+    )
+    if record.kind == Game.Kind.GO:
+        game.scoring_method = "territory"
+        game.komi = record.komi or 0.0
+    game.score = _running_score(game, position)
+    if position.is_over:
+        _end_of_play(game, position)
+    if record.result or not position.is_over:
+        _finish(game, result=(record.result or "")[: Game._meta.get_field("result").max_length])
+    game.save()
+    Move.objects.bulk_create(
+        [_move_row(game, ply, diff) for ply, (_, diff) in enumerate(played, start=1)]
+    )
+    return game
+
+
+def _record_name(name: str | None, default: str) -> str:
+    return (name or "").strip()[:NAME_MAX_LENGTH] or default
