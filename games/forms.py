@@ -46,7 +46,9 @@ class NewGameForm(forms.Form):
     not offer is an error on `size`.
     """
 
-    kind = forms.ChoiceField(choices=[("othello", "Othello"), ("go", "Go")], initial="othello")
+    kind = forms.ChoiceField(
+        choices=[("othello", "Othello"), ("go", "Go")], initial="othello", widget=forms.RadioSelect
+    )
     size = forms.TypedChoiceField(
         coerce=int,
         empty_value=None,
