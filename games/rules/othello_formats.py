@@ -46,10 +46,13 @@ class _Lines:
         self.number = 0
 
     def __iter__(self) -> Iterator[str]:
-        for number, line in self._lines:
-            self.number = number
-            if line.strip():
-                yield line.strip()
+        try:
+            for number, line in self._lines:
+                self.number = number
+                if line.strip():
+                    yield line.strip()
+        except UnicodeDecodeError as error:
+            raise InputFormatError(self.number + 1, f"not readable as text: {error}") from None
 
     def next(self, expected: str) -> str:
         """The next non-blank line; ``InputFormatError`` at the end of the input."""

@@ -5,6 +5,7 @@ Every case goes through the real command line, ``python -m games.rules FORMAT``.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -195,6 +196,21 @@ def test_bad_input_is_one_line_on_stderr_naming_the_line_and_exit_2(
     assert result.stderr.startswith(f"error: line {line}: ")
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_input_that_is_not_text_is_an_input_error() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "games.rules", "othello-replay"],
+        input=b"4\nN 2 1\n\xff\xfe 1 1\n",
+        capture_output=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"},
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.decode().startswith("error: line 3: not readable as text")
+    assert result.stderr.count(b"\n") == 1
 
 
 def test_replay_prints_the_boards_before_the_bad_line() -> None:
