@@ -52,7 +52,9 @@ class _Lines:
                 if line.strip():
                     yield line.strip()
         except UnicodeDecodeError as error:
-            raise InputFormatError(self.number + 1, f"not readable as text: {error}") from None
+            # The decoder fails on a whole chunk: count the lines it holds before the bad byte.
+            number = self.number + 1 + error.object[: error.start].count(b"\n")
+            raise InputFormatError(number, f"not readable as {error.encoding} text") from None
 
     def next(self, expected: str) -> str:
         """The next non-blank line; ``InputFormatError`` at the end of the input."""

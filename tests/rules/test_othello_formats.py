@@ -209,7 +209,7 @@ def test_input_that_is_not_text_is_an_input_error() -> None:
         check=False,
     )
     assert result.returncode == 2
-    assert result.stderr.decode().startswith("error: line 3: not readable as text")
+    assert result.stderr.decode().startswith("error: line 3: not readable as utf-8 text")
     assert result.stderr.count(b"\n") == 1
 
 
