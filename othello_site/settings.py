@@ -137,10 +137,14 @@ def _database() -> dict[str, Any]:
             **database.get("OPTIONS", {}),
         }
         # A file, not Django's in-memory default: channels' live server runs in another
-        # process. One file per test run, so that concurrent runs never share one.
-        database["TEST"] = {
-            "NAME": str(Path(tempfile.gettempdir()) / f"othello-test-{os.getpid()}.sqlite3")
-        }
+        # process.
+        test_name = str(Path(tempfile.gettempdir()) / f"othello-test-{os.getpid()}.sqlite3")
+    else:
+        test_name = f"test_{database['NAME']}_{os.getpid()}"
+    # One test database per test run, so that concurrent runs (on one machine, on one
+    # PostgreSQL server) never share one. Named once, in the environment, so that every
+    # process the run starts (fork or spawn: channels' live server) finds the same one.
+    database["TEST"] = {"NAME": os.environ.setdefault("OTHELLO_TEST_DATABASE", test_name)}
     return database
 
 

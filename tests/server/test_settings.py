@@ -30,6 +30,7 @@ CONFIGURING = (
     "DATABASE_URL",
     "REDIS_URL",
     "PYTEST_VERSION",
+    "OTHELLO_TEST_DATABASE",
     "DJANGO_SETTINGS_MODULE",
 )
 
@@ -99,6 +100,13 @@ def test_nothing_set_gives_sqlite_wal_immediate_and_the_in_memory_layer() -> Non
     assert read["LAYER"] == {"BACKEND": "channels.layers.InMemoryChannelLayer"}
     assert read["FIRST_APP"] == "daphne"
     assert read["ASGI_APPLICATION"] == "othello_site.asgi.application"
+
+
+def test_the_processes_of_one_test_run_share_its_database_file() -> None:
+    inherited = settings_with(OTHELLO_TEST_DATABASE="/tmp/othello-test-42.sqlite3")
+
+    assert inherited["TEST_NAME"] == "/tmp/othello-test-42.sqlite3"
+    assert settings.DATABASES["default"]["TEST"]["NAME"] == os.environ["OTHELLO_TEST_DATABASE"]
 
 
 def test_nothing_set_is_production_safe() -> None:
@@ -195,6 +203,7 @@ def test_database_url_selects_postgresql() -> None:
 
     assert read["ENGINE"] == "django.db.backends.postgresql"
     assert read["NAME"] == "games"
+    assert read["TEST_NAME"].startswith("test_games_")  # one per test run
     assert "transaction_mode" not in read["OPTIONS"]
 
 
