@@ -25,7 +25,8 @@ letters ``a``.. and row numbers ``1``.. counted from the top-left corner:
 Internally each side's discs are one Python int used as a bitboard: the disc
 on ``(row, col)`` is bit ``row * (size + 1) + col``. The extra column at the
 end of every row is always empty, so a shift that walks off the left or right
-edge lands on it and stops, and no shift needs a mask against wrapping.
+edge lands on it and stops; one that walks off the top or the bottom leaves
+the board's bits. No shift needs a mask against wrapping.
 """
 
 from __future__ import annotations
