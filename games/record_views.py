@@ -1,0 +1,316 @@
+"""HTTP for game records: the archive, the replay, the board picture, SGF in and out.
+
+- ``GET /games/``: the archive, newest first, 20 a page; query ``kind``, ``size``,
+  ``status``, ``player`` (a name either seat contains), ``mine`` (the visitor's own
+  games) and ``page``. A filter value that is not one of the choices is ignored.
+- ``GET /games/<id>/replay/?ply=N`` and ``GET /games/<id>/board.svg?ply=N``: the board
+  after move N. No ``ply`` (or an empty one) means the last move; an integer outside
+  0..moves is clamped to that range, so a link made while a game was shorter still
+  opens; anything that is not an integer is a 400.
+- ``GET /games/<id>/sgf`` (``?format=transcript`` or ``/transcript``: the plain
+  transcript of an 8x8 Othello game, 404 for any other game).
+- ``GET``/``POST /games/import/``: an SGF file in the field ``sgf`` (at most 1 MiB)
+  becomes a stored finished game (302 to it), or 400 with the reason, nothing stored.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from django import forms
+from django.core.paginator import Paginator
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotFound,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import board_svg, records, selectors, services
+from games.forms import SIZES
+from games.models import Game
+from games.rules.sgf import RecordError, export_sgf, import_sgf, othello_transcript
+from games.services import GameError, Player
+
+ARCHIVE_PAGE_SIZE = 20
+MAX_UPLOAD_BYTES = 1024 * 1024
+TRANSCRIPT_SIZE = 8
+SGF_CONTENT_TYPE = "application/x-go-sgf; charset=utf-8"
+_INTEGER = re.compile(r"-?[0-9]{1,9}")
+
+
+class BadPly(ValueError):
+    """A ``ply`` query value that is not an integer."""
+
+
+def _game(game_id: str) -> Game:
+    """The game with its moves prefetched (one query each, whatever the number of moves)."""
+    return get_object_or_404(Game.objects.prefetch_related("moves"), public_id=game_id)
+
+
+def _requested_ply(request: HttpRequest) -> int | None:
+    """The ``ply`` query value: None when absent or empty; raises BadPly for a non-integer."""
+    raw = request.GET.get("ply", "").strip()
+    if not raw:
+        return None
+    if not _INTEGER.fullmatch(raw):
+        raise BadPly(f"ply must be an integer move number, not {raw[:20]!r}")
+    return int(raw)
+
+
+def _viewer(request: HttpRequest) -> Player:
+    user = request.user
+    return Player(
+        session_key=request.session.session_key,
+        user_id=user.pk if user.is_authenticated else None,
+    )
+
+
+def _label(game: Game, ply: int) -> str:
+    players = f"{game.black_name or '?'} (Black) vs {game.white_name or '?'} (White)"
+    return f"{game.get_kind_display()} {game.size}x{game.size}, {players}, after move {ply}"
+
+
+def _picture(game: Game, board: records.BoardAt, *, ident: str) -> str:
+    return board_svg.draw(
+        kind=game.kind,
+        size=game.size,
+        rows=board.rows,
+        marked=board.marked,
+        label=_label(game, board.ply),
+        ident=ident,
+    )
+
+
+# The board
+
+
+@require_GET
+def board_picture(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``GET /games/<id>/board.svg?ply=N``: the board after move N as an SVG picture."""
+    game = _game(game_id)
+    try:
+        board = records.board_at(game, _requested_ply(request))
+    except BadPly as error:
+        return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
+    response = HttpResponse(_picture(game, board, ident="board-svg"), content_type="image/svg+xml")
+    # The board after a stored move never changes; the last move of a live game does.
+    finished = game.status not in selectors.IN_PLAY
+    response["Cache-Control"] = "public, max-age=86400" if finished else "no-cache"
+    return response
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``GET /games/<id>/replay/?ply=N``: step through the game; follows a live game."""
+    game = _game(game_id)
+    try:
+        board = records.board_at(game, _requested_ply(request))
+    except BadPly as error:
+        return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
+    data = records.replay_data(game)
+    moves = data["moves"]
+    context = {
+        "game": game,
+        "board": board,
+        "board_svg": mark_safe(_picture(game, board, ident="replay-board")),
+        "replay": data,
+        "players": _players(game, board),
+        "status_text": _status_text(game, board.ply, moves),
+        "move_rows": _move_rows(moves),
+        "steps": {
+            "first": 0,
+            "previous": max(board.ply - 1, 0),
+            "next": min(board.ply + 1, game.ply),
+            "last": game.ply,
+        },
+        "transcript": _has_transcript(game),
+    }
+    return render(request, "games/replay.html", context)
+
+
+def _players(game: Game, board: records.BoardAt) -> list[dict[str, Any]]:
+    """Each side's name and count at this ply: discs (Othello) or prisoners (Go)."""
+    othello = board.discs is not None
+    counts = board.discs or board.prisoners or {}
+    players = []
+    for color in selectors.COLORS:
+        score = str(counts[color])
+        title = "discs on the board" if othello else "stones captured"
+        if color == "white" and not othello and game.komi:
+            score, title = f"{score} + {game.komi:g}", "stones captured + komi"
+        name = getattr(game, f"{color}_name")
+        players.append({"color": color, "name": name, "score": score, "score_title": title})
+    return players
+
+
+def _status_text(game: Game, ply: int, moves: list[dict[str, Any]]) -> str:
+    """ "Move 12 of 60: Black f5", with the result after the last move of a finished game."""
+    if ply == 0:
+        text = f"Start position ({game.ply} moves)" if game.ply else "Start position"
+    else:
+        move = moves[ply - 1]
+        what = {"place": move["notation"], "pass": "passes", "resign": "resigns"}[move["action"]]
+        text = f"Move {ply} of {game.ply}: {move['color'].title()} {what}"
+    result = result_text(game.result, game.kind)
+    return f"{text}. {result}" if result and ply == game.ply else text
+
+
+def _move_rows(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The moves two to a numbered row, Black's then White's, as the game page lists them."""
+    rows: list[dict[str, Any]] = []
+    for move in moves:
+        if move["color"] == "black" or not rows or len(rows[-1]["moves"]) == 2:
+            row: dict[str, Any] = {"number": math.ceil(move["ply"] / 2), "moves": []}
+            if move["color"] == "white":
+                row["moves"].append(None)
+            rows.append(row)
+        rows[-1]["moves"].append(move)
+    return rows
+
+
+def result_text(result: str, kind: str) -> str:
+    """ "Black wins by 12 discs", "White wins by resignation", "Draw"; "" for no result."""
+    if not result or result == "Draw":
+        return result
+    letter, _, margin = result.partition("+")
+    winner = {"B": "Black", "W": "White"}.get(letter)
+    if winner is None or not margin:
+        return result
+    if margin == "R":
+        return f"{winner} wins by resignation"
+    unit = "point" if kind == Game.Kind.GO else "disc"
+    return f"{winner} wins by {margin} {unit}{'' if margin == '1' else 's'}"
+
+
+# Records out
+
+
+def _has_transcript(game: Game) -> bool:
+    return game.kind == Game.Kind.OTHELLO and game.size == TRANSCRIPT_SIZE
+
+
+@require_GET
+def sgf(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``GET /games/<id>/sgf``: the record as an SGF file (``?format=transcript``: see below)."""
+    wanted = request.GET.get("format", "sgf")
+    if wanted == "transcript":
+        return transcript(request, game_id)
+    if wanted != "sgf":
+        return HttpResponseBadRequest(
+            "format must be sgf or transcript", content_type="text/plain; charset=utf-8"
+        )
+    game = _game(game_id)
+    response = HttpResponse(export_sgf(records.record_of(game)), content_type=SGF_CONTENT_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{game.kind}-{game.public_id}.sgf"'
+    return response
+
+
+@require_GET
+def transcript(request: HttpRequest, game_id: str) -> HttpResponse:
+    """``GET /games/<id>/transcript``: an 8x8 Othello game as ``f5d6c3...``; 404 otherwise."""
+    game = _game(game_id)
+    if not _has_transcript(game):
+        return HttpResponseNotFound(
+            "transcripts exist for 8x8 Othello games only", content_type="text/plain; charset=utf-8"
+        )
+    text = othello_transcript(records.record_of(game))
+    return HttpResponse(f"{text}\n", content_type="text/plain; charset=utf-8")
+
+
+# Records in
+
+
+class ImportForm(forms.Form):
+    """``POST /games/import/``: one SGF file of a Go or Othello game."""
+
+    sgf = forms.FileField(
+        label="SGF file",
+        allow_empty_file=False,
+        help_text="One Go (GM[1]) or Othello (GM[2]) game, at most 1 MiB.",
+    )
+
+    def clean_sgf(self) -> Any:
+        upload = self.cleaned_data["sgf"]
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(
+                f"The file is {upload.size:,} bytes: files of at most 1 MiB "
+                f"({MAX_UPLOAD_BYTES:,} bytes) can be imported."
+            )
+        return upload
+
+
+@require_http_methods(["GET", "POST"])
+def import_record(request: HttpRequest) -> HttpResponse:
+    """``GET /games/import/``: the form; ``POST``: 302 to the stored game, or 400 and why."""
+    if request.method == "GET":
+        return render(request, "games/import.html", {"form": ImportForm()})
+    form = ImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            record = import_sgf(form.cleaned_data["sgf"].read())
+            game = services.import_game(record=record)
+        except (RecordError, GameError) as error:
+            form.add_error("sgf", _reason(error))
+        else:
+            return redirect("games:game", game_id=game.public_id)
+    return render(request, "games/import.html", {"form": form}, status=400)
+
+
+def _reason(error: RecordError | GameError) -> str:
+    message = error.message if isinstance(error, GameError) else str(error)
+    return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
+
+
+# The archive
+
+
+def _size_choices() -> list[tuple[str, str]]:
+    sizes = sorted({size for kind_sizes in SIZES.values() for size in kind_sizes})
+    return [("", "Any size")] + [
+        (str(size), f"{size}\N{MULTIPLICATION SIGN}{size}") for size in sizes
+    ]
+
+
+class ArchiveForm(forms.Form):
+    """The archive's filters, all optional; a value that is not a choice is ignored."""
+
+    kind = forms.ChoiceField(
+        label="Game", required=False, choices=[("", "Any game"), *Game.Kind.choices]
+    )
+    size = forms.TypedChoiceField(
+        label="Size", required=False, coerce=int, empty_value=None, choices=_size_choices
+    )
+    status = forms.ChoiceField(
+        label="Status", required=False, choices=[("", "Any status"), *Game.Status.choices]
+    )
+    player = forms.CharField(label="Player", required=False, max_length=40)
+    mine = forms.BooleanField(label="My games", required=False)
+
+
+@require_GET
+def archive(request: HttpRequest) -> HttpResponse:
+    """``GET /games/``: every game, newest first, filtered and paginated."""
+    form = ArchiveForm(request.GET)
+    form.is_valid()
+    # Invalid fields are left out of cleaned_data: their filters are simply not applied.
+    filters = {name: form.cleaned_data.get(name) for name in ("kind", "size", "status", "player")}
+    viewer = _viewer(request)
+    can_have_games = viewer.token is not None
+    mine = None
+    if can_have_games and form.cleaned_data.get("mine"):
+        mine = selectors.games_of(viewer).order_by().values("pk")
+    games = records.archive(**filters, mine=mine)
+    page = Paginator(games, ARCHIVE_PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "form": form,
+        "page": page,
+        "can_have_games": can_have_games,
+        "filtered": any(filters.values()) or mine is not None,
+    }
+    return render(request, "games/archive.html", context)

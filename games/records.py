@@ -1,0 +1,199 @@
+"""Reads of stored games as records: the SGF record, the board at any ply, the archive.
+
+The stored moves are the whole history: each carries the diff the rules returned when it
+was played, so the board after move N is the start position with the first N diffs
+applied (``Diff.apply``). No rule is consulted again, and a replay steps both ways in
+constant time per move (the page does the same in JavaScript with ``replay_data``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+
+from games import rules
+from games.models import Game, Move
+from games.rules.sgf import GameRecord
+from games.selectors import COLORS, IN_PLAY, move_json
+
+
+@dataclass(frozen=True)
+class BoardAt:
+    """The board of a game after ``ply`` moves, as a page or a picture shows it.
+
+    ``marked`` is the placement to mark as the last move (Othello's survives the
+    automatic pass after it; nothing is marked after a resignation or a Go pass).
+    ``discs`` (Othello) counts the discs on the board, ``prisoners`` (Go) the stones
+    captured so far BY each colour; both are keyed ``black``/``white``.
+    """
+
+    kind: str
+    size: int
+    ply: int
+    rows: list[str]
+    marked: rules.Point | None
+    last_move: Move | None
+    discs: dict[str, int] | None
+    prisoners: dict[str, int] | None
+
+
+@functools.cache
+def _start(kind: str, size: int) -> rules.Position:
+    # Immutable: one per board.
+    return rules.new_position(kind, size)
+
+
+def start_rows(game: Game) -> list[str]:
+    """The board of ``game`` before its first move."""
+    return _start(game.kind, game.size).rows()
+
+
+def point_names(game: Game, points: Iterable[Sequence[int]]) -> list[str]:
+    """``points`` ([row, col]) as the game names them: ``d3`` (Othello), ``C4`` (Go)."""
+    start = _start(game.kind, game.size)
+    return [start.format_point((row, col)) for row, col in points]
+
+
+def diff_of(move: Move) -> rules.Diff | None:
+    """What the stored ``move`` changed on the board; None for a resignation."""
+    if move.action == Move.Action.RESIGN:
+        return None
+    point = (move.row, move.col) if move.row is not None and move.col is not None else None
+    changed = {key: tuple((r, c) for r, c in points) for key, points in move.diff.items()}
+    return rules.Diff(
+        color=rules.Color(move.color),
+        action="place" if point is not None else "pass",
+        point=point,
+        flipped=changed.get("flipped", ()),
+        captured=changed.get("captured", ()),
+    )
+
+
+def clamp_ply(game: Game, ply: int | None) -> int:
+    """``ply`` bounded to the game's moves, 0 to ``game.ply``; None means the last."""
+    if ply is None:
+        return game.ply
+    return max(0, min(ply, game.ply))
+
+
+def board_at(game: Game, ply: int | None = None) -> BoardAt:
+    """The board after ``ply`` moves (clamped to 0..``game.ply``; None: the last move).
+
+    Reads ``game.moves.all()`` (one query, none when prefetched) and applies the stored
+    diffs to the start position.
+    """
+    ply = clamp_ply(game, ply)
+    moves = [move for move in game.moves.all() if move.ply <= ply]
+    rows = start_rows(game)
+    prisoners = dict.fromkeys(COLORS, 0)
+    for move in moves:
+        diff = diff_of(move)
+        if diff is not None:
+            rows = diff.apply(rows)
+            prisoners[move.color] += len(diff.captured)
+    othello = game.kind == Game.Kind.OTHELLO
+    return BoardAt(
+        kind=game.kind,
+        size=game.size,
+        ply=ply,
+        rows=rows,
+        marked=_marked(moves, othello=othello),
+        last_move=moves[-1] if moves else None,
+        discs=_discs(rows) if othello else None,
+        prisoners=None if othello else prisoners,
+    )
+
+
+def _discs(rows: Sequence[str]) -> dict[str, int]:
+    board = "".join(rows)
+    return {color.value: board.count(color.letter) for color in rules.Color}
+
+
+def _marked(moves: Sequence[Move], *, othello: bool) -> rules.Point | None:
+    """The last placement, as static/js/board.js marks it."""
+    for move in reversed(moves):
+        if move.action == Move.Action.PLACE:
+            return (move.row, move.col)  # type: ignore[return-value]
+        if move.action == Move.Action.RESIGN or not othello:
+            return None
+    return None
+
+
+def record_of(game: Game) -> GameRecord:
+    """The game as an SGF-ready record: players, komi, date, result, moves.
+
+    A resignation is not a move in SGF: it only shows in the result (``W+R``). Reads
+    ``game.moves.all()`` (prefetch it when exporting many games).
+    """
+    moves = []
+    for move in game.moves.all():
+        diff = diff_of(move)
+        if diff is not None:
+            play = rules.Move.place(diff.point) if diff.point else rules.Move.pass_turn()
+            moves.append((diff.color, play))
+    return GameRecord(
+        kind="go" if game.kind == Game.Kind.GO else "othello",
+        size=game.size,
+        moves=tuple(moves),
+        black_name=game.black_name or None,
+        white_name=game.white_name or None,
+        komi=game.komi if game.kind == Game.Kind.GO else None,
+        result=game.result or None,
+        date=game.created_at.date().isoformat(),
+    )
+
+
+def replay_data(game: Game) -> dict[str, Any]:
+    """What the replay page's script needs: the start board and every move M with its diff.
+
+    ``live`` is true while the game can still change (waiting, active, scoring).
+    """
+    moves = [move_json(move) for move in game.moves.all()]
+    return {
+        "id": game.public_id,
+        "kind": game.kind,
+        "size": game.size,
+        "status": game.status,
+        "result": game.result or None,
+        "komi": game.komi if game.kind == Game.Kind.GO else None,
+        "players": {color: getattr(game, f"{color}_name") or None for color in COLORS},
+        "start": start_rows(game),
+        "moves": moves,
+        "live": game.status in IN_PLAY,
+    }
+
+
+def with_move_counts(games: QuerySet[Game]) -> QuerySet[Game]:
+    """``games`` annotated with ``move_count``, the number of stored moves (one query)."""
+    return games.annotate(move_count=Count("moves"))
+
+
+def archive(
+    *,
+    kind: str | None = None,
+    size: int | None = None,
+    status: str | None = None,
+    player: str | None = None,
+    mine: Iterable[int] | None = None,
+) -> QuerySet[Game]:
+    """Games newest first, with ``move_count``, filtered by whichever arguments are given.
+
+    ``player`` matches either seat's name (case-insensitive, contained); ``mine``
+    restricts to the games whose primary keys are listed (a player's own games).
+    """
+    games = Game.objects.all()
+    if kind:
+        games = games.filter(kind=kind)
+    if size:
+        games = games.filter(size=size)
+    if status:
+        games = games.filter(status=status)
+    if player:
+        games = games.filter(Q(black_name__icontains=player) | Q(white_name__icontains=player))
+    if mine is not None:
+        games = games.filter(pk__in=mine)
+    return with_move_counts(games).order_by("-created_at", "-pk")

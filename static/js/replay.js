@@ -1,0 +1,360 @@
+// The replay page: step through a stored game by its diffs, both ways.
+//
+// The server embeds the start board and every move M with the points it
+// changed (flipped or captured); a step applies or undoes one move's diff, so
+// it costs the same at move 3 or move 300. No rule is evaluated here. A game
+// still in play is followed live over /ws/games/<id>/.
+
+import { createBoard } from "./board.js";
+
+const data = JSON.parse(document.getElementById("replay-data").textContent);
+const $ = (id) => document.getElementById(id);
+const page = $("replay");
+
+const LETTER = { black: "B", white: "W" };
+const OPPONENT = { black: "white", white: "black" };
+const COLOR_NAME = { black: "Black", white: "White" };
+const ENDED = new Set(["finished", "aborted"]);
+const RECONNECT_FIRST_MS = 500;
+const RECONNECT_MAX_MS = 30000;
+
+const moves = data.moves;
+const grid = data.start.map((row) => row.split(""));
+const counts = { black: 0, white: 0 };
+if (data.kind === "othello") {
+  for (const row of data.start) {
+    for (const cell of row) if (cell !== ".") counts[cell === "B" ? "black" : "white"] += 1;
+  }
+}
+// markAt[p]: the placement board.js marks after p moves (Othello's survives its
+// automatic pass; nothing after a resignation).
+const markAt = [null];
+moves.forEach(remember);
+let ply = 0;
+let status = data.status;
+let result = data.result;
+
+// The server drew the board as a picture; board.js takes that <svg> over.
+const board = createBoard(page.querySelector(".game-board svg"));
+
+function remember(move) {
+  const before = markAt[markAt.length - 1];
+  markAt.push(move.action === "place" ? move : move.action === "resign" ? null : before);
+}
+
+// --- stepping ----------------------------------------------------------------
+
+function forward() {
+  const move = moves[ply];
+  const own = LETTER[move.color];
+  const other = OPPONENT[move.color];
+  if (move.point) {
+    grid[move.point[0]][move.point[1]] = own;
+    if (data.kind === "othello") counts[move.color] += 1;
+  }
+  for (const [row, col] of move.flipped ?? []) grid[row][col] = own;
+  for (const [row, col] of move.captured ?? []) grid[row][col] = ".";
+  if (data.kind === "othello") {
+    counts[move.color] += move.flipped?.length ?? 0;
+    counts[other] -= move.flipped?.length ?? 0;
+  } else {
+    counts[move.color] += move.captured?.length ?? 0;
+  }
+  ply += 1;
+}
+
+function backward() {
+  ply -= 1;
+  const move = moves[ply];
+  const other = OPPONENT[move.color];
+  if (move.point) {
+    grid[move.point[0]][move.point[1]] = ".";
+    if (data.kind === "othello") counts[move.color] -= 1;
+  }
+  for (const [row, col] of move.flipped ?? []) grid[row][col] = LETTER[other];
+  for (const [row, col] of move.captured ?? []) grid[row][col] = LETTER[other];
+  if (data.kind === "othello") {
+    counts[move.color] -= move.flipped?.length ?? 0;
+    counts[other] += move.flipped?.length ?? 0;
+  } else {
+    counts[move.color] -= move.captured?.length ?? 0;
+  }
+}
+
+/** Show the board after `target` moves (clamped); animate a single step forward. */
+function goTo(target, { updateUrl = true, animate = true } = {}) {
+  const wanted = Math.max(0, Math.min(moves.length, Number(target) || 0));
+  const single = animate && wanted === ply + 1;
+  while (ply < wanted) forward();
+  while (ply > wanted) backward();
+  draw(single ? moves[ply - 1] : null);
+  if (updateUrl) {
+    const url = new URL(location.href);
+    url.searchParams.set("ply", String(ply));
+    history.replaceState(null, "", url);
+  }
+}
+
+// --- drawing -----------------------------------------------------------------
+
+function resultText() {
+  if (!result || result === "Draw") return result ?? "";
+  const [letter, margin] = result.split("+");
+  const winner = letter === "B" ? "Black" : "White";
+  if (margin === "R") return `${winner} wins by resignation`;
+  const unit = data.kind === "go" ? "point" : "disc";
+  return `${winner} wins by ${margin} ${unit}${margin === "1" ? "" : "s"}`;
+}
+
+function statusText() {
+  let text;
+  if (ply === 0) {
+    text = moves.length ? `Start position (${moves.length} moves)` : "Start position";
+  } else {
+    const move = moves[ply - 1];
+    const what = { place: move.notation, pass: "passes", resign: "resigns" }[move.action];
+    text = `Move ${ply} of ${moves.length}: ${COLOR_NAME[move.color]} ${what}`;
+  }
+  const outcome = resultText();
+  return outcome && ply === moves.length ? `${text}. ${outcome}` : text;
+}
+
+function drawScores() {
+  for (const color of ["black", "white"]) {
+    const komi = color === "white" && data.kind === "go" && data.komi ? ` + ${data.komi}` : "";
+    $(`score-${color}`).textContent = `${counts[color]}${komi}`;
+  }
+}
+
+function setLink(id, target, enabled) {
+  const link = $(id);
+  link.href = `?ply=${target}`;
+  if (enabled) link.removeAttribute("aria-disabled");
+  else link.setAttribute("aria-disabled", "true");
+}
+
+let currentCell = null;
+
+function drawMoveList() {
+  currentCell?.classList.remove("current");
+  currentCell = ply ? document.querySelector(`#move-list .move[data-ply="${ply}"]`) : null;
+  if (currentCell) {
+    currentCell.classList.add("current");
+    currentCell.scrollIntoView({ block: "nearest" });
+  }
+}
+
+function draw(move) {
+  const mark = markAt[ply];
+  board.render(
+    {
+      kind: data.kind,
+      size: data.size,
+      status: "replay",
+      you: null,
+      legal: [],
+      ply,
+      board: grid.map((row) => row.join("")),
+      moves: mark ? [mark] : [],
+      last_move: ply ? moves[ply - 1] : null,
+    },
+    move,
+  );
+  page.dataset.ply = ply;
+  page.dataset.last = moves.length;
+  const slider = $("slider");
+  slider.max = moves.length;
+  slider.value = ply;
+  slider.setAttribute("aria-valuetext", statusText());
+  setLink("first", 0, ply > 0);
+  setLink("previous", Math.max(ply - 1, 0), ply > 0);
+  setLink("next", Math.min(ply + 1, moves.length), ply < moves.length);
+  setLink("last", moves.length, ply < moves.length);
+  $("picture-link").href = `/games/${encodeURIComponent(data.id)}/board.svg?ply=${ply}`;
+  $("replay-status").textContent = statusText();
+  drawScores();
+  drawMoveList();
+}
+
+// --- controls ----------------------------------------------------------------
+
+const steps = {
+  first: () => 0,
+  previous: () => ply - 1,
+  next: () => ply + 1,
+  last: () => moves.length,
+};
+for (const [id, target] of Object.entries(steps)) {
+  $(id).addEventListener("click", (event) => {
+    event.preventDefault();
+    stopAutoplay();
+    goTo(target());
+  });
+}
+
+$("slider").addEventListener("input", (event) => {
+  stopAutoplay();
+  goTo(event.target.value);
+});
+$("slider").form.addEventListener("submit", (event) => event.preventDefault());
+
+$("move-list").addEventListener("click", (event) => {
+  const cell = event.target.closest(".move[data-ply]");
+  if (!cell) return;
+  event.preventDefault();
+  stopAutoplay();
+  goTo(cell.dataset.ply);
+});
+
+const KEYS = {
+  ArrowLeft: () => ply - 1,
+  ArrowRight: () => ply + 1,
+  Home: () => 0,
+  End: () => moves.length,
+};
+// Capture phase: the keys step the replay even while the board has the focus
+// (board.js would move its cursor). Form fields keep their own keys.
+document.addEventListener(
+  "keydown",
+  (event) => {
+    if (!(event.key in KEYS) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.("input, select, textarea")) return;
+    event.preventDefault();
+    event.stopPropagation();
+    stopAutoplay();
+    goTo(KEYS[event.key]());
+  },
+  true,
+);
+
+// --- autoplay ----------------------------------------------------------------
+
+let timer = null;
+const autoplay = $("autoplay");
+const speed = $("speed");
+
+function setPlaying(playing) {
+  autoplay.setAttribute("aria-pressed", String(playing));
+  autoplay.textContent = playing ? "Pause" : "Play";
+}
+
+function stopAutoplay() {
+  if (timer === null) return;
+  clearInterval(timer);
+  timer = null;
+  setPlaying(false);
+}
+
+function startAutoplay() {
+  if (ply >= moves.length) goTo(0);
+  clearInterval(timer);
+  timer = setInterval(() => {
+    if (ply >= moves.length) {
+      // A live game may bring more moves: keep waiting while it is in play.
+      if (ENDED.has(status)) stopAutoplay();
+      return;
+    }
+    goTo(ply + 1);
+  }, Number(speed.value));
+  setPlaying(true);
+}
+
+autoplay.addEventListener("click", () => {
+  if (timer === null) startAutoplay();
+  else stopAutoplay();
+});
+speed.addEventListener("change", () => {
+  if (timer !== null) startAutoplay();
+});
+autoplay.hidden = false;
+$("speed-label").hidden = false;
+
+// --- following a game in play --------------------------------------------------
+
+function append(move) {
+  if (move.ply !== moves.length + 1) return false;
+  const following = ply === moves.length;
+  moves.push(move);
+  remember(move);
+  appendToList(move);
+  if (following && timer === null) goTo(moves.length);
+  else draw(null);
+  return true;
+}
+
+function appendToList(move) {
+  const list = $("move-list");
+  let row = list.lastElementChild;
+  if (move.color === "black" || !row || row.children.length > 2) {
+    row = document.createElement("li");
+    const number = document.createElement("span");
+    number.className = "move-number";
+    number.textContent = `${Math.ceil(move.ply / 2)}.`;
+    row.append(number);
+    if (move.color === "white") row.append(document.createElement("span"));
+    list.append(row);
+  }
+  const cell = document.createElement("a");
+  cell.className = `move ${move.action}`;
+  cell.dataset.ply = move.ply;
+  cell.href = `?ply=${move.ply}`;
+  cell.textContent = move.notation;
+  row.append(cell);
+  $("no-moves").hidden = true;
+}
+
+function adopt(game) {
+  status = game.status;
+  result = game.result;
+  for (const color of ["black", "white"]) {
+    const name = document.querySelector(`.player[data-color="${color}"] .player-name`);
+    name.textContent = game.players[color] ?? "?";
+  }
+}
+
+function follow() {
+  let attempts = 0;
+  const indicator = $("connection");
+  const setConnection = (state, label) => {
+    indicator.dataset.state = state;
+    indicator.querySelector(".connection-label").textContent = label;
+  };
+  const connect = () => {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(data.id)}/`);
+    const sync = () => socket.send(JSON.stringify({ type: "sync" }));
+    socket.addEventListener("open", () => {
+      attempts = 0;
+      setConnection("connected", "Live");
+    });
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "state") {
+        adopt(message.game);
+        for (const move of message.game.moves.slice(moves.length)) append(move);
+        draw(null);
+      } else if (message.type === "moved") {
+        adopt(message.game);
+        // A gap means a missed event: ask for the whole state.
+        if (message.move.ply > moves.length && !append(message.move)) sync();
+        else draw(null);
+      }
+      if (ENDED.has(status)) {
+        setConnection("connected", "Game over");
+        socket.close();
+      }
+    });
+    socket.addEventListener("close", () => {
+      if (ENDED.has(status)) return;
+      const backoff = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** attempts);
+      attempts += 1;
+      setConnection("reconnecting", "Reconnecting…");
+      setTimeout(connect, backoff * (0.75 + Math.random() / 2));
+    });
+  };
+  connect();
+}
+
+const initial = Number(page.dataset.ply);
+goTo(initial, { updateUrl: new URL(location.href).searchParams.has("ply"), animate: false });
+if (data.live) follow();
