@@ -77,13 +77,14 @@ def game_state(game: Game, *, you: str | None) -> dict[str, Any]:
     moves = [move_json(move) for move in game.moves.all()]
     active = game.status == Game.Status.ACTIVE
     is_go = isinstance(position, rules.GoPosition)
+    # str(): a choice the services just assigned is still an enum member; G is plain JSON.
     return {
         "id": game.public_id,
-        "kind": game.kind,
+        "kind": str(game.kind),
         "size": game.size,
-        "status": game.status,
+        "status": str(game.status),
         "ply": game.ply,
-        "to_move": game.to_move if active else None,
+        "to_move": str(game.to_move) if active else None,
         "board": position.rows(),
         "legal": [list(point) for point in position.legal_moves()] if active else [],
         "players": {color: getattr(game, f"{color}_name") or None for color in COLORS},
@@ -122,8 +123,8 @@ def move_json(move: Move) -> dict[str, Any]:
         notation = _start(game.kind, game.size).notation(rules_move)
     return {
         "ply": move.ply,
-        "color": move.color,
-        "action": move.action,
+        "color": str(move.color),
+        "action": str(move.action),
         "point": point,
         **move.diff,
         "notation": notation,
