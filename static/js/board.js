@@ -8,6 +8,7 @@ const CELL = 40;
 const GO_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
 const STONE = { B: "black", W: "white" };
 const OPPOSITE = { B: "W", W: "B" };
+const LABEL_PX = { min: 11, max: 17 };
 
 let boardCount = 0;
 
@@ -82,6 +83,7 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
   let stones = new Map();
   let hovered = null;
   let cursor = null;
+  let coords = null; // the coordinate labels and the room they have, in SVG units
 
   svg.classList.add("board");
   if (!svg.hasAttribute("tabindex")) svg.setAttribute("tabindex", "0");
@@ -115,6 +117,7 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
     gradients(el("defs", {}, svg));
     const base = el("g", { class: "board-base" }, svg);
     const labels = el("g", { class: "coords", "aria-hidden": "true" }, svg);
+    coords = { group: labels, width, room: kind === "go" ? CELL * 0.5 : CELL * 0.42 };
     const label = (text, x, y) => {
       const node = el("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central" });
       node.textContent = text;
@@ -193,6 +196,17 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
     hovered = null;
     cursor = [Math.floor((size - 1) / 2), Math.floor((size - 1) / 2)];
   }
+
+  /** Coordinates readable at any size on screen (11 to 17 px), within their margin. */
+  function fitLabels() {
+    const shown = svg.getBoundingClientRect().width;
+    if (!coords || !shown) return;
+    const perUnit = shown / coords.width;
+    const pixels = Math.min(LABEL_PX.max, Math.max(LABEL_PX.min, CELL * perUnit * 0.28));
+    const units = Math.min(coords.room, pixels / perUnit);
+    coords.group.setAttribute("font-size", units.toFixed(2));
+  }
+  new ResizeObserver(fitLabels).observe(svg);
 
   /** One stone or disc: its shadow and body in a group, placed at the point. */
   function stone(cell, point, parent, extraClass = "") {
@@ -350,6 +364,7 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
       if (wanted !== shape) {
         drawStatic(game.kind, game.size);
         shape = wanted;
+        fitLabels();
       }
       const interactive = game.status === "active" && game.you && game.you === game.to_move;
       legal = new Set(interactive ? (game.legal ?? []).map(key) : []);

@@ -2,6 +2,7 @@
 // Every change on screen comes from a server message; a click only sends.
 
 import { createBoard } from "./board.js";
+import { appendMove } from "./move-list.js";
 
 const COLOR_NAME = { black: "Black", white: "White" };
 const KIND_NAME = { othello: "Othello", go: "Go" };
@@ -158,6 +159,12 @@ function statusText() {
   }
 }
 
+/** "You won." / "You lost." for the two players of a finished game. */
+function outcomeText() {
+  if (game.status !== "finished" || !game.you || !game.result || game.result === "Draw") return "";
+  return game.result.startsWith(game.you === "black" ? "B+" : "W+") ? "You won." : "You lost.";
+}
+
 function noticeText() {
   const last = game.last_move;
   if (game.status !== "active" || last?.action !== "pass") return "";
@@ -197,24 +204,9 @@ function drawPlayers() {
 function drawMoves() {
   const list = $("move-list");
   list.replaceChildren();
-  let row = null;
   for (const move of game.moves ?? []) {
-    // Black opens a numbered row; a white move fills it, or opens its own row.
-    if (move.color === "black" || !row || row.children.length > 2) {
-      row = document.createElement("li");
-      const number = document.createElement("span");
-      number.className = "move-number";
-      number.textContent = `${Math.ceil(move.ply / 2)}.`;
-      row.append(number);
-      if (move.color === "white") row.append(document.createElement("span"));
-      list.append(row);
-    }
-    const cell = document.createElement("span");
-    cell.className = `move ${move.action}`;
-    cell.dataset.ply = move.ply;
-    cell.textContent = move.notation;
-    if (move.ply === game.ply) cell.classList.add("current");
-    row.append(cell);
+    const cell = appendMove(list, move, document.createElement("span"));
+    cell.classList.toggle("current", move.ply === game.ply);
   }
   $("no-moves").hidden = list.children.length > 0;
   list.scrollTop = list.scrollHeight;
@@ -249,6 +241,9 @@ function drawPanel() {
   const status = $("status");
   status.textContent = statusText();
   status.classList.toggle("result", game.status === "finished");
+  const outcome = outcomeText();
+  $("outcome").textContent = outcome;
+  $("outcome").hidden = !outcome;
   const notice = noticeText();
   $("notice").textContent = notice;
   $("notice").hidden = !notice;

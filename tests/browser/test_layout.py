@@ -1,0 +1,89 @@
+"""The board fits a 360 px phone and a desktop; screenshots of both games for the README."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import BrowserContext, expect
+
+from tests.browser.game_page import GamePage, create_game, join_game
+
+pytestmark = pytest.mark.browser
+
+NewContext = Callable[..., BrowserContext]
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+# A Go opening on 9x9 in which Black captures the white stone on F9 (move 11).
+GO_MOVES = [
+    (2, 6), (6, 2), (6, 6), (2, 2), (4, 4), (6, 4),
+    (1, 5), (0, 5), (0, 6), (4, 2), (0, 4), (5, 5),
+]  # fmt: skip
+
+
+def assert_board_in_view(view: GamePage, viewport: dict[str, int]) -> None:
+    box = view.board.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0
+    assert box["y"] >= 0
+    assert box["x"] + box["width"] <= viewport["width"]
+    assert box["y"] + box["height"] <= viewport["height"]
+    scroll_width = view.page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= viewport["width"], "no horizontal scrolling"
+
+
+@pytest.mark.parametrize(("kind", "size"), [("othello", 8), ("go", 19), ("go", 9)])
+def test_a_360_px_phone_shows_the_whole_board_and_plays_by_tap(
+    new_context: NewContext, output_path: str, kind: str, size: int
+):
+    phone = new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    alice = create_game(phone.new_page(), kind=kind, size=size, name="Alice")
+    join_game(new_context().new_page(), alice.url, name="Bob")
+    expect(alice.status).to_have_text("Your move.")
+    assert_board_in_view(alice, PHONE)
+
+    first = alice.legal_points()[0]
+    alice.point(first).tap()
+    alice.wait_for_ply(1)
+    assert alice.server_state()["moves"][0]["point"] == first
+    assert_board_in_view(alice, PHONE)
+    alice.screenshot(output_path, f"phone-{kind}-{size}.png")
+
+
+def share(path: Path) -> None:
+    """Refresh the README's picture when asked to (DOCS_SCREENSHOTS=1)."""
+    if os.environ.get("DOCS_SCREENSHOTS"):
+        shutil.copyfile(path, DOCS / path.name)
+
+
+def test_desktop_screenshots_of_both_games(new_context: NewContext, output_path: str):
+    alice = create_game(
+        new_context(viewport=DESKTOP).new_page(), kind="othello", size=8, name="Alice"
+    )
+    bob = join_game(new_context(viewport=DESKTOP).new_page(), alice.url, name="Bob")
+    seats = {"black": alice, "white": bob}
+    for ply in range(10):
+        mover = seats["black" if ply % 2 == 0 else "white"]
+        mover.wait_for_ply(ply)
+        legal = mover.legal_points()
+        mover.point(legal[len(legal) // 2]).click()
+    alice.wait_for_ply(10)
+    expect(alice.status).to_have_text("Your move.")
+    assert_board_in_view(alice, DESKTOP)
+    share(alice.screenshot(output_path, "othello.png"))
+
+    alice = create_game(alice.page.context.new_page(), kind="go", size=9, name="Alice")
+    bob = join_game(bob.page.context.new_page(), alice.url, name="Bob")
+    for ply, point in enumerate(GO_MOVES):
+        mover = alice if ply % 2 == 0 else bob
+        mover.wait_for_ply(ply)
+        mover.point(point).click()
+    alice.wait_for_ply(len(GO_MOVES))
+    expect(alice.player("black").locator(".player-score")).to_have_text("1")
+    assert_board_in_view(alice, DESKTOP)
+    alice.page.mouse.move(0, 0)
+    share(alice.screenshot(output_path, "go.png"))
