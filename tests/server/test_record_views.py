@@ -139,15 +139,16 @@ def test_the_replay_page_embeds_the_start_board_and_every_diff(
     html = response.content.decode()
     assert '<script id="replay-data" type="application/json">' in html
     assert 'data-ply="3"' in html
-    assert stones_of(_inline_svg(html)) == rules_positions(game)[3].rows()
+    assert stones_of(board_in(html)) == rules_positions(game)[3].rows()
     # Links for pages without JavaScript: a step each way, every move of the list.
     assert 'id="previous" href="?ply=2"' in html and 'id="next" href="?ply=4"' in html
     assert html.count('class="move ') == game.ply
     assert f'href="/games/{game.public_id}/sgf"' in html
 
 
-def _inline_svg(html: str) -> bytes:
-    match = re.search(r"<svg xmlns=.*?</svg>", html, re.DOTALL)
+def board_in(html: str) -> bytes:
+    """The board picture drawn inline in a page."""
+    match = re.search(r'<svg xmlns="http://www.w3.org/2000/svg" class="board".*?</svg>', html, re.S)
     assert match
     return match.group().encode()
 

@@ -1,0 +1,191 @@
+"""The admin: every game, its board as a picture, its moves read-only, SGF export, abort.
+
+Games and moves are written by the services only: the admin shows them, and its two
+actions go through the same code as the site (SGF export, the services' abort).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from games import board_svg, records, selectors, services
+from games.models import Game, Move
+from games.rules.sgf import export_collection
+from games.services import GameError, Player
+
+
+class MoveInline(admin.TabularInline):  # type: ignore[type-arg]
+    """The moves of a game, in order, read-only: a stored move is the record."""
+
+    model = Move
+    fields = readonly_fields = ("ply", "color", "notation", "changed", "created_at")
+    ordering = ("ply",)
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
+        return super().get_queryset(request).select_related("game")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="move")
+    def notation(self, move: Move) -> str:
+        return str(selectors.move_json(move)["notation"])
+
+    @admin.display(description="flipped or captured")
+    def changed(self, move: Move) -> str:
+        points = move.diff.get("flipped") or move.diff.get("captured") or []
+        return ", ".join(records.point_names(move.game, points)) or "-"
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Games: list, filters, search, the board and the moves; no editing of the record."""
+
+    list_display = (
+        "public_id",
+        "kind",
+        "board_size",
+        "black_name",
+        "white_name",
+        "status",
+        "result",
+        "move_count",
+        "created_at",
+        "finished_at",
+    )
+    list_filter = ("kind", "size", "status", "created_at")
+    search_fields = ("public_id", "black_name", "white_name")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
+    list_per_page = 50
+    inlines = (MoveInline,)
+    actions = ("export_sgf", "abort_waiting")
+    fieldsets = (
+        (None, {"fields": ("board", "links", "public_id", "kind", "size", "status", "result")}),
+        ("Players", {"fields": ("black_name", "white_name", "creator_color")}),
+        ("Position", {"fields": ("ply", "to_move", "score", "komi", "scoring_method")}),
+        ("Dates", {"fields": ("created_at", "updated_at", "finished_at")}),
+    )
+    readonly_fields = (
+        "board",
+        "links",
+        "public_id",
+        "kind",
+        "size",
+        "status",
+        "result",
+        "black_name",
+        "white_name",
+        "creator_color",
+        "ply",
+        "to_move",
+        "score",
+        "komi",
+        "scoring_method",
+        "created_at",
+        "updated_at",
+        "finished_at",
+    )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return records.with_move_counts(super().get_queryset(request))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # Games start on the site (or by an SGF import), never as a bare row.
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # The page shows the game; what changes a game is a service, not a form.
+        return False
+
+    def has_abort_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.change_game")
+
+    # Columns and fields
+
+    @admin.display(description="size", ordering="size")
+    def board_size(self, game: Game) -> str:
+        return f"{game.size}\N{MULTIPLICATION SIGN}{game.size}"
+
+    @admin.display(description="moves", ordering="move_count")
+    def move_count(self, game: Game) -> int:
+        return int(game.move_count)  # type: ignore[attr-defined]
+
+    @admin.display(description="board")
+    def board(self, game: Game) -> SafeString:
+        board = records.board_at(game)
+        picture = board_svg.draw(
+            kind=game.kind,
+            size=game.size,
+            rows=board.rows,
+            marked=board.marked,
+            label=f"The board after move {board.ply}",
+            ident="admin-board",
+        )
+        # The picture is built from numbers and escaped text only.
+        return mark_safe(f'<div style="width: min(100%, 28rem)">{picture}</div>')
+
+    @admin.display(description="record")
+    def links(self, game: Game) -> SafeString:
+        return format_html(
+            '<a href="{}">Replay</a> · <a href="{}">Game page</a> · <a href="{}">SGF</a>',
+            reverse("games:replay", args=[game.public_id]),
+            reverse("games:game", args=[game.public_id]),
+            reverse("games:sgf", args=[game.public_id]),
+        )
+
+    # Actions
+
+    @admin.action(description="Export the selected games as one SGF collection")
+    def export_sgf(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse:
+        games = queryset.order_by("created_at", "pk").prefetch_related("moves")
+        text = export_collection(records.record_of(game) for game in games)
+        response = HttpResponse(text, content_type="application/x-go-sgf; charset=utf-8")
+        stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
+        response["Content-Disposition"] = f'attachment; filename="games-{stamp}.sgf"'
+        return response
+
+    @admin.action(description="Abort the selected games still waiting", permissions=["abort"])
+    def abort_waiting(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        aborted = skipped = 0
+        for game in queryset.order_by("pk"):
+            try:
+                services.abort(player=_creator(game), game_id=game.public_id)
+            except GameError:
+                skipped += 1
+            else:
+                aborted += 1
+        self.message_user(request, f"Aborted {aborted} waiting game(s).", messages.SUCCESS)
+        if skipped:
+            self.message_user(
+                request,
+                f"Left {skipped} game(s) alone: only a game still waiting can be aborted.",
+                messages.WARNING,
+            )
+
+
+def _creator(game: Game) -> Player:
+    """The player who created ``game``: the admin aborts on their behalf, through the
+    same service, checks and broadcast as the creator's own abort."""
+    color = game.creator_color
+    return Player(
+        session_key=getattr(game, f"{color}_session_key") or None,
+        user_id=getattr(game, f"{color}_user_id"),
+    )
