@@ -830,27 +830,42 @@ def score(
 def _territory(geometry: _Geometry, board: Sequence[int]) -> dict[int, list[int]]:
     """The empty indices in regions bordered by black only and by white only."""
     owned: dict[int, list[int]] = {_BLACK: [], _WHITE: []}
-    for region, borders, _ in _regions(geometry, board):
-        if len(borders) == 1:
-            owned[next(iter(borders))] += region
+    for region in _regions(geometry, board):
+        if region.owner:
+            owned[region.owner] += region.points
     return owned
 
 
-def _regions(
-    geometry: _Geometry, board: Sequence[int]
-) -> list[tuple[list[int], set[int], set[int]]]:
-    """Each empty region: its indices, the stone values bordering it, and the
-    indices of the bordering stones."""
+@dataclass(frozen=True, slots=True)
+class _Region:
+    """An empty region: its indices and the stones next to it."""
+
+    points: list[int]
+    bordering: frozenset[int]
+    """The indices of the stones next to the region."""
+    counts: tuple[int, int, int]
+    """How many of those stones are black (index 1) and white (index 2)."""
+
+    @property
+    def owner(self) -> int:
+        """The stone value of the only colour bordering the region, else 0."""
+        _, black, white = self.counts
+        return _BLACK if black and not white else _WHITE if white and not black else _EMPTY
+
+
+def _regions(geometry: _Geometry, board: Sequence[int]) -> list[_Region]:
+    """Every empty region of ``board``."""
     neighbours = geometry.neighbours
     seen: set[int] = set()
     regions = []
     for start, stone in enumerate(board):
         if stone or start in seen:
             continue
-        region = _chain(board, start, neighbours)
-        seen.update(region)
-        bordering = {j for i in region for j in neighbours[i] if board[j]}
-        regions.append((region, {board[j] for j in bordering}, bordering))
+        points = _chain(board, start, neighbours)
+        seen.update(points)
+        bordering = frozenset(j for i in points for j in neighbours[i] if board[j])
+        black = sum(board[j] == _BLACK for j in bordering)
+        regions.append(_Region(points, bordering, (0, black, len(bordering) - black)))
     return regions
 
 
@@ -873,66 +888,76 @@ def estimate_dead(position: GoPosition) -> frozenset[Point]:
 
     The heuristic, meant to be corrected by the players in the scoring phase:
 
-    1. Chains of one colour that touch a common *eye* (an empty region bordered
-       by that colour only) form one group.
-    2. A group is alive if it has two eyes; an eye of four or more points
-       counts as two.
-    3. Otherwise it is alive if any other empty region it touches is *shared*:
-       the opponent stones bordering that region are fewer than twice its own.
-    4. Otherwise every empty region it touches is held by the opponent, and
-       the group is dead.
+    1. Chains of one colour that touch a common *eye* (an empty region
+       bordered by that colour only) form one group. An eye of four points or
+       more counts as two.
+    2. An empty region is *held* by a colour when more of the stones around it
+       are of that colour than of the other, and it covers less than half the
+       board (a wider one is open ground).
+    3. A group is *hopeless* when it has fewer than two eyes and every other
+       region it touches is held by the opponent.
+    4. A hopeless group is dead, unless it touches a region together with an
+       opponent group that is *weak* too: one that has fewer than two eyes
+       even when the hopeless stones around its regions are lifted. That is a
+       seki, or a fight nobody has won yet: both groups stay on the board.
 
-    So a lone stone inside the opponent's territory is dead; two weak groups
-    facing each other across shared liberties (a seki, or an unsettled fight)
-    both stay alive. It does not read ladders, false eyes or nakade.
+    So a lone stone, or a group with a single small eye, inside the opponent's
+    territory is dead; groups in seki, and groups in an open, unsettled board,
+    live. It does not read ladders, false eyes or the vital points of big eyes.
 
     >>> position = GoPosition.from_rows(
-    ...     [".B...", "BB...", ".BW..", "BB...", "....."], Color.BLACK
+    ...     ["..BW.", ".WBW.", "..BW.", "..BW.", "..BW."], Color.BLACK
     ... )
     >>> sorted(estimate_dead(position))
-    [(2, 2)]
+    [(1, 1)]
     """
     geometry = position._geometry
-    board = position._stones.board
-    neighbours = geometry.neighbours
-    chain_of: dict[int, int] = {}
-    chains: list[list[int]] = []
-    for start, stone in enumerate(board):
-        if stone and start not in chain_of:
-            chain = _chain(board, start, neighbours)
-            for i in chain:
-                chain_of[i] = len(chains)
-            chains.append(chain)
-    parent = list(range(len(chains)))
+    stones = position._stones
+    board, label = stones.board, stones.label
+    regions = _regions(geometry, board)
+    parent = {number: number for number in stones.chains}
 
-    def root(chain: int) -> int:
+    def group(chain: int) -> int:
         while parent[chain] != chain:
             parent[chain] = parent[parent[chain]]
             chain = parent[chain]
         return chain
 
-    regions = _regions(geometry, board)
-    touching: list[list[int]] = []
-    for _, borders, bordering in regions:
-        touched = sorted({chain_of[j] for j in bordering})
-        touching.append(touched)
-        if len(borders) == 1:
-            for other in touched[1:]:
-                parent[root(other)] = root(touched[0])
-    eyes = [0] * len(chains)
-    shared = [False] * len(chains)
-    for (region, borders, bordering), touched in zip(regions, touching, strict=True):
-        by_color = {stone: sum(board[j] == stone for j in bordering) for stone in (1, 2)}
-        for group in {root(chain) for chain in touched}:
-            own = board[chains[group][0]]
-            if len(borders) == 1:
-                eyes[group] += 2 if len(region) >= _BIG_EYE else 1
-            elif by_color[3 - own] < 2 * by_color[own]:
-                shared[group] = True
+    for region in regions:
+        if region.owner:
+            first, *others = {label[j] for j in region.bordering}
+            for other in others:
+                parent[group(other)] = group(first)
+    # A group is known by one of its stones, so board[g] is the colour of group g.
+    touching = [{group(label[j]) for j in region.bordering} for region in regions]
+    half_board = len(board) / 2
+    eyes = dict.fromkeys({g for groups in touching for g in groups}, 0)
+    open_ground: set[int] = set()
+    for region, groups in zip(regions, touching, strict=True):
+        value = 2 if len(region.points) >= _BIG_EYE else 1
+        for g in groups:
+            own = board[g]
+            if region.owner == own:
+                eyes[g] += value
+            elif len(region.points) >= half_board or region.counts[own] >= region.counts[3 - own]:
+                open_ground.add(g)
+    hopeless = {g for g, count in eyes.items() if count < 2 and g not in open_ground}
+    lifted_eyes = dict.fromkeys(eyes, 0)
+    for region, groups in zip(regions, touching, strict=True):
+        value = 2 if len(region.points) >= _BIG_EYE else 1
+        for g in groups:
+            if all(board[j] == board[g] or group(label[j]) in hopeless for j in region.bordering):
+                lifted_eyes[g] += value
+    spared = {
+        g
+        for groups in touching
+        for g in groups & hopeless
+        if any(board[other] != board[g] and lifted_eyes[other] < 2 for other in groups)
+    }
     points = geometry.points
     return frozenset(
         points[i]
-        for chain, stones in enumerate(chains)
-        if eyes[root(chain)] < 2 and not shared[root(chain)]
-        for i in stones
+        for number, (chain, _) in stones.chains.items()
+        if group(number) in hopeless - spared
+        for i in chain
     )
