@@ -6,6 +6,7 @@
 // still in play is followed live over /ws/games/<id>/.
 
 import { createBoard } from "./board.js";
+import { appendMove } from "./move-list.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const $ = (id) => document.getElementById(id);
@@ -283,23 +284,8 @@ function append(move) {
 }
 
 function appendToList(move) {
-  const list = $("move-list");
-  let row = list.lastElementChild;
-  if (move.color === "black" || !row || row.children.length > 2) {
-    row = document.createElement("li");
-    const number = document.createElement("span");
-    number.className = "move-number";
-    number.textContent = `${Math.ceil(move.ply / 2)}.`;
-    row.append(number);
-    if (move.color === "white") row.append(document.createElement("span"));
-    list.append(row);
-  }
-  const cell = document.createElement("a");
-  cell.className = `move ${move.action}`;
-  cell.dataset.ply = move.ply;
+  const cell = appendMove($("move-list"), move, document.createElement("a"));
   cell.href = `?ply=${move.ply}`;
-  cell.textContent = move.notation;
-  row.append(cell);
   $("no-moves").hidden = true;
 }
 
