@@ -1,20 +1,19 @@
 """Random-playout throughput of the rules module (a benchmark, not a test).
 
-    .venv/bin/python bench/rules.py            # about a minute
-    .venv/bin/python bench/rules.py --quick    # a few seconds
+    .venv/bin/python bench/rules.py            # under a minute
+    .venv/bin/python bench/rules.py --quick    # about ten seconds
 
 Othello 8x8: complete random games through the public API (``start``,
 ``legal_moves``, ``play``, ``is_over``).
 
 Go 9x9 and 19x19: random legal playouts, every move checked in full (occupied,
-suicide, positional superko). A move is a uniformly random legal point: random
-empty point is tried through ``play``, then another, until the rules accept
-one (so the choice is uniform among the legal moves); with no legal point the
-side passes. A playout stops after two passes or at 3 * n * n
-moves. sgfmill's ``boards.Board`` then replays the same games in the same run
-(it checks neither suicide nor ko, so it only has to place stones and remove
-captures), and the ratio of playouts per second is printed. Both engines'
-final boards are compared, so a mismatch would show.
+suicide, positional superko). Each move tries the empty points in random order
+through ``play`` until the rules accept one, so the choice is uniform among the
+legal moves; with no legal point the side passes. A playout stops after two
+passes or at 3 * n * n moves. sgfmill's ``boards.Board`` replays each game
+right after it is played (it checks neither suicide nor ko: it only places
+stones and removes captures), and the ratio of playouts per second is
+printed. Both engines' final boards are compared, so a mismatch would show.
 """
 
 from __future__ import annotations
@@ -52,8 +51,8 @@ def othello_game(rng: random.Random) -> int:
     return moves
 
 
-def go_playout(size: int, rng: random.Random) -> tuple[GoGame, list[str]]:
-    """One random legal playout; returns its moves and the final board.
+def go_playout(size: int, rng: random.Random) -> tuple[GoGame, GoPosition]:
+    """One random legal playout; returns its moves and the final position.
 
     Each move tries the empty points in random order until the rules accept
     one (so the choice is uniform among the legal moves), and passes if none
@@ -84,16 +83,22 @@ def go_playout(size: int, rng: random.Random) -> tuple[GoGame, list[str]]:
         else:
             position, _ = position.play(Move.pass_turn())
             game.append((color, None))
-    return game, position.rows()
+    return game, position
 
 
-def sgfmill_replay(size: int, game: GoGame) -> list[str]:
-    """``game`` replayed on sgfmill's board (row 0 is its bottom line); the final board."""
+def sgfmill_replay(size: int, game: GoGame) -> boards.Board:
+    """``game`` replayed on sgfmill's board (row 0 is its bottom line)."""
     board = boards.Board(size)
     for color, point in game:
         if point is not None:
             row, col = point
             board.play(size - 1 - row, col, "b" if color is Color.BLACK else "w")
+    return board
+
+
+def sgfmill_rows(board: boards.Board) -> list[str]:
+    """The rows of sgfmill's ``board``, top first, as ``GoPosition.rows()`` draws them."""
+    size = board.side
     return [
         "".join(
             {None: ".", "b": "B", "w": "W"}[board.get(size - 1 - row, col)] for col in range(size)
@@ -130,11 +135,11 @@ def bench_go(size: int, seconds: float, rng: random.Random) -> None:
     while ours + theirs < seconds:
         (game, final), elapsed = timed(partial(go_playout, size, rng))
         ours += elapsed
-        theirs_final, elapsed = timed(partial(sgfmill_replay, size, game))
+        replayed, elapsed = timed(partial(sgfmill_replay, size, game))
         theirs += elapsed
         games += 1
         moves += len(game)
-        mismatches += final != theirs_final
+        mismatches += final.rows() != sgfmill_rows(replayed)
     label = f"Go {size}x{size}"
     print(
         f"{label:<13} {games / ours:9.1f} playouts/s {moves / ours:9.0f} moves/s"
@@ -152,11 +157,11 @@ def bench_go(size: int, seconds: float, rng: random.Random) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="a short run (a few seconds)")
+    parser.add_argument("--quick", action="store_true", help="a short run (about ten seconds)")
     parser.add_argument("--seed", type=int, default=2024, help="random seed (default 2024)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    seconds = 1.0 if args.quick else 8.0
+    seconds = 1.0 if args.quick else 6.0
     print(f"Python {sys.version.split()[0]}, seed {args.seed}")
     bench_othello(seconds, rng)
     bench_go(9, 3 * seconds, rng)

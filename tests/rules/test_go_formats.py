@@ -6,7 +6,6 @@ import io
 import random
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,23 +16,15 @@ from games.rules.base import InputFormatError
 from games.rules.go_formats import go_score
 
 from .test_go import random_game
+from .test_othello_formats import run as run_format
 
-REPO = Path(__file__).resolve().parents[2]
 CONFORMANCE = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "go-score"
 SAMPLES = sorted(CONFORMANCE.glob("*.in"))
 
 
 def run(text: str) -> subprocess.CompletedProcess[str]:
     """``python -m games.rules go-score`` with ``text`` on standard input."""
-    return subprocess.run(
-        [sys.executable, "-m", "games.rules", "go-score"],
-        input=text,
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=60,
-        check=False,
-    )
+    return run_format("go-score", text)
 
 
 def lines(*rows: str) -> str:
