@@ -271,19 +271,23 @@ def draw(
     marked: Point | None = None,
     label: str = "",
     ident: str = "board-svg",
+    element_id: str | None = None,
 ) -> str:
     """The SVG document (one ``<svg>`` element) of the board ``rows``.
 
     ``kind`` is ``othello`` or ``go``; ``marked`` the point to mark as the last move;
     ``label`` the picture's accessible name; ``ident`` prefixes the ids inside (the
-    stones' gradients), so give each picture of one page its own.
+    stones' gradients), so give each picture of one page its own; ``element_id`` is the
+    ``id`` of the ``<svg>`` itself, if it needs one.
     """
     geometry = _Geometry(kind, size)
     width = _n(geometry.width)
     radius = CELL * (0.47 if geometry.go else 0.41)
     marker = _marker(kind, rows, marked, geometry) if marked is not None else ""
+    element = f' id="{escape(element_id)}"' if element_id else ""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {width} {width}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board"{element} '
+        f'viewBox="0 0 {width} {width}" '
         f'width="{width}" height="{width}" role="img" aria-label="{escape(label)}" '
         f'data-kind="{escape(kind)}" data-size="{size}">'
         + _gradients(ident)

@@ -15,18 +15,15 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.core.paginator import Paginator
-from django.http import (
-    HttpRequest,
-    HttpResponse,
-    HttpResponseBadRequest,
-    HttpResponseNotFound,
-)
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
@@ -63,6 +60,10 @@ def _requested_ply(request: HttpRequest) -> int | None:
     return int(raw)
 
 
+def _plain(text: str, *, status: int = 200) -> HttpResponse:
+    return HttpResponse(f"{text}\n", status=status, content_type="text/plain; charset=utf-8")
+
+
 def _viewer(request: HttpRequest) -> Player:
     user = request.user
     return Player(
@@ -76,7 +77,7 @@ def _label(game: Game, ply: int) -> str:
     return f"{game.get_kind_display()} {game.size}x{game.size}, {players}, after move {ply}"
 
 
-def _picture(game: Game, board: records.BoardAt, *, ident: str) -> str:
+def _picture(game: Game, board: records.BoardAt, *, ident: str, **options: str) -> str:
     return board_svg.draw(
         kind=game.kind,
         size=game.size,
@@ -84,20 +85,35 @@ def _picture(game: Game, board: records.BoardAt, *, ident: str) -> str:
         marked=board.marked,
         label=_label(game, board.ply),
         ident=ident,
+        **options,
     )
 
 
 # The board
 
 
+BoardView = Callable[[HttpRequest, Game, records.BoardAt], HttpResponse]
+
+
+def _at_requested_ply(view: BoardView) -> Callable[[HttpRequest, str], HttpResponse]:
+    """``view`` gets the game and its board at the ``ply`` asked for; a bad ply is a 400."""
+
+    @functools.wraps(view)
+    def with_board(request: HttpRequest, game_id: str) -> HttpResponse:
+        game = _game(game_id)
+        try:
+            board = records.board_at(game, _requested_ply(request))
+        except BadPly as error:
+            return _plain(str(error), status=400)
+        return view(request, game, board)
+
+    return with_board
+
+
 @require_GET
-def board_picture(request: HttpRequest, game_id: str) -> HttpResponse:
+@_at_requested_ply
+def board_picture(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResponse:
     """``GET /games/<id>/board.svg?ply=N``: the board after move N as an SVG picture."""
-    game = _game(game_id)
-    try:
-        board = records.board_at(game, _requested_ply(request))
-    except BadPly as error:
-        return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
     response = HttpResponse(_picture(game, board, ident="board-svg"), content_type="image/svg+xml")
     # The board after a stored move never changes; the last move of a live game does.
     finished = game.status not in selectors.IN_PLAY
@@ -106,19 +122,15 @@ def board_picture(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_GET
-def replay(request: HttpRequest, game_id: str) -> HttpResponse:
+@_at_requested_ply
+def replay(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResponse:
     """``GET /games/<id>/replay/?ply=N``: step through the game; follows a live game."""
-    game = _game(game_id)
-    try:
-        board = records.board_at(game, _requested_ply(request))
-    except BadPly as error:
-        return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
     data = records.replay_data(game)
     moves = data["moves"]
     context = {
         "game": game,
         "board": board,
-        "board_svg": mark_safe(_picture(game, board, ident="replay-board")),
+        "board_svg": mark_safe(_picture(game, board, ident="replay-board", element_id="board")),
         "replay": data,
         "players": _players(game, board),
         "status_text": _status_text(game, board.ply, moves),
@@ -202,9 +214,7 @@ def sgf(request: HttpRequest, game_id: str) -> HttpResponse:
     if wanted == "transcript":
         return transcript(request, game_id)
     if wanted != "sgf":
-        return HttpResponseBadRequest(
-            "format must be sgf or transcript", content_type="text/plain; charset=utf-8"
-        )
+        return _plain("format must be sgf or transcript", status=400)
     game = _game(game_id)
     response = HttpResponse(export_sgf(records.record_of(game)), content_type=SGF_CONTENT_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{game.kind}-{game.public_id}.sgf"'
@@ -216,11 +226,8 @@ def transcript(request: HttpRequest, game_id: str) -> HttpResponse:
     """``GET /games/<id>/transcript``: an 8x8 Othello game as ``f5d6c3...``; 404 otherwise."""
     game = _game(game_id)
     if not _has_transcript(game):
-        return HttpResponseNotFound(
-            "transcripts exist for 8x8 Othello games only", content_type="text/plain; charset=utf-8"
-        )
-    text = othello_transcript(records.record_of(game))
-    return HttpResponse(f"{text}\n", content_type="text/plain; charset=utf-8")
+        return _plain("transcripts exist for 8x8 Othello games only", status=404)
+    return _plain(othello_transcript(records.record_of(game)))
 
 
 # Records in

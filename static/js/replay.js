@@ -36,7 +36,7 @@ let status = data.status;
 let result = data.result;
 
 // The server drew the board as a picture; board.js takes that <svg> over.
-const board = createBoard(page.querySelector(".game-board svg"));
+const board = createBoard($("board"));
 
 function remember(move) {
   const before = markAt[markAt.length - 1];

@@ -16,7 +16,7 @@ from playwright.sync_api import BrowserContext, Locator, Page, expect
 
 from games.rules import Color, Move, new_position
 from games.rules.sgf import GameRecord, export_sgf, replay
-from tests.browser.game_page import create_game, join_game
+from tests.browser.game_page import GamePage, create_game, join_game
 
 pytestmark = pytest.mark.browser
 
@@ -64,31 +64,18 @@ def import_record(page: Page, record: GameRecord) -> str:
     return match.group(1)
 
 
-class ReplayPage:
+class ReplayPage(GamePage):
+    """One browser tab on a replay page (its board is read back as the game page's)."""
+
     def __init__(self, page: Page) -> None:
-        self.page = page
+        super().__init__(page)
         self.root = page.locator("#replay")
-        self.board = page.locator("#replay .game-board svg")
         self.slider = page.locator("#slider")
         self.status = page.locator("#replay-status")
 
     def expect_ply(self, ply: int) -> None:
         expect(self.root).to_have_attribute("data-ply", str(ply))
         expect(self.page).to_have_url(re.compile(rf"[?&]ply={ply}$"))
-
-    def drawn_board(self) -> list[str]:
-        rows: list[str] = self.board.evaluate(
-            """svg => {
-                const size = Number(svg.dataset.size);
-                const rows = Array.from({length: size}, () => Array(size).fill("."));
-                for (const stone of svg.querySelectorAll(".stones > .stone")) {
-                    const [row, col] = stone.dataset.point.split(",").map(Number);
-                    rows[row][col] = stone.dataset.color;
-                }
-                return rows.map(row => row.join(""));
-            }"""
-        )
-        return rows
 
     def expect_board(self, ply: int, expected: list[list[str]]) -> None:
         self.expect_ply(ply)
