@@ -425,3 +425,31 @@ def test_a_logged_in_player_ticks_my_games(client: Client) -> None:
     assert len(ids(everything)) == 2
     assert 'name="mine"' in everything.content.decode()
     assert ids(only_mine) == [mine.public_id]
+
+
+def test_names_are_escaped_in_the_picture(client: Client) -> None:
+    game = services.create_game(
+        player=BLACK, kind="othello", size=8, color="black", name='<b>"Ann" & co</b>'
+    )
+
+    response = client.get(f"/games/{game.public_id}/board.svg")
+
+    label = ET.fromstring(response.content).attrib["aria-label"]
+    assert label.startswith('Othello 8x8, <b>"Ann" & co</b> (Black) vs ? (White)')
+
+
+@pytest.mark.parametrize("suffix", ["replay/", "board.svg?ply=3", "sgf"])
+def test_the_cost_of_a_page_does_not_grow_with_the_moves(
+    client: Client, django_assert_max_num_queries: Any, suffix: str
+) -> None:
+    short = play_random(new_game("othello", 8), seed=1, limit=4)
+    long = play_random(new_game("othello", 8), seed=2)
+    client.get(f"/games/{short.public_id}/{suffix}")
+    with django_assert_max_num_queries(10) as counted:
+        client.get(f"/games/{short.public_id}/{suffix}")
+
+    with django_assert_max_num_queries(len(counted.captured_queries)):
+        response = client.get(f"/games/{long.public_id}/{suffix}")
+
+    assert response.status_code == 200
+    assert long.ply > 50
