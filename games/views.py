@@ -2,7 +2,9 @@
 
 Each view parses its input, calls one service or selector, and redirects or
 renders. Who sits where comes from the session (and the account when logged
-in); the name a guest gives is remembered in the session for next time.
+in); the name a guest gives is remembered in the session for next time. The
+lobby and the game page always set the CSRF cookie, so that a script that
+read either page can post the contract's forms.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import selectors, services
@@ -54,6 +57,7 @@ def _game(game_id: str) -> Game:
 
 
 @require_GET
+@ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
     """The create form, open games to join, your games in progress, recent results."""
     name = _remembered_name(request)
@@ -108,6 +112,7 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_GET
+@ensure_csrf_cookie
 def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
     """`GET /games/<id>/`: the board, live over `/ws/games/<id>/`."""
     return _render_game(request, _game(game_id))

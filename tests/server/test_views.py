@@ -178,6 +178,29 @@ def test_joining_a_full_game_watches_it() -> None:
     assert seen["players"] == {"black": "Ann", "white": "Bob"}
 
 
+def test_a_client_that_checks_csrf_can_create_and_join_after_reading_a_page() -> None:
+    ann, bob, cy = (Client(enforce_csrf_checks=True) for _ in range(3))
+    assert ann.post("/games/new/", {"kind": "go", "size": 9}).status_code == 403
+
+    ann.get("/")
+    response = ann.post(
+        "/games/new/",
+        {
+            "kind": "go",
+            "size": 9,
+            "name": "Ann",
+            "csrfmiddlewaretoken": ann.cookies["csrftoken"].value,
+        },
+    )
+    assert response.status_code == 302
+    for browser, name in ((bob, "Bob"), (cy, "Cy")):
+        browser.get(response.url)
+        token = browser.cookies["csrftoken"].value
+        joined = browser.post(f"{response.url}join/", {"name": name, "csrfmiddlewaretoken": token})
+        assert (joined.status_code, joined.url) == (302, response.url)
+    assert state(bob, response.url.strip("/").split("/")[-1])["you"] is not None
+
+
 def test_the_creator_joining_their_own_game_changes_nothing() -> None:
     ann = Client()
     game_id = create(ann)
