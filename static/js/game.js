@@ -66,8 +66,10 @@ function scheduleReconnect() {
   retryTimer = setTimeout(connect, backoff * (0.75 + Math.random() / 2));
 }
 
+/** Back online or back in view: retry at once, or check that an open socket is current. */
 function reconnectNow() {
   if (retryTimer !== null) connect();
+  else if (socket?.readyState === WebSocket.OPEN) send({ type: "sync" });
 }
 
 function send(message) {

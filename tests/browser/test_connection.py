@@ -17,6 +17,7 @@ pytestmark = pytest.mark.browser
 NewContext = Callable[..., BrowserContext]
 # The page waits longer and longer between attempts; a restart takes a few of them.
 RECONNECT_TIMEOUT_MS = 30_000
+TOAST_GONE_MS = 10_000  # an error shows for a few seconds
 
 
 def test_the_page_comes_back_after_a_server_restart(browser: Browser, own_server: DaphneServer):
@@ -90,3 +91,26 @@ def test_a_dropped_connection_catches_up_with_the_moves_it_missed(new_context: N
     bob.wait_for_ply(2, timeout=RECONNECT_TIMEOUT_MS)
     expect(bob.status).to_have_text("White wins by resignation")
     assert {"type": "sync"} in [json.loads(message) for message in sent]
+
+
+def test_an_error_from_the_server_shows_briefly_in_the_page(new_context: NewContext):
+    # The page never sends a move the server would refuse, so the error is injected
+    # into the real connection, as the server would send it.
+    page = new_context().new_page()
+    routes: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        socket.connect_to_server()
+        routes.append(socket)
+
+    page.route_web_socket(re.compile(r"/ws/games/"), route)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    alice = create_game(page, kind="othello", size=8, name="Alice")
+
+    error = {"type": "error", "code": "not_your_turn", "message": "waiting for an opponent"}
+    routes[-1].send(json.dumps(error))
+    expect(alice.toast).to_have_text("waiting for an opponent")
+    expect(alice.toast).to_be_hidden(timeout=TOAST_GONE_MS)
+    expect(alice.page.locator("#connection")).to_have_attribute("data-state", "connected")
+    assert dialogs == []

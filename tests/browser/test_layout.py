@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
-from tests.browser.game_page import GamePage, create_game, join_game
+from tests.browser.game_page import GamePage, create_game, join_game, watch_game
 
 pytestmark = pytest.mark.browser
 
@@ -40,9 +40,17 @@ def assert_board_in_view(view: GamePage, viewport: dict[str, int]) -> None:
 def test_a_360_px_phone_shows_the_whole_board_and_plays_by_tap(
     new_context: NewContext, output_path: str, kind: str, size: int
 ):
-    phone = new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
-    alice = create_game(phone.new_page(), kind=kind, size=size, name="Alice")
-    join_game(new_context().new_page(), alice.url, name="Bob")
+    phones = [
+        new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+        for _ in range(2)
+    ]
+    alice = create_game(phones[0].new_page(), kind=kind, size=size, name="Alice")
+    expect(alice.page.locator("#invite")).to_be_visible()
+    assert_board_in_view(alice, PHONE)
+    visitor = watch_game(phones[1].new_page(), alice.url)
+    expect(visitor.page.locator("#join-form")).to_be_visible()
+    assert_board_in_view(visitor, PHONE)
+    join_game(visitor.page, alice.url, name="Bob")
     expect(alice.status).to_have_text("Your move.")
     assert_board_in_view(alice, PHONE)
 
