@@ -20,8 +20,6 @@ from games.services import GameError, Player
 
 MAX_MESSAGE_BYTES = 4096
 CLOSE_UNKNOWN_GAME = 4404
-
-
 MESSAGE_TYPES = ("play", "pass", "resign", "sync")
 
 
@@ -66,20 +64,23 @@ def _perform(message: dict[str, Any], *, player: Player, game_id: str) -> None:
         services.resign(player=player, game_id=game_id)
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class GameConsumer(AsyncJsonWebsocketConsumer):
     """One browser (player or spectator) watching one game."""
 
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
         self.player = player_of(self.scope)
-        state = await database_sync_to_async(selectors.state_for)(self.game_id, you=self.player)
+        # Accepted first: a close code only reaches a client whose handshake succeeded.
         await self.accept()
-        if state is None:
+        # Looked up before joining: an id that is no game never reaches the channel layer
+        # (nor can one that is no valid group name).
+        if await self._state() is None:
             await self.close(code=CLOSE_UNKNOWN_GAME)
             return
         self.group = events.group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.send_json({"type": "state", "game": state})
+        # Read again once in the group, so that no move can fall between state and events.
+        await self.send_json({"type": "state", "game": await self._state()})
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):

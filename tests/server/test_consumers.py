@@ -159,8 +159,13 @@ async def test_connect_sends_the_state_with_each_viewers_colour() -> None:
             assert sorted(state["legal"]) == [[0, 1], [1, 0], [2, 3], [3, 2]]
 
 
-async def test_an_unknown_game_is_closed_with_4404() -> None:
-    communicator = WebsocketCommunicator(application, "/ws/games/no-such-game/", headers=HEADERS)
+@pytest.mark.parametrize(
+    "game_id",
+    ["no-such-game", "a%20b", "x" * 200, "%C3%A9"],
+    ids=["unknown", "space", "long", "e-acute"],
+)
+async def test_an_unknown_game_is_closed_with_4404(game_id: str) -> None:
+    communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=HEADERS)
     connected, _ = await communicator.connect(timeout=TIMEOUT)
     assert connected
     closed = await communicator.receive_output(timeout=TIMEOUT)
