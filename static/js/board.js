@@ -9,6 +9,7 @@ const GO_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
 const STONE = { B: "black", W: "white" };
 const OPPOSITE = { B: "W", W: "B" };
 const LABEL_PX = { min: 11, max: 17 };
+const CURSOR = CELL * 0.92;
 
 let boardCount = 0;
 
@@ -26,6 +27,7 @@ function el(name, attrs = {}, parent = null) {
 }
 
 const key = ([row, col]) => `${row},${col}`;
+const pointOf = (at) => at.split(",").map(Number);
 
 /** Star points of a Go board: corners, sides on big boards, the centre of odd ones. */
 function starPoints(size) {
@@ -64,6 +66,58 @@ function geometry(kind, size) {
     centre: ([row, col]) => [margin + (col + 0.5) * CELL, margin + (row + 0.5) * CELL],
     margin,
   };
+}
+
+function label(parent, text, x, y) {
+  const attrs = { x, y, "text-anchor": "middle", "dominant-baseline": "central" };
+  el("text", attrs, parent).textContent = text;
+}
+
+/** Wood, lines on the points, star points; letters (no I) and numbers from the bottom. */
+function drawGoBoard(base, labels, { width, margin, centre }, size) {
+  el("rect", { class: "wood", x: 0, y: 0, width, height: width, rx: 6 }, base);
+  const end = margin + (size - 1) * CELL;
+  const lines = el("g", { class: "grid" }, base);
+  for (let i = 0; i < size; i++) {
+    const at = margin + i * CELL;
+    el("line", { x1: margin, y1: at, x2: end, y2: at }, lines);
+    el("line", { x1: at, y1: margin, x2: at, y2: end }, lines);
+  }
+  const side = end - margin;
+  el("rect", { class: "edge", x: margin, y: margin, width: side, height: side }, lines);
+  for (const point of starPoints(size)) {
+    const [x, y] = centre(point);
+    el("circle", { class: "star", cx: x, cy: y, r: CELL * 0.09 }, base);
+  }
+  const near = margin - CELL * 0.72;
+  const far = end + CELL * 0.72;
+  for (let i = 0; i < size; i++) {
+    const at = margin + i * CELL;
+    for (const y of [near, far]) label(labels, GO_LETTERS[i], at, y);
+    for (const x of [near, far]) label(labels, String(size - i), x, at);
+  }
+}
+
+/** Green felt divided into squares, the four dots; letters and numbers from the top left. */
+function drawOthelloBoard(base, labels, { width, margin }, size) {
+  el("rect", { class: "frame", x: 0, y: 0, width, height: width, rx: 6 }, base);
+  const side = size * CELL;
+  el("rect", { class: "felt", x: margin, y: margin, width: side, height: side }, base);
+  const lines = el("g", { class: "grid" }, base);
+  for (let i = 0; i <= size; i++) {
+    const at = margin + i * CELL;
+    el("line", { x1: margin, y1: at, x2: margin + side, y2: at }, lines);
+    el("line", { x1: at, y1: margin, x2: at, y2: margin + side }, lines);
+  }
+  for (const [row, col] of othelloDots(size)) {
+    const [cx, cy] = [margin + col * CELL, margin + row * CELL];
+    el("circle", { class: "star", cx, cy, r: CELL * 0.08 }, base);
+  }
+  for (let i = 0; i < size; i++) {
+    const at = margin + (i + 0.5) * CELL;
+    label(labels, String.fromCharCode(97 + i), at, margin / 2);
+    label(labels, String(i + 1), margin / 2, at);
+  }
 }
 
 /**
@@ -110,86 +164,28 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
   function drawStatic(kind, size) {
     svg.replaceChildren();
     geo = geometry(kind, size);
-    const { width, centre, margin } = geo;
-    svg.setAttribute("viewBox", `0 0 ${width} ${width}`);
+    svg.setAttribute("viewBox", `0 0 ${geo.width} ${geo.width}`);
     svg.dataset.kind = kind;
     svg.dataset.size = size;
     gradients(el("defs", {}, svg));
     const base = el("g", { class: "board-base" }, svg);
     const labels = el("g", { class: "coords", "aria-hidden": "true" }, svg);
-    coords = { group: labels, width, room: kind === "go" ? CELL * 0.5 : CELL * 0.42 };
-    const label = (text, x, y) => {
-      const node = el("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central" });
-      node.textContent = text;
-      labels.append(node);
-    };
-    if (kind === "go") {
-      el("rect", { class: "wood", x: 0, y: 0, width, height: width, rx: 6 }, base);
-      const end = margin + (size - 1) * CELL;
-      const lines = el("g", { class: "grid" }, base);
-      for (let i = 0; i < size; i++) {
-        const at = margin + i * CELL;
-        el("line", { x1: margin, y1: at, x2: end, y2: at }, lines);
-        el("line", { x1: at, y1: margin, x2: at, y2: end }, lines);
-      }
-      el("rect", { class: "edge", x: margin, y: margin, width: end - margin, height: end - margin }, lines);
-      for (const point of starPoints(size)) {
-        const [x, y] = centre(point);
-        el("circle", { class: "star", cx: x, cy: y, r: CELL * 0.09 }, base);
-      }
-      const near = margin - CELL * 0.72;
-      const far = end + CELL * 0.72;
-      for (let i = 0; i < size; i++) {
-        const at = margin + i * CELL;
-        label(GO_LETTERS[i], at, near);
-        label(GO_LETTERS[i], at, far);
-        label(String(size - i), near, at);
-        label(String(size - i), far, at);
-      }
-    } else {
-      el("rect", { class: "frame", x: 0, y: 0, width, height: width, rx: 6 }, base);
-      const side = size * CELL;
-      el("rect", { class: "felt", x: margin, y: margin, width: side, height: side }, base);
-      const lines = el("g", { class: "grid" }, base);
-      for (let i = 0; i <= size; i++) {
-        const at = margin + i * CELL;
-        el("line", { x1: margin, y1: at, x2: margin + side, y2: at }, lines);
-        el("line", { x1: at, y1: margin, x2: at, y2: margin + side }, lines);
-      }
-      for (const [row, col] of othelloDots(size)) {
-        el("circle", { class: "star", cx: margin + col * CELL, cy: margin + row * CELL, r: CELL * 0.08 }, base);
-      }
-      for (let i = 0; i < size; i++) {
-        const at = margin + (i + 0.5) * CELL;
-        label(String.fromCharCode(97 + i), at, margin / 2);
-        label(String(i + 1), margin / 2, at);
-      }
-    }
+    coords = { group: labels, width: geo.width, room: kind === "go" ? CELL * 0.5 : CELL * 0.42 };
+    (kind === "go" ? drawGoBoard : drawOthelloBoard)(base, labels, geo, size);
     layers = {
       marks: el("g", { class: "marks" }, svg),
       stones: el("g", { class: "stones" }, svg),
       ghosts: el("g", { class: "ghosts", "aria-hidden": "true" }, svg),
       last: el("g", { class: "last-move" }, svg),
       preview: el("g", { class: "preview", "aria-hidden": "true" }, svg),
-      cursor: el("rect", {
-        class: "cursor",
-        width: CELL * 0.92,
-        height: CELL * 0.92,
-        rx: CELL * 0.12,
-      }, svg),
+      cursor: el("rect", { class: "cursor", width: CURSOR, height: CURSOR, rx: CELL * 0.12 }, svg),
       hits: el("g", { class: "hits" }, svg),
     };
     for (let row = 0; row < size; row++) {
       for (let col = 0; col < size; col++) {
-        const [x, y] = centre([row, col]);
-        el("rect", {
-          class: "hit",
-          x: x - CELL / 2,
-          y: y - CELL / 2,
-          width: CELL,
-          height: CELL,
-          "data-point": key([row, col]),
-        }, layers.hits);
+        const [x, y] = geo.centre([row, col]);
+        const area = { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL };
+        el("rect", { class: "hit", ...area, "data-point": key([row, col]) }, layers.hits);
       }
     }
     stones = new Map();
@@ -271,7 +267,7 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
     layers.last.replaceChildren();
     if (game.kind === "othello") {
       for (const at of legal) {
-        const [x, y] = geo.centre(at.split(",").map(Number));
+        const [x, y] = geo.centre(pointOf(at));
         el("circle", { class: "legal-dot", cx: x, cy: y, r: CELL * 0.1 }, layers.marks);
       }
     }
@@ -293,31 +289,32 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
     const focused = document.activeElement === svg && svg.classList.contains("keyboard");
     const at = hovered ?? (focused ? key(cursor) : null);
     if (at && legal.has(at)) {
-      stone(game.you === "black" ? "B" : "W", at.split(",").map(Number), layers.preview);
+      stone(game.you === "black" ? "B" : "W", pointOf(at), layers.preview);
     }
   }
 
   function drawCursor() {
     const [x, y] = geo.centre(cursor);
-    const side = CELL * 0.92;
-    layers.cursor.setAttribute("x", x - side / 2);
-    layers.cursor.setAttribute("y", y - side / 2);
+    layers.cursor.setAttribute("x", x - CURSOR / 2);
+    layers.cursor.setAttribute("y", y - CURSOR / 2);
     const name = pointName(game.kind, game.size, cursor);
     const cell = game.board[cursor[0]][cursor[1]];
-    const content = cell === "." ? "empty" : `${STONE[cell]} ${game.kind === "go" ? "stone" : "disc"}`;
+    const piece = game.kind === "go" ? "stone" : "disc";
+    const content = cell === "." ? "empty" : `${STONE[cell]} ${piece}`;
     const playable = legal.has(key(cursor)) ? ", you can play here" : "";
     const title = `${game.kind === "go" ? "Go" : "Othello"} board ${game.size} by ${game.size}`;
-    svg.setAttribute("aria-label", `${title}. Cursor ${name}: ${content}${playable}. Arrow keys move, Enter plays.`);
+    const help = "Arrow keys move, Enter plays.";
+    svg.setAttribute("aria-label", `${title}. Cursor ${name}: ${content}${playable}. ${help}`);
   }
 
   function play(at) {
-    if (legal.has(at)) onPlay(at.split(",").map(Number));
+    if (legal.has(at)) onPlay(pointOf(at));
   }
 
   svg.addEventListener("click", (event) => {
     const at = event.target.closest?.(".hit")?.dataset.point;
     if (!at || !game) return;
-    cursor = at.split(",").map(Number);
+    cursor = pointOf(at);
     drawCursor();
     play(at);
   });

@@ -161,10 +161,12 @@ function statusText() {
   }
 }
 
+const won = (color) => game.result?.startsWith(color === "black" ? "B+" : "W+") ?? false;
+
 /** "You won." / "You lost." for the two players of a finished game. */
 function outcomeText() {
   if (game.status !== "finished" || !game.you || !game.result || game.result === "Draw") return "";
-  return game.result.startsWith(game.you === "black" ? "B+" : "W+") ? "You won." : "You lost.";
+  return won(game.you) ? "You won." : "You lost.";
 }
 
 function noticeText() {
@@ -194,7 +196,7 @@ function drawPlayers() {
     row.querySelector(".player-name").textContent = game.players[color] ?? "waiting…";
     row.classList.toggle("empty-seat", !game.players[color]);
     row.classList.toggle("to-move", game.status === "active" && game.to_move === color);
-    row.classList.toggle("winner", game.result?.startsWith(color === "black" ? "B+" : "W+") ?? false);
+    row.classList.toggle("winner", won(color));
     const tags = row.querySelector(".player-tags");
     tags.textContent = game.you === color ? "you" : "";
     const score = row.querySelector(".player-score");
@@ -253,7 +255,8 @@ function drawPanel() {
   drawControls();
   const names = `${game.players.black ?? "?"} vs ${game.players.white ?? "?"}`;
   const prefix = yourTurn() ? "● Your move · " : "";
-  document.title = `${prefix}${KIND_NAME[game.kind]} ${game.size}×${game.size}: ${names} · Othello & Go`;
+  const kind = `${KIND_NAME[game.kind]} ${game.size}×${game.size}`;
+  document.title = `${prefix}${kind}: ${names} · Othello & Go`;
 }
 
 // --- buttons -----------------------------------------------------------------
