@@ -256,10 +256,11 @@ class _History:
     superko check O(1) per move without copying the history each move.
     """
 
-    __slots__ = ("first_seen", "hashes")
+    __slots__ = ("first_seen", "hashes", "superko")
 
-    def __init__(self, hashes: Iterable[int]) -> None:
+    def __init__(self, hashes: Iterable[int], *, superko: bool = True) -> None:
         self.hashes = list(hashes)
+        self.superko = superko
         self.first_seen: dict[int, int] = {}
         for i, key in enumerate(self.hashes):
             self.first_seen.setdefault(key, i)
@@ -276,7 +277,7 @@ class _History:
             if hashes[length] == key:
                 self.first_seen.setdefault(key, length)
                 return self
-        return _History([*hashes[:length], key])
+        return _History([*hashes[:length], key], superko=self.superko)
 
 
 class GoPosition:
@@ -350,17 +351,20 @@ class GoPosition:
     # Building positions
 
     @classmethod
-    def start(cls, size: int = 19) -> Self:
+    def start(cls, size: int = 19, *, superko: bool = True) -> Self:
         """The empty ``size`` x ``size`` board, Black to move.
 
-        Raises ``RulesError`` unless ``size`` is odd and from 3 to 19.
+        ``superko=False`` plays by rules with no ko at all, as the seed's
+        scoring problem does: a board may then come back. Raises
+        ``RulesError`` unless ``size`` is odd and from 3 to 19.
 
         >>> GoPosition.start(3).rows()
         ['...', '...', '...']
         """
         geometry = _geometry(_check_size(size))
         stones = _Stones.of(geometry, [_EMPTY] * (size * size))
-        return cls._make(geometry, stones, _BLACK, _History([0]), 1, (0, 0), 0)
+        history = _History([0], superko=superko)
+        return cls._make(geometry, stones, _BLACK, history, 1, (0, 0), 0)
 
     @classmethod
     def from_rows(cls, rows: Sequence[str], to_move: Color) -> Self:
@@ -390,7 +394,7 @@ class GoPosition:
          'prisoners': {'black': 0, 'white': 0}, 'consecutive_passes': 0, 'history': [0]}
         """
         black, white = self._prisoners
-        return {
+        snapshot: dict[str, Any] = {
             "size": self.size,
             "rows": self.rows(),
             "to_move": self.to_move.value,
@@ -398,6 +402,9 @@ class GoPosition:
             "consecutive_passes": self.consecutive_passes,
             "history": self._history.hashes[: self._length],
         }
+        if not self._history.superko:
+            snapshot["superko"] = False
+        return snapshot
 
     @classmethod
     def from_snapshot(cls, data: Mapping[str, Any]) -> Self:
@@ -411,6 +418,7 @@ class GoPosition:
             size, rows, to_move = data["size"], data["rows"], Color(data["to_move"])
             prisoners = (data["prisoners"]["black"], data["prisoners"]["white"])
             passes, hashes = data["consecutive_passes"], data["history"]
+            superko = data.get("superko", True)
         except (KeyError, TypeError, ValueError) as error:
             raise RulesError(f"not a Go snapshot: {error!r}") from None
         if not isinstance(rows, list | tuple) or size != len(rows):
@@ -423,10 +431,12 @@ class GoPosition:
             type(key) is int and 0 <= key < 1 << _HASH_BITS for key in hashes
         ):
             raise RulesError("not a Go snapshot: history must be a list of board hashes")
+        if type(superko) is not bool:
+            raise RulesError(f"not a Go snapshot: superko {superko!r}")
         geometry, stones = _read_rows(rows)
         if not hashes or hashes[-1] != stones.key:
             raise RulesError("not a Go snapshot: the history does not end with the current board")
-        history = _History(hashes)
+        history = _History(hashes, superko=superko)
         own = _STONE[to_move]
         return cls._make(geometry, stones, own, history, len(hashes), prisoners, passes)
 
@@ -589,7 +599,8 @@ class GoPosition:
             for number in captured:
                 for i in chains[number][0]:
                     key ^= other_keys[i]
-        if self._history.first_seen.get(key, self._length) < self._length:
+        history = self._history
+        if history.superko and history.first_seen.get(key, self._length) < self._length:
             return f"{self._name(index)} would repeat an earlier board position (superko)"
         return key, captured, friends, free, enemies
 

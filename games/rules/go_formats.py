@@ -15,8 +15,9 @@ rotations and reflections, which change neither captures nor territory.
 
 Passes are not written: a colour that places twice in a row means the other
 side passed in between (Black passed first if White places first). Every
-move is checked by the rules of ``go.GoPosition``, suicide and positional
-superko included.
+move is checked by the rules of ``go.GoPosition`` as the seed states them:
+an occupied point or a suicide is refused, and, as the seed has no ko rule,
+a board may come back (``superko=False``).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def go_score(stdin: TextIO, stdout: TextIO) -> None:
     Raises ``InputFormatError`` naming the line of malformed input (a bad
     header, a board size other than odd 3 to 19, a stone that is not
     ``B(x,y)``/``W(x,y)`` or is off the board, fewer stones than announced) or
-    of an illegal move (the move and why: occupied, suicide, superko).
+    of an illegal move (the move and why: occupied, suicide).
     """
     lines = _lines(stdin)
     last = 0
@@ -58,7 +59,7 @@ def go_score(stdin: TextIO, stdout: TextIO) -> None:
             raise InputFormatError(number, f"a board size must be odd, from 3 to 19, not {size}")
         if count < 0:
             raise InputFormatError(number, f"the number of stones cannot be negative: {count}")
-        position = GoPosition.start(size)
+        position = GoPosition.start(size, superko=False)
         for stone in range(1, count + 1):
             line = next(lines, None)
             if line is None:

@@ -518,6 +518,18 @@ def test_simple_ko_cannot_be_retaken_at_once_but_can_after_a_ko_threat() -> None
     )
 
 
+def test_without_superko_the_ko_is_retaken_at_once_and_the_snapshot_says_so() -> None:
+    start = GoPosition.start(5, superko=False)
+    moves = ["B B4", "W C4", "B A3", "W B3", "B B2", "W C2", "B E1", "W D3", "B C3"]
+    taken, _ = play_all(start, moves)
+    retaken, diffs = play_all(taken, ["W B3"])
+    assert diffs[0].captured == ((2, 2),)
+    restored = GoPosition.from_snapshot(json.loads(json.dumps(retaken.to_snapshot())))
+    again, diffs = play_all(restored, ["B C3"])
+    assert diffs[0].captured == ((2, 1),)
+    assert again.rows() == taken.rows()
+
+
 def test_a_pass_is_no_ko_threat_under_positional_superko() -> None:
     taken, _ = play_all(KO, ["B C3", "W pass", "B pass"])
     assert taken.is_over
