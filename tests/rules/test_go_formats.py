@@ -94,9 +94,6 @@ def test_own_cases_through_the_command_line(given_input: str, expected: str) -> 
     assert (result.returncode, result.stderr, result.stdout) == (0, "", expected)
 
 
-KO_SETUP = ["B(-1,1)", "W(0,1)", "B(-2,0)", "W(-1,0)", "B(-1,-1)", "W(1,0)", "W(0,-1)", "B(0,0)"]
-
-
 @pytest.mark.parametrize(
     ("given_input", "line", "message"),
     [
@@ -118,11 +115,6 @@ KO_SETUP = ["B(-1,1)", "W(0,1)", "B(-2,0)", "W(-1,0)", "B(-1,-1)", "W(1,0)", "W(
             lines("3 3", "B(0,1)", "B(-1,0)", "W(-1,1)"),
             4,
             "illegal move W(-1,1): A3 is suicide",
-        ),
-        (
-            lines("5 9", *KO_SETUP, "W(-1,0)"),
-            10,
-            "illegal move W(-1,0): B3 would repeat an earlier board position",
         ),
     ],
 )
