@@ -333,6 +333,11 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
     // A touch has no hover: forget the last one so no stale preview lingers.
     if (event.pointerType !== "mouse") hovered = null;
   });
+  svg.addEventListener("focus", () => {
+    // Tabbing in shows the cursor at once; a click does not.
+    if (svg.matches(":focus-visible")) svg.classList.add("keyboard");
+    if (game) drawPreview();
+  });
   svg.addEventListener("blur", () => game && drawPreview());
   svg.addEventListener("keydown", (event) => {
     if (!game) return;
