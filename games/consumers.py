@@ -1,8 +1,10 @@
 """The game's websocket: decode a message, call one service, send.
 
-Client to server: `play` {ply, point}, `pass` {ply}, `resign`, `sync`.
+Client to server: `play` {ply, point}, `pass` {ply}, `resign`, `sync`, and in Go's
+scoring phase `mark` {point, marking?}, `accept` {marking?}, `resume` {marking?}.
 Server to client: `state` on connect and on `sync`, `moved` after every stored
-move (broadcast by the services once their transaction commits, see
+move, `state` after every other change (a join, a mark, an accept, a resume;
+both broadcast by the services once their transaction commits, see
 `games.events`), and `error` {code, message} to the sender only. The seat
 comes from the session and the account in the scope, never from a message.
 """
@@ -20,14 +22,14 @@ from games.services import GameError, Player
 
 MAX_MESSAGE_BYTES = 4096
 CLOSE_UNKNOWN_GAME = 4404
-MESSAGE_TYPES = ("play", "pass", "resign", "sync")
+MESSAGE_TYPES = ("play", "pass", "resign", "sync", "mark", "accept", "resume")
 
 
 def parse_message(text: str) -> dict[str, Any]:
     """The JSON object in one text frame, its `type` one of MESSAGE_TYPES.
 
     Raises GameError("bad_request") for a frame over 4 KiB, anything but a JSON
-    object, or an unknown type. The fields of each type (`ply`, `point`) are
+    object, or an unknown type. The fields of each type (`ply`, `point`, `marking`) are
     checked by the service it goes to, before anything is read or written.
     """
     if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
@@ -54,14 +56,20 @@ def player_of(scope: dict[str, Any]) -> Player:
 
 
 def _perform(message: dict[str, Any], *, player: Player, game_id: str) -> None:
-    """The one service call a `play`, `pass` or `resign` message asks for."""
-    if message["type"] == "play":
-        ply, point = message.get("ply"), message.get("point")
-        services.play(player=player, game_id=game_id, ply=ply, point=point)
-    elif message["type"] == "pass":
-        services.pass_turn(player=player, game_id=game_id, ply=message.get("ply"))
-    else:
+    """The one service call a message other than `sync` asks for."""
+    kind, get = message["type"], message.get
+    if kind == "play":
+        services.play(player=player, game_id=game_id, ply=get("ply"), point=get("point"))
+    elif kind == "pass":
+        services.pass_turn(player=player, game_id=game_id, ply=get("ply"))
+    elif kind == "resign":
         services.resign(player=player, game_id=game_id)
+    elif kind == "mark":
+        services.mark(player=player, game_id=game_id, point=get("point"), marking=get("marking"))
+    elif kind == "accept":
+        services.accept(player=player, game_id=game_id, marking=get("marking"))
+    else:
+        services.resume(player=player, game_id=game_id, marking=get("marking"))
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -108,7 +116,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def game_state(self, event: dict[str, Any]) -> None:
-        """A changed game without a move (a join, an abort), from `events.broadcast_state`."""
+        """A changed game without a move (a join, an abort, Go's count), from
+        `events.broadcast_state`."""
         await self.send_json({"type": "state", "game": self._personal(event)})
 
     def _personal(self, event: dict[str, Any]) -> dict[str, Any]:

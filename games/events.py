@@ -8,7 +8,8 @@ spectators alike):
   ply order. G is the game after the whole service call, so when an Othello move is
   followed by an automatic pass, both events carry the state after the pass.
 - ``{"type": "game.state", "game": G, "seats": ...}`` for a change without a move: a
-  player joined, the game was aborted.
+  player joined, the game was aborted, Go's count changed (a mark, an accept, the game
+  finished by both accepts, a resume).
 """
 
 from __future__ import annotations

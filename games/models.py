@@ -81,6 +81,25 @@ class Game(models.Model):
     )
     score = models.JSONField(default=dict, blank=True)
 
+    # Go's count after two passes: the stones marked dead (the agreed ones once finished),
+    # the territory and per-colour breakdown that follow, who accepted this marking, and
+    # the marking's number, raised at every change so that an accept can name the marking
+    # it agrees to.
+    dead = models.JSONField(default=list, blank=True, help_text="Go: [[r, c], ...] marked dead.")
+    territory = models.JSONField(
+        null=True, blank=True, help_text='Go, once counted: {"black": [[r, c], ...], "white": ...}'
+    )
+    score_detail = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Go, once counted: the breakdown of each colour's points.",
+    )
+    black_accepted = models.BooleanField(default=False)
+    white_accepted = models.BooleanField(default=False)
+    marking = models.PositiveIntegerField(
+        default=0, help_text="Go: the number of the current marking of dead stones."
+    )
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

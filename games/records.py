@@ -123,8 +123,23 @@ def _marked(moves: Sequence[Move], *, othello: bool) -> rules.Point | None:
     return None
 
 
+def final_count(game: Game) -> dict[str, Any] | None:
+    """The agreed count of a Go game finished by counting: ``dead`` ([[r, c], ...]),
+    ``territory`` (by colour), ``score`` and ``score_detail`` as in G; None for any
+    other game (in play, resigned, Othello)."""
+    if game.status != Game.Status.FINISHED or game.territory is None:
+        return None
+    return {
+        "dead": game.dead,
+        "territory": game.territory,
+        "score": game.score,
+        "score_detail": game.score_detail,
+    }
+
+
 def record_of(game: Game) -> GameRecord:
-    """The game as an SGF-ready record: players, komi, date, result, moves.
+    """The game as an SGF-ready record: players, komi, date, result, moves, and for a Go
+    game finished by counting the agreed dead stones and the territory.
 
     A resignation is not a move in SGF: it only shows in the result (``W+R``). Reads
     ``game.moves.all()`` (prefetch it when exporting many games).
@@ -135,6 +150,16 @@ def record_of(game: Game) -> GameRecord:
         if diff is not None:
             play = rules.Move.place(diff.point) if diff.point else rules.Move.pass_turn()
             moves.append((diff.color, play))
+    count = final_count(game)
+    dead: frozenset[rules.Point] = frozenset()
+    territory: dict[rules.Color, frozenset[rules.Point]] = {}
+    if count is not None:
+        dead = _points(count["dead"])
+        territory = {
+            rules.Color(color): _points(points)
+            for color, points in count["territory"].items()
+            if points
+        }
     return GameRecord(
         kind="go" if game.kind == Game.Kind.GO else "othello",
         size=game.size,
@@ -144,13 +169,20 @@ def record_of(game: Game) -> GameRecord:
         komi=game.komi if game.kind == Game.Kind.GO else None,
         result=game.result or None,
         date=game.created_at.date().isoformat(),
+        dead=dead,
+        territory=territory,
     )
+
+
+def _points(points: Iterable[Sequence[int]]) -> frozenset[rules.Point]:
+    return frozenset((row, col) for row, col in points)
 
 
 def replay_data(game: Game) -> dict[str, Any]:
     """What the replay page's script needs: the start board and every move M with its diff.
 
-    ``live`` is true while the game can still change (waiting, active, scoring).
+    ``live`` is true while the game can still change (waiting, active, scoring);
+    ``count`` is ``final_count``, shown at the last move.
     """
     moves = [move_json(move) for move in game.moves.all()]
     return {
@@ -164,6 +196,7 @@ def replay_data(game: Game) -> dict[str, Any]:
         "start": start_rows(game),
         "moves": moves,
         "live": game.status in IN_PLAY,
+        "count": final_count(game),
     }
 
 

@@ -71,6 +71,9 @@ def position_of(game: Game) -> rules.Position:
 def game_state(game: Game, *, you: str | None) -> dict[str, Any]:
     """G, the contract's state object, for a viewer playing ``you`` (a colour or None).
 
+    Go adds its count (see ``COUNT_KEYS``): ``score`` holds the totals of the current
+    marking while the game is being scored, the final ones once finished.
+
     Costs one query (the moves), or none when they were prefetched.
     """
     position = position_of(game)
@@ -96,8 +99,25 @@ def game_state(game: Game, *, you: str | None) -> dict[str, Any]:
         "prisoners": (
             {color.value: count for color, count in position.prisoners.items()} if is_go else None
         ),
+        **(_count_state(game) if is_go else dict.fromkeys(COUNT_KEYS)),
         "last_move": moves[-1] if moves else None,
         "moves": moves,
+    }
+
+
+COUNT_KEYS = ("dead", "territory", "score_detail", "accepted", "marking")
+"""G's keys of Go's count, None for Othello."""
+
+
+def _count_state(game: Game) -> dict[str, Any]:
+    """Go's count in G: the stones marked dead, and once counted (scoring, or finished by
+    a count) the territory and the breakdown; who accepted the marking, its number."""
+    return {
+        "dead": game.dead,
+        "territory": game.territory,
+        "score_detail": game.score_detail,
+        "accepted": {color: getattr(game, f"{color}_accepted") for color in COLORS},
+        "marking": game.marking,
     }
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -172,14 +172,11 @@ def play(*, player: Player, game_id: str, ply: int, point: Any) -> list[Move]:
     being scored).
     """
     _check_ply(ply)
-    if not (isinstance(point, list | tuple) and len(point) == 2 and all(map(_is_int, point))):
-        raise GameError("bad_request", "point must be [row, col], two integers")
+    _check_point_shape(point)
     game = _locked(game_id)
-    row, col = point
-    if not (0 <= row < game.size and 0 <= col < game.size):
-        raise GameError("bad_request", f"[{row}, {col}] is off the {game.size}x{game.size} board")
+    point = _on_board(game, point)
     _check_turn(game, player, ply)
-    return _apply(game, rules.Move.place((row, col)))
+    return _apply(game, rules.Move.place(point))
 
 
 @transaction.atomic
@@ -199,7 +196,8 @@ def pass_turn(*, player: Player, game_id: str, ply: int) -> list[Move]:
 
 @transaction.atomic
 def resign(*, player: Player, game_id: str) -> list[Move]:
-    """The stored resignation of ``player``, on either side's turn; the opponent wins.
+    """The stored resignation of ``player``, on either side's turn (Go's scoring phase
+    too: the marking is dropped); the opponent wins.
 
     Raises GameError: bad_request (unknown game), not_a_player, game_over,
     not_your_turn (still waiting for an opponent).
@@ -213,11 +211,96 @@ def resign(*, player: Player, game_id: str) -> list[Move]:
     move = Move(game=game, ply=game.ply + 1, color=color, action=Move.Action.RESIGN)
     move.diff = {_changed_key(game): []}
     game.ply = move.ply
+    if game.status == Game.Status.SCORING:
+        _drop_marking(game, position_of(game))
     _finish(game, result=f"{rules.Color(color).opponent.letter}+R")
     move.save()
     game.save()
     _on_commit(lambda: events.broadcast_moved(game, [move]))
     return [move]
+
+
+# Go's scoring phase
+#
+# Two passes in a row (``_end_of_play``) put a Go game in ``scoring`` with the dead stones
+# the rules guess (``go.estimate_dead``) and the count that follows. Either player then
+# toggles chains dead or alive (``mark``), accepts the marking (``accept``; both: the game
+# is finished with that count) or plays on (``resume``). Every change of the marking
+# raises ``game.marking`` and withdraws both acceptances, so nobody is held to a marking
+# they did not see; a client may also name the marking it acts on (``marking``), and an
+# old number is answered ``stale``, like an old ``ply``.
+
+
+@transaction.atomic
+def mark(*, player: Player, game_id: str, point: Any, marking: Any = None) -> Game:
+    """The game with the chain on ``point`` ([row, col]) toggled: dead if it was alive,
+    alive if it was dead; both acceptances withdrawn, the count updated, ``marking`` + 1.
+
+    Raises GameError, the first of: bad_request (a point or marking that is not integers,
+    a point off the board, an unknown game), not_a_player, game_over, stale (``marking``
+    given and not the current one), illegal_move (the game is not being scored, or there
+    is no stone on ``point``).
+    """
+    _check_point_shape(point)
+    _check_marking(marking)
+    game = _locked(game_id)
+    point = _on_board(game, point)
+    _check_scoring(game, player, marking)
+    position = _go_position(game)
+    chain = position.chain(point)
+    if not chain:
+        where = position.format_point(point)
+        raise GameError("illegal_move", f"there is no stone on {where} to mark")
+    dead = {(row, col) for row, col in game.dead}
+    _count(game, position, dead - chain if point in dead else dead | chain)
+    game.black_accepted = game.white_accepted = False
+    game.marking += 1
+    game.save()
+    _on_commit(lambda: events.broadcast_state(game))
+    return game
+
+
+@transaction.atomic
+def accept(*, player: Player, game_id: str, marking: Any = None) -> Game:
+    """The game with ``player``'s acceptance of the current marking; once both players
+    have accepted it, the game is finished with its count (``result`` B+3.5, W+0.5, Draw).
+
+    Accepting twice changes nothing. Raises GameError like ``mark`` (no point): stale for
+    an old ``marking``, illegal_move outside the scoring phase.
+    """
+    _check_marking(marking)
+    game = _locked(game_id)
+    color = _check_scoring(game, player, marking)
+    if getattr(game, f"{color}_accepted"):
+        return game
+    setattr(game, f"{color}_accepted", True)
+    if game.black_accepted and game.white_accepted:
+        dead = {(row, col) for row, col in game.dead}
+        _finish(game, result=_count(game, _go_position(game), dead).result)
+    game.save()
+    _on_commit(lambda: events.broadcast_state(game))
+    return game
+
+
+@transaction.atomic
+def resume(*, player: Player, game_id: str, marking: Any = None) -> Game:
+    """The game back in play (``active``) with the side to move after the passes; the
+    marking and the acceptances dropped, ``marking`` + 1.
+
+    Raises GameError like ``accept``.
+    """
+    _check_marking(marking)
+    game = _locked(game_id)
+    _check_scoring(game, player, marking)
+    position = _go_position(game).resume()
+    game.snapshot = position.to_snapshot()
+    game.to_move = position.to_move.value
+    game.status = Game.Status.ACTIVE
+    _drop_marking(game, position)
+    game.marking += 1
+    game.save()
+    _on_commit(lambda: events.broadcast_state(game))
+    return game
 
 
 # The steps
@@ -235,6 +318,37 @@ def _locked(game_id: str) -> Game:
 def _check_ply(ply: object) -> None:
     if not _is_int(ply):
         raise GameError("bad_request", "ply must be an integer")
+
+
+def _check_point_shape(point: object) -> None:
+    if not (isinstance(point, list | tuple) and len(point) == 2 and all(map(_is_int, point))):
+        raise GameError("bad_request", "point must be [row, col], two integers")
+
+
+def _on_board(game: Game, point: Any) -> rules.Point:
+    row, col = point
+    if not (0 <= row < game.size and 0 <= col < game.size):
+        raise GameError("bad_request", f"[{row}, {col}] is off the {game.size}x{game.size} board")
+    return row, col
+
+
+def _check_marking(marking: object) -> None:
+    if marking is not None and not _is_int(marking):
+        raise GameError("bad_request", "marking must be an integer")
+
+
+def _check_scoring(game: Game, player: Player, marking: int | None) -> str:
+    """The contract's order after bad_request, for mark, accept and resume: the caller's
+    colour."""
+    color = color_of(game, player)
+    if color is None:
+        raise GameError("not_a_player", "only the players score the game")
+    _refuse_ended(game)
+    if marking is not None and marking != game.marking:
+        raise GameError("stale", f"the marking is number {game.marking}, not {marking}")
+    if game.status != Game.Status.SCORING:
+        raise GameError("illegal_move", "the game is not being scored: only after two passes")
+    return color
 
 
 def _check_turn(game: Game, player: Player, ply: int) -> None:
@@ -292,13 +406,55 @@ def _end_of_play(game: Game, position: rules.Position) -> None:
     if isinstance(position, rules.OthelloPosition):
         _finish(game, result=position.result() or "Draw")
         return
-    # Two passes end play; Go's scoring phase (marking dead stones, resuming) is a later
-    # issue. Until it exists the game is finished at once, scored by the rules with no
-    # stone marked dead and the game's komi and method: status `finished`, never
-    # `scoring`.
-    final = go.score(position, komi=game.komi or 0.0, method=_scoring(game.scoring_method))
+    # Two passes: the players now agree on the dead stones, starting from the rules' guess.
+    game.status = Game.Status.SCORING
+    game.black_accepted = game.white_accepted = False
+    game.marking += 1
+    _count(game, position, go.estimate_dead(position))
+
+
+def _go_position(game: Game) -> rules.GoPosition:
+    position = position_of(game)
+    assert isinstance(position, rules.GoPosition), "only Go games reach the scoring phase"
+    return position
+
+
+def _count(game: Game, position: rules.GoPosition, dead: Collection[rules.Point]) -> go.GoScore:
+    """Store on ``game`` the count of ``position`` with ``dead`` lifted: the dead stones,
+    the territory, the breakdown and the totals (``score``)."""
+    try:
+        final = go.score(
+            position, dead=dead, komi=game.komi or 0.0, method=_scoring(game.scoring_method)
+        )
+    except (rules.RulesError, rules.InvalidMoveError) as error:
+        raise GameError("bad_request", str(error)) from None
+    game.dead = sorted([row, col] for row, col in dead)
+    game.territory = {
+        color.value: sorted([row, col] for row, col in final.territory_points[color])
+        for color in rules.Color
+    }
+    game.score_detail = {
+        color.value: {
+            "territory": final.territory[color],
+            "prisoners": final.prisoners[color],
+            "dead": final.dead[color],
+            "stones": final.stones[color],
+            "komi": final.komi[color],
+            "total": final.total[color],
+        }
+        for color in rules.Color
+    }
     game.score = {color.value: final.total[color] for color in rules.Color}
-    _finish(game, result=final.result)
+    return final
+
+
+def _drop_marking(game: Game, position: rules.Position) -> None:
+    """Forget the count of the scoring phase: no dead stones, the score of a game in play."""
+    game.dead = []
+    game.territory = None
+    game.score_detail = None
+    game.black_accepted = game.white_accepted = False
+    game.score = _running_score(game, position)
 
 
 def _finish(game: Game, *, result: str) -> None:
@@ -393,8 +549,9 @@ def import_game(*, record: sgf.GameRecord) -> Game:
     """A finished game stored from ``record`` (an imported SGF file), every move replayed.
 
     The seats carry the record's names (``Black`` and ``White`` when it has none) and
-    belong to no session or account: nobody plays on in an imported game. The result is
-    the record's when it has one, else the count of a game played to its end, else blank.
+    belong to no session or account: nobody plays on in an imported game. A game played
+    to its end is counted (Go: with the record's dead stones, ``MA``); the result is the
+    record's when it has one, else that count, else blank.
     Raises GameError("bad_request") for a record the rules refuse (kind, size, a move);
     nothing is stored then.
     """
@@ -421,10 +578,13 @@ def import_game(*, record: sgf.GameRecord) -> Game:
         game.scoring_method = "territory"
         game.komi = record.komi or 0.0
     game.score = _running_score(game, position)
-    if position.is_over:
-        _end_of_play(game, position)
-    if record.result or not position.is_over:
-        _finish(game, result=(record.result or "")[: Game._meta.get_field("result").max_length])
+    counted = None
+    if isinstance(position, rules.OthelloPosition) and position.is_over:
+        counted = position.result()
+    elif isinstance(position, rules.GoPosition) and position.is_over:
+        counted = _count(game, position, record.dead).result
+    result = record.result or counted or ""
+    _finish(game, result=result[: Game._meta.get_field("result").max_length])
     game.save()
     Move.objects.bulk_create(
         [_move_row(game, ply, diff) for ply, (_, diff) in enumerate(played, start=1)]

@@ -20,7 +20,9 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games.models import Game, Move
+from games.rules import Color, GoPosition
 from othello_site.asgi import application
+from tests.server.test_scoring import INVADED, INVADERS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -279,7 +281,7 @@ async def test_othellos_automatic_pass_arrives_as_its_own_moved_event() -> None:
         assert (await black.receive())["move"]["ply"] == 6
 
 
-async def test_go_pass_pass_ends_the_game_for_everyone() -> None:
+async def test_go_pass_pass_ends_play_for_everyone_and_two_accepts_finish() -> None:
     seats = await table("go", 5)
     async with (
         socket(seats.game_id, seats.black) as black,
@@ -305,9 +307,17 @@ async def test_go_pass_pass_ends_the_game_for_everyone() -> None:
                 "notation": "pass",
             }
             game = event["game"]
-            # 24 points of territory against komi 6.5.
-            assert (game["status"], game["result"]) == ("finished", "B+17.5")
+            # Counting: 24 points of territory against komi 6.5.
+            assert (game["status"], game["result"]) == ("scoring", None)
+            assert game["score"] == {"black": 24, "white": 6.5}
             assert (game["legal"], game["to_move"]) == ([], None)
+        await white.send({"type": "accept"})
+        await black.send({"type": "accept"})
+        for ws in (black, white):
+            assert (await ws.receive())["game"]["status"] == "scoring"
+            event = await ws.receive()
+            assert event["type"] == "state"
+            assert (event["game"]["status"], event["game"]["result"]) == ("finished", "B+17.5")
 
 
 async def test_resign_ends_the_game_and_later_moves_are_game_over() -> None:
@@ -544,3 +554,144 @@ async def test_the_game_row_is_untouched_by_errors() -> None:
         assert await black.error({"type": "play", "ply": 3, "point": [0, 1]}) == "stale"
         assert await black.error({"type": "pass", "ply": 0}) == "illegal_move"
     assert await database_sync_to_async(snapshot)() == before
+
+
+# Go's scoring phase: mark, accept, resume
+
+
+async def counting_table() -> Table:
+    """A 5x5 Go game at tests.server.test_scoring's INVADED position, White to move."""
+
+    def setup() -> Table:
+        seats = seat("go", 5)
+        position = GoPosition.from_rows(INVADED, Color.WHITE)
+        Game.objects.filter(public_id=seats.game_id).update(
+            snapshot=position.to_snapshot(), to_move="white"
+        )
+        return seats
+
+    return await database_sync_to_async(setup)()
+
+
+async def everyone_receives(sockets: tuple[Socket, ...], kind: str = "state") -> dict[str, Any]:
+    """The next event of each socket, all of type ``kind`` with the same game; that game."""
+    games = []
+    for ws in sockets:
+        event = await ws.receive()
+        assert event["type"] == kind, event
+        games.append({**event["game"], "you": None})
+    assert all(game == games[0] for game in games)
+    return games[0]
+
+
+async def test_two_players_count_a_go_game_live_and_a_spectator_watches() -> None:
+    seats = await counting_table()
+    async with (
+        socket(seats.game_id, seats.black) as black,
+        socket(seats.game_id, seats.white) as white,
+        socket(seats.game_id) as spectator,
+    ):
+        everyone = (black, white, spectator)
+        await white.send({"type": "pass", "ply": 0})
+        await everyone_receives(everyone, "moved")
+        await black.send({"type": "pass", "ply": 1})
+        game = await everyone_receives(everyone, "moved")
+        assert (game["status"], game["dead"], game["marking"]) == ("scoring", INVADERS, 1)
+        assert game["score"] == {"black": 12, "white": 11.5}
+        assert game["score_detail"]["black"]["dead"] == 2
+
+        # White disagrees: its stones are alive. Everyone sees it at once.
+        await white.send({"type": "mark", "point": [1, 1], "marking": 1})
+        game = await everyone_receives(everyone)
+        assert (game["dead"], game["marking"]) == ([], 2)
+        assert game["score"] == {"black": 0, "white": 11.5}
+        assert game["territory"]["black"] == []
+
+        # Black accepts, then marks them dead again: Black's acceptance is withdrawn.
+        await black.send({"type": "accept", "marking": 2})
+        game = await everyone_receives(everyone)
+        assert game["accepted"] == {"black": True, "white": False}
+        await black.send({"type": "mark", "point": [2, 1], "marking": 2})
+        game = await everyone_receives(everyone)
+        assert (game["dead"], game["marking"]) == (INVADERS, 3)
+        assert game["accepted"] == {"black": False, "white": False}
+
+        # A click on the old marking is stale; the spectator and empty points change nothing.
+        assert await white.error({"type": "accept", "marking": 2}) == "stale"
+        assert await white.error({"type": "mark", "point": [1, 1], "marking": 2}) == "stale"
+        assert await spectator.error({"type": "mark", "point": [1, 1]}) == "not_a_player"
+        assert await spectator.error({"type": "accept"}) == "not_a_player"
+        assert await spectator.error({"type": "resume"}) == "not_a_player"
+        assert await black.error({"type": "mark", "point": [0, 0]}) == "illegal_move"
+        assert await black.error({"type": "mark", "point": [0, 5]}) == "bad_request"
+        assert await black.error({"type": "play", "ply": 2, "point": [0, 0]}) == "illegal_move"
+        assert await black.error({"type": "pass", "ply": 2}) == "illegal_move"
+
+        # Both accept the same marking: the game is over with that score, for everyone.
+        await white.send({"type": "accept", "marking": 3})
+        await everyone_receives(everyone)
+        await black.send({"type": "accept", "marking": 3})
+        game = await everyone_receives(everyone)
+        assert (game["status"], game["result"], game["score"]) == (
+            "finished",
+            "B+0.5",
+            {"black": 12, "white": 11.5},
+        )
+        assert game["dead"] == INVADERS
+        for ws in (black, white):
+            assert await ws.error({"type": "mark", "point": [1, 1]}) == "game_over"
+            assert await ws.error({"type": "accept"}) == "game_over"
+            assert await ws.error({"type": "resume"}) == "game_over"
+
+
+async def test_resume_returns_to_play_for_everyone() -> None:
+    seats = await counting_table()
+    async with (
+        socket(seats.game_id, seats.black) as black,
+        socket(seats.game_id, seats.white) as white,
+    ):
+        await white.send({"type": "pass", "ply": 0})
+        await everyone_receives((black, white), "moved")
+        await black.send({"type": "pass", "ply": 1})
+        await everyone_receives((black, white), "moved")
+
+        await black.send({"type": "resume"})
+        game = await everyone_receives((black, white))
+        assert (game["status"], game["to_move"], game["ply"], game["dead"]) == (
+            "active",
+            "white",
+            2,
+            [],
+        )
+        assert await black.error({"type": "resume"}) == "illegal_move"
+        assert await black.error({"type": "accept"}) == "illegal_move"
+        await play(white, 2, [0, 4])
+        game = await everyone_receives((black, white), "moved")
+        assert (game["ply"], game["to_move"]) == (3, "black")
+
+
+SCORING_BAD_REQUESTS = {
+    "mark-without-point": {"type": "mark"},
+    "mark-point-string": {"type": "mark", "point": "B4"},
+    "mark-point-float": {"type": "mark", "point": [1, 1.0]},
+    "mark-off-board": {"type": "mark", "point": [5, 0]},
+    "mark-marking-string": {"type": "mark", "point": [1, 1], "marking": "1"},
+    "accept-marking-float": {"type": "accept", "marking": 1.0},
+    "accept-marking-bool": {"type": "accept", "marking": True},
+    "resume-marking-list": {"type": "resume", "marking": [1]},
+}
+
+
+@pytest.mark.parametrize("message", SCORING_BAD_REQUESTS.values(), ids=SCORING_BAD_REQUESTS.keys())
+async def test_a_malformed_scoring_message_is_bad_request(message: dict[str, Any]) -> None:
+    seats = await counting_table()
+    async with (
+        socket(seats.game_id, seats.black) as black,
+        socket(seats.game_id, seats.white) as white,
+    ):
+        await white.send({"type": "pass", "ply": 0})
+        await everyone_receives((black, white), "moved")
+        await black.send({"type": "pass", "ply": 1})
+        before = await everyone_receives((black, white), "moved")
+        assert await white.error(message) == "bad_request"
+        assert {**(await white.state()), "you": None} == before

@@ -41,10 +41,15 @@ def new_game(kind: str, size: int, **options: Any) -> Game:
 
 def play_random(game: Game, *, seed: int, limit: int = 400, go_passes_after: int = 60) -> Game:
     """Play seeded random legal moves through the services until the game ends (or
-    ``limit``); Go passes twice after ``go_passes_after`` moves to finish."""
+    ``limit``); Go passes twice after ``go_passes_after`` moves, and both players accept
+    the server's marking of dead stones, to finish."""
     rng = random.Random(seed)
     for _ in range(limit):
         game = Game.objects.get(pk=game.pk)
+        if game.status == Game.Status.SCORING:
+            for player in (BLACK, WHITE):
+                services.accept(player=player, game_id=game.public_id)
+            continue
         if game.status != Game.Status.ACTIVE:
             break
         player = BLACK if game.to_move == "black" else WHITE

@@ -484,7 +484,7 @@ def test_go_while_scoring_play_and_pass_are_illegal_moves(
 # pass_turn
 
 
-def test_two_go_passes_finish_with_territory_scoring_and_komi(
+def test_two_go_passes_count_with_territory_scoring_and_komi(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
     game = start(black, white, kind="go", size=5)
@@ -503,13 +503,22 @@ def test_two_go_passes_finish_with_territory_scoring_and_komi(
     with django_capture_on_commit_callbacks(execute=True):
         services.pass_turn(player=black, game_id=game.public_id, ply=2)
 
-    # Black's 24 empty points against White's komi of 6.5.
+    # Play has ended: the players count. Black's 24 empty points against White's komi.
     game = reload(game)
-    assert (game.status, game.result, game.ply) == ("finished", "B+17.5", 3)
+    assert (game.status, game.result, game.ply) == ("scoring", "", 3)
     assert game.score == {"black": 24, "white": 6.5}
     assert [event["move"]["notation"] for _, event in broadcasts] == ["pass", "pass"]
-    assert broadcasts[-1][1]["game"]["status"] == "finished"
-    assert broadcasts[-1][1]["game"]["result"] == "B+17.5"
+    assert broadcasts[-1][1]["game"]["status"] == "scoring"
+    assert broadcasts[-1][1]["game"]["score"] == {"black": 24, "white": 6.5}
+
+    services.accept(player=black, game_id=game.public_id)
+    services.accept(player=white, game_id=game.public_id)
+    game = reload(game)
+    assert (game.status, game.result, game.score) == (
+        "finished",
+        "B+17.5",
+        {"black": 24, "white": 6.5},
+    )
 
 
 def test_two_passes_with_area_scoring_count_stones(black: Player, white: Player) -> None:
@@ -520,6 +529,8 @@ def test_two_passes_with_area_scoring_count_stones(black: Player, white: Player)
     services.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
     services.pass_turn(player=white, game_id=game.public_id, ply=1)
     services.pass_turn(player=black, game_id=game.public_id, ply=2)
+    services.accept(player=white, game_id=game.public_id)
+    services.accept(player=black, game_id=game.public_id)
 
     game = reload(game)
     assert (game.result, game.score) == ("B+17.5", {"black": 25, "white": 7.5})
