@@ -147,14 +147,18 @@ def replay(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResp
 
 
 def _players(game: Game, board: records.BoardAt) -> list[dict[str, Any]]:
-    """Each side's name and count at this ply: discs (Othello) or prisoners (Go)."""
+    """Each side's name and count at this ply: discs (Othello) or prisoners (Go), the
+    agreed totals after the last move of a Go game finished by counting."""
     othello = board.discs is not None
     counts = board.discs or board.prisoners or {}
+    count = records.final_count(game) if board.ply == game.ply else None
     players = []
     for color in selectors.COLORS:
         score = str(counts[color])
         title = "discs on the board" if othello else "stones captured"
-        if color == "white" and not othello and game.komi:
+        if count is not None:
+            score, title = f"{count['score'][color]:g}", "points"
+        elif color == "white" and not othello and game.komi:
             score, title = f"{score} + {game.komi:g}", "stones captured + komi"
         name = getattr(game, f"{color}_name")
         players.append({"color": color, "name": name, "score": score, "score_title": title})

@@ -1,6 +1,7 @@
 // The SVG board of both games. It draws what the server sends (board rows,
-// legal points, the last move) and reports clicks on legal points; it knows
-// no rule of either game.
+// legal points, the last move, Go's dead stones and territory) and reports
+// clicks on legal points, and on stones while Go is being scored; it knows no
+// rule of either game.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 40;
@@ -123,17 +124,21 @@ function drawOthelloBoard(base, labels, { width, margin }, size) {
 /**
  * Draw a board into `svg` and call `onPlay([row, col])` when the player to
  * move picks one of the server's legal points (click, tap, or cursor keys and
- * Enter/Space). Returns `{render(game, move)}`: `game` is the server's G (at
+ * Enter/Space), and `onMark([row, col])` when a player picks a stone while Go
+ * is being scored. Returns `{render(game, move)}`: `game` is the server's G (at
  * least kind, size, board; status, you, to_move, legal, moves, last_move when
- * playing), `move` the M just played, whose flips or captures are animated.
+ * playing; dead and territory once counted), `move` the M just played, whose
+ * flips or captures are animated.
  */
-export function createBoard(svg, { onPlay = () => {} } = {}) {
+export function createBoard(svg, { onPlay = () => {}, onMark = () => {} } = {}) {
   const id = `board${++boardCount}`;
   let shape = null; // "kind:size" currently drawn
   let geo = null;
   let game = null;
   let layers = null;
   let legal = new Set();
+  let marking = false; // a player may pick stones: Go's scoring phase
+  let dead = new Set();
   let stones = new Map();
   let hovered = null;
   let cursor = null;
@@ -175,6 +180,7 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
     layers = {
       marks: el("g", { class: "marks" }, svg),
       stones: el("g", { class: "stones" }, svg),
+      count: el("g", { class: "count", "aria-hidden": "true" }, svg),
       ghosts: el("g", { class: "ghosts", "aria-hidden": "true" }, svg),
       last: el("g", { class: "last-move" }, svg),
       preview: el("g", { class: "preview", "aria-hidden": "true" }, svg),
@@ -247,7 +253,26 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
       const ghost = stone(move.color === "black" ? "W" : "B", point, layers.ghosts, "captured");
       ghost.addEventListener("animationend", () => ghost.remove());
     }
+    for (const [at, group] of stones) group.classList.toggle("dead", dead.has(at));
   }
+
+  /** Go's count: a small square of the owner's colour on every point of territory. */
+  function drawCount() {
+    layers.count.replaceChildren();
+    const side = CELL * 0.3;
+    for (const [color, points] of Object.entries(game.territory ?? {})) {
+      for (const point of points) {
+        const [x, y] = geo.centre(point);
+        const attrs = { x: x - side / 2, y: y - side / 2, width: side, height: side };
+        el("rect", { class: `territory ${color}`, "data-point": key(point), ...attrs }, layers.count);
+      }
+    }
+  }
+
+  const hasStone = (at) => {
+    const [row, col] = pointOf(at);
+    return game.board[row][col] !== ".";
+  };
 
   /** The last placement to mark: Othello's survives the automatic pass after it. */
   function lastPlacement() {
@@ -281,6 +306,7 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
     }
     for (const hit of layers.hits.children) {
       hit.classList.toggle("legal", legal.has(hit.dataset.point));
+      hit.classList.toggle("markable", marking && hasStone(hit.dataset.point));
     }
   }
 
@@ -300,15 +326,18 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
     const name = pointName(game.kind, game.size, cursor);
     const cell = game.board[cursor[0]][cursor[1]];
     const piece = game.kind === "go" ? "stone" : "disc";
-    const content = cell === "." ? "empty" : `${STONE[cell]} ${piece}`;
-    const playable = legal.has(key(cursor)) ? ", you can play here" : "";
+    const isDead = dead.has(key(cursor));
+    const content = cell === "." ? "empty" : `${isDead ? "dead " : ""}${STONE[cell]} ${piece}`;
+    let action = legal.has(key(cursor)) ? ", you can play here" : "";
+    if (marking && cell !== ".") action = `, Enter marks it ${isDead ? "alive" : "dead"}`;
     const title = `${game.kind === "go" ? "Go" : "Othello"} board ${game.size} by ${game.size}`;
-    const help = "Arrow keys move, Enter plays.";
-    svg.setAttribute("aria-label", `${title}. Cursor ${name}: ${content}${playable}. ${help}`);
+    const help = marking ? "Arrow keys move, Enter marks a group." : "Arrow keys move, Enter plays.";
+    svg.setAttribute("aria-label", `${title}. Cursor ${name}: ${content}${action}. ${help}`);
   }
 
   function play(at) {
     if (legal.has(at)) onPlay(pointOf(at));
+    else if (marking && hasStone(at)) onMark(pointOf(at));
   }
 
   svg.addEventListener("click", (event) => {
@@ -371,8 +400,12 @@ export function createBoard(svg, { onPlay = () => {} } = {}) {
       const interactive = game.status === "active" && game.you && game.you === game.to_move;
       legal = new Set(interactive ? (game.legal ?? []).map(key) : []);
       svg.classList.toggle("interactive", Boolean(interactive));
+      marking = game.kind === "go" && game.status === "scoring" && Boolean(game.you);
+      svg.classList.toggle("marking", marking);
+      dead = new Set(game.territory ? (game.dead ?? []).map(key) : []);
       svg.dataset.ply = game.ply ?? 0;
       drawStones(move);
+      drawCount();
       drawMarks();
       drawPreview();
       drawCursor();

@@ -4,6 +4,7 @@
 import { createBoard } from "./board.js";
 import { appendMove } from "./move-list.js";
 
+const COLORS = ["black", "white"];
 const COLOR_NAME = { black: "Black", white: "White" };
 const KIND_NAME = { othello: "Othello", go: "Go" };
 const ERROR_SHOWN_MS = 4000;
@@ -17,6 +18,8 @@ let game = JSON.parse($("game-state").textContent);
 
 const board = createBoard($("board"), {
   onPlay: (point) => send({ type: "play", ply: game.ply, point }),
+  // The marking's number: a click on a marking that changed meanwhile is stale.
+  onMark: (point) => send({ type: "mark", point, marking: game.marking }),
 });
 
 // --- connection --------------------------------------------------------------
@@ -108,9 +111,18 @@ window.addEventListener("pageshow", (event) => {
 
 // --- drawing -----------------------------------------------------------------
 
+// Set when a change of the marking withdrew an acceptance; cleared by the next accept.
+let withdrawn = false;
+
 function update(next, move) {
   if (move && next.ply < game.ply) return;
   const fresh = move && move.ply > game.ply ? move : null;
+  const hadAccepted = COLORS.some((color) => game.accepted?.[color]);
+  if (next.status !== "scoring" || COLORS.some((color) => next.accepted?.[color])) {
+    withdrawn = false;
+  } else if (game.status === "scoring" && next.marking !== game.marking && hadAccepted) {
+    withdrawn = true;
+  }
   game = next;
   board.render(game, fresh);
   drawPanel();
@@ -151,7 +163,8 @@ function statusText() {
       if (game.you) return `Waiting for ${game.players[other] ?? COLOR_NAME[other]}…`;
       return `${COLOR_NAME[game.to_move]} to move.`;
     case "scoring":
-      return "Play has ended: the score is being counted.";
+      if (game.you) return "Play has ended: mark the dead stones, then accept.";
+      return "Play has ended: the players are marking the dead stones.";
     case "finished":
       return resultText();
     case "aborted":
@@ -170,15 +183,18 @@ function outcomeText() {
 }
 
 function noticeText() {
+  if (withdrawn) return "The marking changed: both acceptances were withdrawn.";
   const last = game.last_move;
   if (game.status !== "active" || last?.action !== "pass") return "";
   const who = COLOR_NAME[last.color];
   return game.kind === "othello" ? `${who} has no move and passes.` : `${who} passes.`;
 }
 
+const counted = () => game.kind === "go" && Boolean(game.score_detail);
+
 function scoreText(color) {
   if (game.kind === "othello") return `${game.score?.[color] ?? 0}`;
-  if (game.status === "finished" && game.score) return `${game.score[color]}`;
+  if ((game.status === "finished" || counted()) && game.score) return `${game.score[color]}`;
   const captured = game.prisoners?.[color] ?? 0;
   const komi = color === "white" && game.komi ? ` + ${game.komi}` : "";
   return `${captured}${komi}`;
@@ -186,7 +202,7 @@ function scoreText(color) {
 
 function scoreCaption(color) {
   if (game.kind === "othello") return "discs";
-  if (game.status === "finished") return "points";
+  if (game.status === "finished" || counted()) return "points";
   return color === "white" && game.komi ? "captures + komi" : "captures";
 }
 
@@ -216,6 +232,70 @@ function drawMoves() {
   list.scrollTop = list.scrollHeight;
 }
 
+const nameOf = (color) => (game.you === color ? "You" : game.players[color] ?? COLOR_NAME[color]);
+
+/** "You have accepted; waiting for Bob.", "Ann has accepted: accept to end the game." */
+function acceptedText() {
+  const [who] = COLORS.filter((color) => game.accepted?.[color]);
+  if (!who) return "Neither player has accepted yet.";
+  const other = who === "black" ? "white" : "black";
+  if (game.you === other) return `${nameOf(who)} has accepted: accept to end the game.`;
+  const verb = game.you === who ? "have" : "has";
+  return `${nameOf(who)} ${verb} accepted; waiting for ${nameOf(other)}.`;
+}
+
+const COUNT_ROWS = {
+  territory: [
+    ["territory", "Territory"],
+    ["prisoners", "Captures"],
+    ["dead", "Dead stones"],
+    ["komi", "Komi"],
+  ],
+  area: [
+    ["stones", "Stones"],
+    ["territory", "Territory"],
+    ["komi", "Komi"],
+  ],
+};
+
+/** Go's count: the table of points, who accepted, Accept and Resume play. */
+function drawCount() {
+  const section = $("count");
+  if (!section) return;
+  section.hidden = !counted();
+  if (!counted()) return;
+  const detail = game.score_detail;
+  const rows = [...COUNT_ROWS[game.scoring_method ?? "territory"], ["total", "Total"]];
+  $("count-table").tBodies[0].replaceChildren(
+    ...rows.map(([field, label]) => {
+      const row = document.createElement("tr");
+      row.dataset.field = field;
+      const head = document.createElement("th");
+      head.scope = "row";
+      head.textContent = label;
+      row.append(head);
+      for (const color of COLORS) {
+        const cell = document.createElement("td");
+        cell.dataset.color = color;
+        cell.textContent = String(detail[color][field]);
+        row.append(cell);
+      }
+      return row;
+    }),
+  );
+  const scoring = game.status === "scoring";
+  const seated = scoring && Boolean(game.you);
+  $("count-help").hidden = !seated;
+  $("accepted").hidden = !scoring;
+  $("accepted").textContent = scoring ? acceptedText() : "";
+  const accept = $("accept-button");
+  const youAccepted = Boolean(game.accepted?.[game.you]);
+  accept.hidden = !seated;
+  accept.disabled = youAccepted;
+  accept.textContent = youAccepted ? "Accepted" : "Accept";
+  $("resume-button").hidden = !seated;
+}
+
 function drawControls() {
   const seated = Boolean(game.you);
   const pass = $("pass-button");
@@ -223,7 +303,8 @@ function drawControls() {
     pass.hidden = !(seated && game.status === "active");
     pass.disabled = !yourTurn();
   }
-  const playing = seated && game.status === "active";
+  // Resigning stays possible while the game is counted.
+  const playing = seated && (game.status === "active" || game.status === "scoring");
   const confirming = playing && !$("resign-confirm").hidden;
   $("resign-button").hidden = !playing || confirming;
   $("resign-confirm").hidden = !confirming;
@@ -252,6 +333,7 @@ function drawPanel() {
   $("notice").textContent = notice;
   $("notice").hidden = !notice;
   drawMoves();
+  drawCount();
   drawControls();
   const names = `${game.players.black ?? "?"} vs ${game.players.white ?? "?"}`;
   const prefix = yourTurn() ? "● Your move · " : "";
@@ -262,6 +344,13 @@ function drawPanel() {
 // --- buttons -----------------------------------------------------------------
 
 $("pass-button")?.addEventListener("click", () => send({ type: "pass", ply: game.ply }));
+
+$("accept-button")?.addEventListener("click", () =>
+  send({ type: "accept", marking: game.marking }),
+);
+$("resume-button")?.addEventListener("click", () =>
+  send({ type: "resume", marking: game.marking }),
+);
 
 $("resign-button").addEventListener("click", () => {
   $("resign-confirm").hidden = false;

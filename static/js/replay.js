@@ -3,7 +3,8 @@
 // The server embeds the start board and every move M with the points it
 // changed (flipped or captured); a step applies or undoes one move's diff, so
 // it costs the same at move 3 or move 300. No rule is evaluated here. A game
-// still in play is followed live over /ws/games/<id>/.
+// still in play is followed live over /ws/games/<id>/. A Go game finished by
+// counting shows the agreed dead stones, territory and totals at its last move.
 
 import { createBoard } from "./board.js";
 import { appendMove } from "./move-list.js";
@@ -120,10 +121,15 @@ function statusText() {
   return outcome && ply === moves.length ? `${text}. ${outcome}` : text;
 }
 
+/** The agreed count, shown after the last move; null before it or for another game. */
+const countShown = () => (ply === moves.length ? data.count : null);
+
 function drawScores() {
+  const count = countShown();
   for (const color of ["black", "white"]) {
     const komi = color === "white" && data.kind === "go" && data.komi ? ` + ${data.komi}` : "";
-    $(`score-${color}`).textContent = `${counts[color]}${komi}`;
+    const score = $(`score-${color}`);
+    score.textContent = count ? `${count.score[color]}` : `${counts[color]}${komi}`;
   }
 }
 
@@ -147,6 +153,7 @@ function drawMoveList() {
 
 function draw(move) {
   const mark = markAt[ply];
+  const count = countShown();
   board.render(
     {
       kind: data.kind,
@@ -158,6 +165,8 @@ function draw(move) {
       board: grid.map((row) => row.join("")),
       moves: mark ? [mark] : [],
       last_move: ply ? moves[ply - 1] : null,
+      dead: count?.dead ?? [],
+      territory: count?.territory ?? null,
     },
     move,
   );
@@ -292,6 +301,8 @@ function appendToList(move) {
 function adopt(game) {
   status = game.status;
   result = game.result;
+  const counted = game.status === "finished" && game.territory;
+  data.count = counted ? { dead: game.dead, territory: game.territory, score: game.score } : null;
   for (const color of ["black", "white"]) {
     const name = document.querySelector(`.player[data-color="${color}"] .player-name`);
     name.textContent = game.players[color] ?? "?";

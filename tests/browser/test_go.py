@@ -1,4 +1,5 @@
-"""Go between two browsers, watched by a third: a capture, a reload, two passes, a result."""
+"""Go between two browsers, watched by a third: a capture, a reload, two passes, the count
+accepted, a result."""
 
 from __future__ import annotations
 
@@ -90,15 +91,23 @@ def test_go_with_a_capture_two_passes_and_a_spectator(new_context: NewContext, o
         view.wait_for_ply(8)
         expect(view.notice).to_have_text("White passes.")
     alice.page.click("#pass-button")
-    state = alice.server_state()
-    assert state["status"] == "finished"
-    sentence = result_sentence(state["result"], "go")
     for view in everyone:
         view.wait_for_ply(9)
-        expect(view.status).to_have_text(sentence)
+        expect(view.root).to_have_attribute("data-status", "scoring")
         expect(view.notice).to_be_hidden()
         assert view.legal_points() == []
     expect(alice.page.locator("#pass-button")).to_be_hidden()
+    expect(carol.page.locator("#accept-button")).to_be_hidden()
+
+    # Both accept the server's count: the game is over.
+    alice.page.click("#accept-button")
+    bob.page.click("#accept-button")
+    for view in everyone:
+        expect(view.root).to_have_attribute("data-status", "finished")
+    state = alice.server_state()
+    sentence = result_sentence(state["result"], "go")
+    for view in everyone:
+        expect(view.status).to_have_text(sentence)
 
     sent_types = [json.loads(frame)["type"] for frame in carol_sent]
     assert "play" not in sent_types

@@ -527,3 +527,18 @@ def test_the_replay_shows_the_final_count_at_the_last_move(black: Player, white:
     assert count["territory"] == {"black": BLACK_SIDE, "white": WHITE_SIDE}
     assert count["score"] == {"black": 12, "white": 11.5}
     assert count["score_detail"]["white"]["komi"] == 6.5
+
+
+def test_the_replay_page_shows_the_agreed_totals_at_the_last_move_only(
+    black: Player, white: Player, client: Any
+) -> None:
+    game = counting(black, white)
+    for player in (black, white):
+        services.accept(player=player, game_id=game.public_id)
+
+    last = client.get(f"/games/{game.public_id}/replay/").content.decode()
+    first = client.get(f"/games/{game.public_id}/replay/?ply=1").content.decode()
+
+    assert 'id="score-black" title="points">12<' in last
+    assert 'id="score-white" title="points">11.5<' in last
+    assert 'id="score-white" title="stones captured + komi">0 + 6.5<' in first
