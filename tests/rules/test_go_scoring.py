@@ -55,6 +55,14 @@ INVADED = """
     . . B W .
     """
 
+INVADED_GROUP = """
+    . . B W .
+    . W B W .
+    . W B W .
+    . . B W .
+    . . B W .
+    """
+
 DAME = """
     . B . W .
     . B . W .
@@ -110,6 +118,7 @@ SEED_FIRST_CASE = """
         pytest.param(SPLIT, (0, 0), [], 5, "territory", (10, 5), (10, 10), "Draw", id="jigo"),
         pytest.param(SPLIT, (0, 0), [], -0.5, "area", (10, 5), (15, 9.5), "B+5.5", id="reverse"),
         pytest.param(DAME, (0, 0), [], 0, "territory", (5, 5), (5, 5), "Draw", id="dame"),
+        pytest.param(DAME, (0, 0), [], 0.5, "area", (5, 5), (10, 10.5), "W+0.5", id="dame area"),
         pytest.param(INVADED, (0, 0), [], 0, "territory", (0, 5), (0, 5), "W+5", id="unmarked"),
         pytest.param(
             INVADED, (0, 0), [(1, 1)], 0, "territory", (10, 5), (11, 5), "B+6", id="dead stone"
@@ -119,6 +128,31 @@ SEED_FIRST_CASE = """
         ),
         pytest.param(
             INVADED, (2, 1), [(1, 1)], 0, "area", (10, 5), (15, 10), "B+5", id="dead area"
+        ),
+        pytest.param(
+            INVADED_GROUP,
+            (0, 0),
+            [(1, 1), (2, 1)],
+            6.5,
+            "territory",
+            (10, 5),
+            (12, 11.5),
+            "B+0.5",
+            id="dead group komi",
+        ),
+        pytest.param(
+            INVADED_GROUP,
+            (0, 0),
+            [(1, 1), (2, 1)],
+            7.5,
+            "area",
+            (10, 5),
+            (15, 17.5),
+            "W+2.5",
+            id="dead group area komi",
+        ),
+        pytest.param(
+            INVADED_GROUP, (0, 0), [], 0, "territory", (0, 5), (0, 5), "W+5", id="group alive"
         ),
         pytest.param(SEKI, (0, 0), [], 0, "territory", (11, 15), (11, 15), "W+4", id="seki"),
         pytest.param(SEKI, (0, 0), [], 0, "area", (11, 15), (21, 26), "W+5", id="seki area"),
@@ -223,6 +257,7 @@ def test_scoring_refuses_what_it_cannot_count(
         pytest.param(". . . / . . . / . . .", [], id="empty board"),
         pytest.param(SPLIT, [], id="two territories"),
         pytest.param(INVADED, [(1, 1)], id="a lone stone in the opponent's territory"),
+        pytest.param(INVADED_GROUP, [(1, 1), (2, 1)], id="a chain in the opponent's territory"),
         pytest.param(SEKI, [], id="seki: both inner groups stay alive"),
         pytest.param(
             """
