@@ -584,6 +584,15 @@ async def everyone_receives(sockets: tuple[Socket, ...], kind: str = "state") ->
     return games[0]
 
 
+async def pass_twice(black: Socket, white: Socket, *watchers: Socket) -> dict[str, Any]:
+    """White's pass, then Black's, seen by everyone: G once the count starts."""
+    everyone = (black, white, *watchers)
+    await white.send({"type": "pass", "ply": 0})
+    await everyone_receives(everyone, "moved")
+    await black.send({"type": "pass", "ply": 1})
+    return await everyone_receives(everyone, "moved")
+
+
 async def test_two_players_count_a_go_game_live_and_a_spectator_watches() -> None:
     seats = await counting_table()
     async with (
@@ -592,10 +601,7 @@ async def test_two_players_count_a_go_game_live_and_a_spectator_watches() -> Non
         socket(seats.game_id) as spectator,
     ):
         everyone = (black, white, spectator)
-        await white.send({"type": "pass", "ply": 0})
-        await everyone_receives(everyone, "moved")
-        await black.send({"type": "pass", "ply": 1})
-        game = await everyone_receives(everyone, "moved")
+        game = await pass_twice(black, white, spectator)
         assert (game["status"], game["dead"], game["marking"]) == ("scoring", INVADERS, 1)
         assert game["score"] == {"black": 12, "white": 11.5}
         assert game["score_detail"]["black"]["dead"] == 2
@@ -650,10 +656,7 @@ async def test_resume_returns_to_play_for_everyone() -> None:
         socket(seats.game_id, seats.black) as black,
         socket(seats.game_id, seats.white) as white,
     ):
-        await white.send({"type": "pass", "ply": 0})
-        await everyone_receives((black, white), "moved")
-        await black.send({"type": "pass", "ply": 1})
-        await everyone_receives((black, white), "moved")
+        await pass_twice(black, white)
 
         await black.send({"type": "resume"})
         game = await everyone_receives((black, white))
@@ -689,9 +692,6 @@ async def test_a_malformed_scoring_message_is_bad_request(message: dict[str, Any
         socket(seats.game_id, seats.black) as black,
         socket(seats.game_id, seats.white) as white,
     ):
-        await white.send({"type": "pass", "ply": 0})
-        await everyone_receives((black, white), "moved")
-        await black.send({"type": "pass", "ply": 1})
-        before = await everyone_receives((black, white), "moved")
+        before = await pass_twice(black, white)
         assert await white.error(message) == "bad_request"
         assert {**(await white.state()), "you": None} == before

@@ -8,10 +8,13 @@ Runs on SQLite by default and on PostgreSQL when DATABASE_URL is set (.ci/run).
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
+from django.db import connections
 
 from games import records, selectors, services
 from games.models import Game
@@ -22,6 +25,7 @@ from games.services import GameError, Player
 pytestmark = pytest.mark.django_db
 
 Events = list[tuple[str, dict[str, Any]]]
+ROUNDS = 10
 
 # Two white stones inside Black's side; White to move, so White passes first and Black
 # second, and White is to move if play resumes. The server guesses the two stones dead.
@@ -53,6 +57,18 @@ def counting(black: Player, white: Player, *, scoring: str = "territory") -> Gam
     services.pass_turn(player=white, game_id=game.public_id, ply=0)
     services.pass_turn(player=black, game_id=game.public_id, ply=1)
     return reload(game)
+
+
+def agreed(black: Player, white: Player, *, scoring: str = "territory") -> Game:
+    """The INVADED game counted, both players accepting the server's marking: finished."""
+    game = counting(black, white, scoring=scoring)
+    accept_both(game, black, white)
+    return reload(game)
+
+
+def accept_both(game: Game, black: Player, white: Player, **arguments: Any) -> None:
+    for player in (black, white):
+        services.accept(player=player, game_id=game.public_id, **arguments)
 
 
 def reload(game: Game) -> Game:
@@ -257,19 +273,14 @@ def test_accepting_twice_changes_and_sends_nothing(
 def test_a_different_marking_agreed_on_gives_its_own_score(black: Player, white: Player) -> None:
     game = counting(black, white)
     services.mark(player=white, game_id=game.public_id, point=[1, 1])
-    for player in (black, white):
-        services.accept(player=player, game_id=game.public_id, marking=2)
+    accept_both(game, black, white, marking=2)
 
     game = reload(game)
     assert (game.status, game.result, game.dead) == ("finished", "W+11.5", [])
 
 
 def test_area_scoring_counts_stones_and_territory(black: Player, white: Player) -> None:
-    game = counting(black, white, scoring="area")
-    for player in (black, white):
-        services.accept(player=player, game_id=game.public_id)
-
-    game = reload(game)
+    game = agreed(black, white, scoring="area")
     # Black: 5 stones + 10 points; White: 5 stones + 5 points + komi 7.5. Dead stones and
     # prisoners do not count by area.
     assert (game.result, game.score) == ("W+2.5", {"black": 15, "white": 17.5})
@@ -397,9 +408,7 @@ def test_a_spectator_is_not_a_player_even_with_an_old_marking(
 def test_a_finished_game_is_game_over_even_with_an_old_marking(
     black: Player, white: Player, refused: Refused
 ) -> None:
-    game = counting(black, white)
-    for player in (black, white):
-        services.accept(player=player, game_id=game.public_id)
+    game = agreed(black, white)
 
     for player in (black, white):
         refused("game_over", services.mark, game, player=player, point=[1, 1], marking=0)
@@ -461,9 +470,7 @@ def test_while_scoring_play_and_pass_are_illegal_moves(
 def test_the_sgf_record_carries_the_agreed_dead_stones_territory_and_result(
     black: Player, white: Player
 ) -> None:
-    game = counting(black, white)
-    for player in (black, white):
-        services.accept(player=player, game_id=game.public_id)
+    game = agreed(black, white)
     game = reload(game)
 
     text = export_sgf(records.record_of(game))
@@ -518,8 +525,7 @@ def test_an_imported_go_game_is_counted_with_its_dead_stones(
 def test_the_replay_shows_the_final_count_at_the_last_move(black: Player, white: Player) -> None:
     game = counting(black, white)
     assert records.replay_data(game)["count"] is None
-    for player in (black, white):
-        services.accept(player=player, game_id=game.public_id)
+    accept_both(game, black, white)
 
     count = records.replay_data(reload(game))["count"]
 
@@ -532,9 +538,7 @@ def test_the_replay_shows_the_final_count_at_the_last_move(black: Player, white:
 def test_the_replay_page_shows_the_agreed_totals_at_the_last_move_only(
     black: Player, white: Player, client: Any
 ) -> None:
-    game = counting(black, white)
-    for player in (black, white):
-        services.accept(player=player, game_id=game.public_id)
+    game = agreed(black, white)
 
     last = client.get(f"/games/{game.public_id}/replay/").content.decode()
     first = client.get(f"/games/{game.public_id}/replay/?ply=1").content.decode()
@@ -542,3 +546,80 @@ def test_the_replay_page_shows_the_agreed_totals_at_the_last_move_only(
     assert 'id="score-black" title="points">12<' in last
     assert 'id="score-white" title="points">11.5<' in last
     assert 'id="score-white" title="stones captured + komi">0 + 6.5<' in first
+
+
+# Racing clicks: real threads, each with its own connection, released together.
+
+
+def at_once(*calls: Callable[..., Any], **arguments: Any) -> list[Any]:
+    """Run ``calls`` together, each with ``arguments``; each one's result or GameError
+    code, in call order."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list[Any] = [None] * len(calls)
+
+    def run(index: int, call: Callable[[], Any]) -> None:
+        try:
+            barrier.wait()
+            outcomes[index] = call(**arguments)
+        except GameError as error:
+            outcomes[index] = error.code
+        except Exception as error:  # e.g. "database is locked": shown by the assertion
+            outcomes[index] = repr(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_accept_racing_a_mark_never_finishes_on_a_marking_its_sender_did_not_see(
+    black: Player, white: Player
+) -> None:
+    for _ in range(ROUNDS):
+        game = counting(black, white)
+        services.accept(player=white, game_id=game.public_id, marking=1)
+
+        # White changes its mind while Black accepts the marking both have seen.
+        outcomes = at_once(
+            partial(services.mark, player=white, game_id=game.public_id, point=[1, 1]),
+            partial(services.accept, player=black, game_id=game.public_id),
+            marking=1,
+        )
+
+        game = reload(game)
+        if outcomes[0] == "game_over":
+            # The accept came first: the game ended on the marking both accepted.
+            assert isinstance(outcomes[1], Game), outcomes
+            assert (game.status, game.dead, game.result) == ("finished", INVADERS, "B+0.5")
+        else:
+            # The mark came first: the accept named the old marking, and was stale.
+            assert isinstance(outcomes[0], Game), outcomes
+            assert outcomes[1] == "stale", outcomes
+            assert (game.status, game.dead, game.marking) == ("scoring", [], 2)
+            assert (game.black_accepted, game.white_accepted) == (False, False)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_marks_of_one_marking_land_once(black: Player, white: Player) -> None:
+    game = counting(black, white)
+
+    for _ in range(ROUNDS):
+        before = reload(game)
+        outcomes = at_once(
+            *(
+                partial(services.mark, player=player, game_id=game.public_id, point=[2, 1])
+                for player in (black, white)
+            ),
+            marking=before.marking,
+        )
+
+        assert sorted(map(type, outcomes), key=str) == sorted([Game, str], key=str), outcomes
+        assert "stale" in outcomes
+        after = reload(game)
+        assert after.marking == before.marking + 1
+        assert (after.dead == []) == (before.dead == INVADERS)
