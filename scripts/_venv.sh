@@ -1,9 +1,9 @@
 # Sourced by the other scripts: makes .venv and installs the project into it,
-# again only when pyproject.toml (or the wanted extras) changed.
+# with the extras named in $EXTRAS, again only when pyproject.toml or they changed.
 set -eu
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3}
-extras=${1:-}
+extras=${EXTRAS:-}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 stamp=".venv/.installed${extras:+-$extras}"
 want="$(cat pyproject.toml)${extras}"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Command 2: install everything the tests need and run the whole suite.
-. "$(dirname "$0")/_venv.sh" test
+EXTRAS=test . "$(dirname "$0")/_venv.sh"
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
     sudo_cmd=""
     [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
