@@ -26,8 +26,8 @@ human one: columns ``A``.. without ``I``, rows numbered from the bottom.
 >>> position, diff = position.play(Move.place(position.parse_point("E5")))
 >>> diff.point, position.to_move
 ((4, 4), Color.WHITE)
->>> position.format_point((8, 0)), sgf_point((8, 0))
-('A1', 'ai')
+>>> position.format_point((8, 0))
+'A1'
 
 Inside, the board is a flat list of ``size * size`` ints (0 empty, 1 black,
 2 white) indexed ``row * size + col``; neighbour lists and Zobrist keys are
@@ -60,9 +60,7 @@ __all__ = [
     "GoScore",
     "ScoringMethod",
     "estimate_dead",
-    "parse_sgf_point",
     "score",
-    "sgf_point",
 ]
 
 ScoringMethod = Literal["territory", "area"]
@@ -73,7 +71,6 @@ SIZES = range(3, 20, 2)
 COLUMNS = "ABCDEFGHJKLMNOPQRST"
 """Column letters of the human notation: no ``I``, as on real boards."""
 
-_SGF_LETTERS = "abcdefghijklmnopqrs"
 _NOTATION = re.compile(r"([A-HJ-T])([0-9]{1,2})")
 _HASH_BITS = 53
 """Zobrist keys stay below 2**53 so that a snapshot's history is exact in any JSON reader."""
@@ -711,37 +708,6 @@ def _read_rows(rows: Sequence[str]) -> tuple[_Geometry, _Stones]:
 def _format_point(size: int, point: Point) -> str:
     row, col = point
     return f"{COLUMNS[col]}{size - row}"
-
-
-def sgf_point(point: Point) -> str:
-    """The SGF letters of ``point``: column then row from the top-left, ``(0, 0)`` is ``aa``.
-
-    Raises ``InvalidMoveError`` for a point that no Go board here has.
-
-    >>> sgf_point((2, 3))
-    'dc'
-    """
-    row, col = point
-    if not (0 <= row < len(_SGF_LETTERS) and 0 <= col < len(_SGF_LETTERS)):
-        raise InvalidMoveError(f"{point!r} is not a point of a Go board")
-    return _SGF_LETTERS[col] + _SGF_LETTERS[row]
-
-
-def parse_sgf_point(text: str, size: int) -> Point:
-    """The point written in SGF letters (``dc`` is ``(2, 3)``) on a ``size`` board.
-
-    A pass (``""``, or ``tt`` in old files) is not a point. Raises
-    ``InvalidMoveError`` for anything but two lowercase letters on the board,
-    and ``RulesError`` for a size Go does not allow.
-
-    >>> parse_sgf_point("dc", 9)
-    (2, 3)
-    """
-    _check_size(size)
-    letters = _SGF_LETTERS[:size]
-    if len(text) != 2 or text[0] not in letters or text[1] not in letters:
-        raise InvalidMoveError(f"{text!r} is not a point of the {size}x{size} board in SGF")
-    return letters.index(text[1]), letters.index(text[0])
 
 
 # Scoring

@@ -49,7 +49,7 @@ from typing import Literal, NamedTuple
 from sgfmill import sgf_grammar, sgf_properties  # type: ignore[import-untyped]
 
 from . import Position, new_position
-from .base import EMPTY, Color, Diff, Move, Point, RulesError
+from .base import EMPTY, Color, Diff, InvalidMoveError, Move, Point, RulesError
 from .othello import OthelloPosition
 
 __all__ = [
@@ -62,7 +62,9 @@ __all__ = [
     "import_sgf",
     "othello_transcript",
     "parse_othello_transcript",
+    "parse_sgf_point",
     "replay",
+    "sgf_point",
 ]
 
 GameKind = Literal["go", "othello"]
@@ -111,6 +113,39 @@ class GameRecord:
     territory: Mapping[Color, frozenset[Point]] = field(default_factory=dict)
     game_name: str | None = None
     comment: str | None = None
+
+
+# Points
+
+
+def sgf_point(point: Point, size: int) -> str:
+    """The SGF letters of ``point`` on a ``size`` board: column, then row from the top.
+
+    ``(0, 0)`` is ``aa``, the top-left corner. Raises ``InvalidMoveError`` for a
+    point off the board (or a board wider than SGF's 26 letters).
+
+    >>> sgf_point((2, 3), 9)
+    'dc'
+    """
+    row, col = point
+    if not (size <= len(_LETTERS) and 0 <= row < size and 0 <= col < size):
+        raise InvalidMoveError(f"{point!r} is not a point of the {size}x{size} board")
+    return _LETTERS[col] + _LETTERS[row]
+
+
+def parse_sgf_point(text: str, size: int) -> Point:
+    """The point written in SGF letters on a ``size`` board: ``dc`` is ``(2, 3)``.
+
+    A pass (``""``, or ``tt`` in old Go files) is not a point. Raises
+    ``InvalidMoveError`` for anything but two lowercase letters on the board.
+
+    >>> parse_sgf_point("dc", 9)
+    (2, 3)
+    """
+    letters = _LETTERS[:size]
+    if len(text) != 2 or text[0] not in letters or text[1] not in letters:
+        raise InvalidMoveError(f"{text!r} is not a point of the {size}x{size} board in SGF")
+    return letters.index(text[1]), letters.index(text[0])
 
 
 # Writing
@@ -174,10 +209,10 @@ def _game_tree(record: GameRecord) -> object:
 
 
 def _point_value(point: Point, size: int) -> bytes:
-    row, col = point
-    if not (0 <= row < size and 0 <= col < size):
-        raise RecordError(f"{point!r} is not a point of the {size}x{size} board")
-    return (_LETTERS[col] + _LETTERS[row]).encode("ascii")
+    try:
+        return sgf_point(point, size).encode("ascii")
+    except InvalidMoveError as error:
+        raise RecordError(str(error)) from None
 
 
 def _write_points(node: PropertyMap, identifier: str, points: Iterable[Point], size: int) -> None:
@@ -399,10 +434,12 @@ def _read_points(node: PropertyMap, identifier: str, size: int) -> frozenset[Poi
 
 def _point(identifier: str, raw: bytes, size: int) -> Point:
     text = raw.decode("ascii", "replace")
-    letters = _LETTERS[:size]
-    if len(text) != 2 or text[0] not in letters or text[1] not in letters:
-        raise RecordError(f"{identifier}[{text}] is not a point of the {size}x{size} board")
-    return letters.index(text[1]), letters.index(text[0])
+    try:
+        return parse_sgf_point(text, size)
+    except InvalidMoveError:
+        raise RecordError(
+            f"{identifier}[{text}] is not a point of the {size}x{size} board"
+        ) from None
 
 
 def _move_nodes(nodes: Sequence[PropertyMap]) -> Iterator[tuple[int, PropertyMap]]:

@@ -29,7 +29,7 @@ from games.rules.base import (
     RulesError,
     empty_rows,
 )
-from games.rules.go import GoPosition, parse_sgf_point, sgf_point
+from games.rules.go import GoPosition
 
 B, W = Color.BLACK, Color.WHITE
 SIZES = [3, 5, 7, 9, 13, 19]
@@ -151,42 +151,32 @@ def test_a_drawn_board_must_be_a_legal_go_board(rows: list[str], message: str | 
 
 
 @pytest.mark.parametrize(
-    ("size", "point", "text", "sgf"),
+    ("size", "point", "text"),
     [
-        (19, (18, 0), "A1", "as"),
-        (19, (0, 0), "A19", "aa"),
-        (19, (0, 18), "T19", "sa"),
-        (19, (18, 18), "T1", "ss"),
-        (19, (15, 3), "D4", "dp"),
-        (19, (9, 8), "J10", "ij"),
-        (19, (9, 7), "H10", "hj"),
-        (9, (4, 4), "E5", "ee"),
-        (9, (0, 8), "J9", "ia"),
-        (3, (2, 0), "A1", "ac"),
+        (19, (18, 0), "A1"),
+        (19, (0, 0), "A19"),
+        (19, (0, 18), "T19"),
+        (19, (18, 18), "T1"),
+        (19, (15, 3), "D4"),
+        (19, (9, 8), "J10"),
+        (19, (9, 7), "H10"),
+        (9, (4, 4), "E5"),
+        (9, (0, 8), "J9"),
+        (3, (2, 0), "A1"),
     ],
 )
-def test_points_are_written_like_on_a_real_board_and_in_sgf(
-    size: int, point: Point, text: str, sgf: str
-) -> None:
+def test_points_are_written_like_on_a_real_board(size: int, point: Point, text: str) -> None:
     start = GoPosition.start(size)
     assert start.format_point(point) == text
     assert start.parse_point(text) == point
     assert start.parse_point(text.lower()) == point
     assert start.notation(Move.place(point)) == text
-    assert sgf_point(point) == sgf
-    assert parse_sgf_point(sgf, size) == point
 
 
 @pytest.mark.parametrize("text", ["I5", "K10", "A0", "A10", "5E", "", "E", "pass", "EE5", "Z1"])
 def test_text_that_is_not_a_point_of_the_9x9_board_is_refused(text: str) -> None:
     with pytest.raises(InvalidMoveError):
         GoPosition.start(9).parse_point(text)
-
-
-@pytest.mark.parametrize("text", ["", "tt", "jj", "a", "aaa", "AA", "a1"])
-def test_sgf_letters_off_the_9x9_board_or_a_pass_are_not_points(text: str) -> None:
-    with pytest.raises(InvalidMoveError):
-        parse_sgf_point(text, 9)
 
 
 def test_a_pass_is_written_pass() -> None:

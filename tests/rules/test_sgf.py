@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import re
 from dataclasses import replace
 
@@ -10,7 +11,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sgfmill import sgf  # type: ignore[import-untyped]
 
-from games.rules import Color, Move, OthelloPosition, Point, Position, RulesError, new_position
+from games.rules import (
+    Color,
+    InvalidMoveError,
+    Move,
+    OthelloPosition,
+    Point,
+    Position,
+    RulesError,
+    new_position,
+)
+from games.rules import sgf as sgf_module
 from games.rules.sgf import (
     IMPORT_SIZES,
     GameKind,
@@ -22,7 +33,9 @@ from games.rules.sgf import (
     import_sgf,
     othello_transcript,
     parse_othello_transcript,
+    parse_sgf_point,
     replay,
+    sgf_point,
 )
 
 B, W = Color.BLACK, Color.WHITE
@@ -81,6 +94,51 @@ TIGER = "f5d6c3d3c4"
 WITH_A_PASS = "c4c3c2b2a2e3f5a1e2b4a4a3d2a5f4d3e1g4h4"
 # White takes every disc in 16 moves.
 WIPEOUT = "d3c3f5f4e3d2e2f2c4c5f3f6e6e7b5a5"
+
+
+def test_the_examples_in_the_docstrings_hold() -> None:
+    assert doctest.testmod(sgf_module).failed == 0
+
+
+# Points
+
+
+@pytest.mark.parametrize(
+    ("size", "point", "letters"),
+    [
+        (19, (18, 0), "as"),
+        (19, (0, 0), "aa"),
+        (19, (0, 18), "sa"),
+        (19, (18, 18), "ss"),
+        (19, (15, 3), "dp"),
+        (19, (9, 8), "ij"),
+        (19, (9, 7), "hj"),
+        (9, (4, 4), "ee"),
+        (9, (0, 8), "ia"),
+        (3, (2, 0), "ac"),
+        (8, (4, 5), "fe"),
+        (26, (25, 0), "az"),
+    ],
+)
+def test_points_are_written_column_then_row_from_the_top_left(
+    size: int, point: Point, letters: str
+) -> None:
+    assert sgf_point(point, size) == letters
+    assert parse_sgf_point(letters, size) == point
+
+
+@pytest.mark.parametrize("text", ["", "tt", "jj", "a", "aaa", "AA", "a1"])
+def test_sgf_letters_off_the_9x9_board_or_a_pass_are_not_points(text: str) -> None:
+    with pytest.raises(InvalidMoveError):
+        parse_sgf_point(text, 9)
+
+
+@pytest.mark.parametrize(
+    ("size", "point"), [(9, (9, 0)), (9, (0, -1)), (19, (19, 19)), (27, (0, 0))]
+)
+def test_a_point_off_the_board_has_no_sgf_letters(size: int, point: Point) -> None:
+    with pytest.raises(InvalidMoveError, match="is not a point of the"):
+        sgf_point(point, size)
 
 
 # Writing
