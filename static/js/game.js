@@ -2,15 +2,12 @@
 // Every change on screen comes from a server message; a click only sends.
 
 import { createBoard } from "./board.js";
-import { appendMove } from "./move-list.js";
+import { connectToGame } from "./connection.js";
+import { COLOR_NAME, createMoveList, resultText } from "./record.js";
 
 const COLORS = ["black", "white"];
-const COLOR_NAME = { black: "Black", white: "White" };
 const KIND_NAME = { othello: "Othello", go: "Go" };
 const ERROR_SHOWN_MS = 4000;
-const RECONNECT_FIRST_MS = 500;
-const RECONNECT_MAX_MS = 30000;
-const CLOSE_UNKNOWN_GAME = 4404;
 
 const page = document.getElementById("game");
 const $ = (id) => document.getElementById(id);
@@ -24,64 +21,12 @@ const board = createBoard($("board"), {
 
 // --- connection --------------------------------------------------------------
 
-let socket = null;
-let attempts = 0;
-let retryTimer = null;
-let everConnected = false;
-let leaving = false;
-
-function setConnection(state, label) {
-  const indicator = $("connection");
-  indicator.dataset.state = state;
-  indicator.querySelector(".connection-label").textContent = label;
-}
-
-function connect() {
-  clearTimeout(retryTimer);
-  retryTimer = null;
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(game.id)}/`);
-  socket = ws;
-  ws.addEventListener("open", () => {
-    attempts = 0;
-    setConnection("connected", "Connected");
-    // The server sends the state on connect; after a drop, ask again anyway.
-    if (everConnected) send({ type: "sync" });
-    everConnected = true;
-  });
-  ws.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-  ws.addEventListener("close", (event) => {
-    if (socket !== ws) return;
-    socket = null;
-    if (leaving) return;
-    if (event.code === CLOSE_UNKNOWN_GAME) {
-      setConnection("gone", "Game not found");
-      return;
-    }
-    scheduleReconnect();
-  });
-}
-
-function scheduleReconnect() {
-  const backoff = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** attempts);
-  attempts += 1;
-  setConnection("reconnecting", "Reconnecting…");
-  retryTimer = setTimeout(connect, backoff * (0.75 + Math.random() / 2));
-}
-
-/** Back online or back in view: retry at once, or check that an open socket is current. */
-function reconnectNow() {
-  if (retryTimer !== null) connect();
-  else if (socket?.readyState === WebSocket.OPEN) send({ type: "sync" });
-}
+let connection = null;
 
 function send(message) {
-  if (socket?.readyState !== WebSocket.OPEN) {
-    showError("Not connected: reconnecting…");
-    return false;
-  }
-  socket.send(JSON.stringify(message));
-  return true;
+  if (connection?.send(message)) return true;
+  showError("Not connected: reconnecting…");
+  return false;
 }
 
 function receive(message) {
@@ -95,19 +40,6 @@ function receive(message) {
     else showError(message.message || message.code);
   }
 }
-
-window.addEventListener("online", reconnectNow);
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible") reconnectNow();
-});
-window.addEventListener("pagehide", () => {
-  leaving = true;
-});
-window.addEventListener("pageshow", (event) => {
-  if (!event.persisted) return;
-  leaving = false;
-  if (!socket) connect();
-});
 
 // --- drawing -----------------------------------------------------------------
 
@@ -141,18 +73,6 @@ function showError(text) {
 
 const yourTurn = () => game.status === "active" && Boolean(game.you) && game.you === game.to_move;
 
-/** "Black wins by 12", "White wins by resignation", "Draw". */
-function resultText() {
-  const result = game.result;
-  if (!result) return "";
-  if (result === "Draw") return "Draw";
-  const [letter, margin] = result.split("+");
-  const winner = letter === "B" ? "Black" : "White";
-  if (margin === "R") return `${winner} wins by resignation`;
-  const unit = game.kind === "go" ? "point" : "disc";
-  return `${winner} wins by ${margin} ${unit}${margin === "1" ? "" : "s"}`;
-}
-
 function statusText() {
   const other = game.you === "black" ? "white" : "black";
   switch (game.status) {
@@ -166,7 +86,7 @@ function statusText() {
       if (game.you) return "Play has ended: mark the dead stones, then accept.";
       return "Play has ended: the players are marking the dead stones.";
     case "finished":
-      return resultText();
+      return resultText(game.result, game.kind);
     case "aborted":
       return "This game was aborted.";
     default:
@@ -221,14 +141,14 @@ function drawPlayers() {
   }
 }
 
+const moveList = createMoveList($("move-list"), $("no-moves"), () =>
+  document.createElement("span"),
+);
+
 function drawMoves() {
+  moveList.extend(game.moves ?? []);
+  moveList.select(game.ply);
   const list = $("move-list");
-  list.replaceChildren();
-  for (const move of game.moves ?? []) {
-    const cell = appendMove(list, move, document.createElement("span"));
-    cell.classList.toggle("current", move.ply === game.ply);
-  }
-  $("no-moves").hidden = list.children.length > 0;
   list.scrollTop = list.scrollHeight;
 }
 
@@ -389,4 +309,4 @@ $("copy-invite").addEventListener("click", async () => {
 $("invite-link").value = `${location.origin}/games/${game.id}/`;
 board.render(game);
 drawPanel();
-connect();
+connection = connectToGame(game.id, { indicator: $("connection"), onMessage: receive });

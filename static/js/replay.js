@@ -7,7 +7,8 @@
 // counting shows the agreed dead stones, territory and totals at its last move.
 
 import { createBoard } from "./board.js";
-import { appendMove } from "./move-list.js";
+import { connectToGame } from "./connection.js";
+import { COLOR_NAME, createMoveList, resultText } from "./record.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const $ = (id) => document.getElementById(id);
@@ -15,10 +16,7 @@ const page = $("replay");
 
 const LETTER = { black: "B", white: "W" };
 const OPPONENT = { black: "white", white: "black" };
-const COLOR_NAME = { black: "Black", white: "White" };
 const ENDED = new Set(["finished", "aborted"]);
-const RECONNECT_FIRST_MS = 500;
-const RECONNECT_MAX_MS = 30000;
 
 const moves = data.moves;
 const grid = data.start.map((row) => row.split(""));
@@ -99,15 +97,6 @@ function goTo(target, { updateUrl = true, animate = true } = {}) {
 
 // --- drawing -----------------------------------------------------------------
 
-function resultText() {
-  if (!result || result === "Draw") return result ?? "";
-  const [letter, margin] = result.split("+");
-  const winner = letter === "B" ? "Black" : "White";
-  if (margin === "R") return `${winner} wins by resignation`;
-  const unit = data.kind === "go" ? "point" : "disc";
-  return `${winner} wins by ${margin} ${unit}${margin === "1" ? "" : "s"}`;
-}
-
 function statusText() {
   let text;
   if (ply === 0) {
@@ -117,7 +106,7 @@ function statusText() {
     const what = { place: move.notation, pass: "passes", resign: "resigns" }[move.action];
     text = `Move ${ply} of ${moves.length}: ${COLOR_NAME[move.color]} ${what}`;
   }
-  const outcome = resultText();
+  const outcome = resultText(result, data.kind);
   return outcome && ply === moves.length ? `${text}. ${outcome}` : text;
 }
 
@@ -140,15 +129,15 @@ function setLink(id, target, enabled) {
   else link.setAttribute("aria-disabled", "true");
 }
 
-let currentCell = null;
+// The server listed the moves so far; moves of a game followed live are added.
+const moveList = createMoveList($("move-list"), $("no-moves"), (move) => {
+  const link = document.createElement("a");
+  link.href = `?ply=${move.ply}`;
+  return link;
+});
 
 function drawMoveList() {
-  currentCell?.classList.remove("current");
-  currentCell = ply ? document.querySelector(`#move-list .move[data-ply="${ply}"]`) : null;
-  if (currentCell) {
-    currentCell.classList.add("current");
-    currentCell.scrollIntoView({ block: "nearest" });
-  }
+  moveList.select(ply)?.scrollIntoView({ block: "nearest" });
 }
 
 function draw(move) {
@@ -286,16 +275,10 @@ function append(move) {
   const following = ply === moves.length;
   moves.push(move);
   remember(move);
-  appendToList(move);
+  moveList.extend(moves);
   if (following && timer === null) goTo(moves.length);
   else draw(null);
   return true;
-}
-
-function appendToList(move) {
-  const cell = appendMove($("move-list"), move, document.createElement("a"));
-  cell.href = `?ply=${move.ply}`;
-  $("no-moves").hidden = true;
 }
 
 function adopt(game) {
@@ -310,22 +293,10 @@ function adopt(game) {
 }
 
 function follow() {
-  let attempts = 0;
-  const indicator = $("connection");
-  const setConnection = (state, label) => {
-    indicator.dataset.state = state;
-    indicator.querySelector(".connection-label").textContent = label;
-  };
-  const connect = () => {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(data.id)}/`);
-    const sync = () => socket.send(JSON.stringify({ type: "sync" }));
-    socket.addEventListener("open", () => {
-      attempts = 0;
-      setConnection("connected", "Live");
-    });
-    socket.addEventListener("message", (event) => {
-      const message = JSON.parse(event.data);
+  const connection = connectToGame(data.id, {
+    indicator: $("connection"),
+    connectedLabel: "Live",
+    onMessage: (message) => {
       if (message.type === "state") {
         adopt(message.game);
         for (const move of message.game.moves.slice(moves.length)) append(move);
@@ -333,23 +304,15 @@ function follow() {
       } else if (message.type === "moved") {
         adopt(message.game);
         // A gap means a missed event: ask for the whole state.
-        if (message.move.ply > moves.length && !append(message.move)) sync();
-        else draw(null);
+        if (message.move.ply > moves.length && !append(message.move)) {
+          connection.send({ type: "sync" });
+        } else {
+          draw(null);
+        }
       }
-      if (ENDED.has(status)) {
-        setConnection("connected", "Game over");
-        socket.close();
-      }
-    });
-    socket.addEventListener("close", () => {
-      if (ENDED.has(status)) return;
-      const backoff = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** attempts);
-      attempts += 1;
-      setConnection("reconnecting", "Reconnecting…");
-      setTimeout(connect, backoff * (0.75 + Math.random() / 2));
-    });
-  };
-  connect();
+      if (ENDED.has(status)) connection.stop("Game over");
+    },
+  });
 }
 
 const initial = Number(page.dataset.ply);

@@ -193,3 +193,11 @@ def test_a_replay_follows_a_game_in_play(new_context: NewContext) -> None:
     state = alice.server_state()
     assert view.drawn_board() == state["board"]
     expect(view.move(2)).to_have_text(state["moves"][1]["notation"])
+
+    # The end reaches the replay too: the result in words, and the link closed.
+    alice.page.click("#resign-button")
+    alice.page.click("#resign-yes")
+    expect(view.root).to_have_attribute("data-ply", "3")
+    expect(view.status).to_have_text("Move 3 of 3: Black resigns. White wins by resignation")
+    expect(view.move(3)).to_have_class(re.compile(r"\bcurrent\b"))
+    expect(watcher.locator("#connection")).to_have_text("Game over")

@@ -1,0 +1,64 @@
+// What the game page and the replay page both show of a game's record: the
+// result in words and the move list (numbered rows, Black's move then White's).
+
+export const COLOR_NAME = { black: "Black", white: "White" };
+
+/** "Black wins by 12 discs", "White wins by resignation", "Draw"; "" for no result. */
+export function resultText(result, kind) {
+  if (!result || result === "Draw") return result ?? "";
+  const [letter, margin] = result.split("+");
+  const winner = letter === "B" ? "Black" : "White";
+  if (margin === "R") return `${winner} wins by resignation`;
+  const unit = kind === "go" ? "point" : "disc";
+  return `${winner} wins by ${margin} ${unit}${margin === "1" ? "" : "s"}`;
+}
+
+/**
+ * The move list `list` (an <ol>, possibly already filled by the server) and its
+ * "No moves yet." note `empty`. `makeCell(move)` makes the element of one move
+ * (a <span>, an <a> ...). Moves are only ever added: a game's moves never change.
+ */
+export function createMoveList(list, empty, makeCell) {
+  let listed = list.querySelectorAll(".move[data-ply]").length;
+  let current = list.querySelector(".move.current");
+
+  /**
+   * Append `move` (an M): it gets its notation, classes `move <action>` and
+   * `data-ply`. Black opens a numbered row; a white move fills it, or opens its
+   * own row when Black's half is missing (after a resignation out of turn).
+   */
+  function append(move) {
+    let row = list.lastElementChild;
+    if (move.color === "black" || !row || row.children.length > 2) {
+      row = document.createElement("li");
+      const number = document.createElement("span");
+      number.className = "move-number";
+      number.textContent = `${Math.ceil(move.ply / 2)}.`;
+      row.append(number);
+      if (move.color === "white") row.append(document.createElement("span"));
+      list.append(row);
+    }
+    const cell = makeCell(move);
+    cell.classList.add("move", move.action);
+    cell.dataset.ply = move.ply;
+    cell.textContent = move.notation;
+    row.append(cell);
+    listed = move.ply;
+    empty.hidden = true;
+  }
+
+  return {
+    /** Append the moves of `moves` (all the game's, in order) not listed yet. */
+    extend(moves) {
+      for (const move of moves.slice(listed)) append(move);
+    },
+
+    /** Mark the move of `ply` as the one shown (none for 0); returns its cell or null. */
+    select(ply) {
+      current?.classList.remove("current");
+      current = ply ? list.querySelector(`.move[data-ply="${ply}"]`) : null;
+      current?.classList.add("current");
+      return current;
+    },
+  };
+}
