@@ -7,10 +7,11 @@ and ``W`` (white).
 
 from __future__ import annotations
 
+import abc
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, Self
 
 Point = tuple[int, int]
 Action = Literal["place", "pass"]
@@ -119,6 +120,59 @@ class Diff:
         _paint(grid, self.flipped, self.color.opponent.letter)
         _paint(grid, self.captured, self.color.opponent.letter)
         return ["".join(row) for row in grid]
+
+
+class BoardPosition(abc.ABC):
+    """What the positions of both games do alike, built on what each one defines.
+
+    A subclass defines ``size``, ``format_point`` (its game's notation) and the
+    snapshot pair ``to_snapshot``/``from_snapshot``; it gets ``notation`` and
+    copying (``copy``, ``pickle``) through its snapshot.
+    """
+
+    __slots__ = ()
+
+    @property
+    @abc.abstractmethod
+    def size(self) -> int:
+        """The number of rows (and of columns) of the board."""
+
+    @abc.abstractmethod
+    def format_point(self, point: Point) -> str:
+        """The point in the game's notation; ``InvalidMoveError`` off the board."""
+
+    @abc.abstractmethod
+    def to_snapshot(self) -> dict[str, Any]:
+        """The position as plain JSON data."""
+
+    @classmethod
+    @abc.abstractmethod
+    def from_snapshot(cls, data: Mapping[str, Any]) -> Self:
+        """The position stored as ``data`` (from ``to_snapshot``)."""
+
+    def notation(self, move: Move) -> str:
+        """The placement in the game's notation, ``pass`` for a pass.
+
+        Raises ``InvalidMoveError`` for a point off the board.
+        """
+        if move.point is None:
+            return "pass"
+        return self.format_point(move.point)
+
+    def _off_board(self, written: object) -> InvalidMoveError:
+        """The error for ``written`` (a point, or its text) naming no point of this board."""
+        return InvalidMoveError(f"{written!r} is not a point of the {self.size}x{self.size} board")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from the snapshot: pickle and copy cannot set immutable slots one by
+        # one, and a copy then owns its own data (Go's history).
+        return (_restore, (type(self), self.to_snapshot()))
+
+
+def _restore(cls: type[BoardPosition], snapshot: Mapping[str, Any]) -> BoardPosition:
+    # A function, not the bound classmethod: Twisted (under daphne) replaces how
+    # pickle reduces methods, and its way cannot find a classmethod.
+    return cls.from_snapshot(snapshot)
 
 
 def _paint(grid: list[list[str]], points: Iterable[Point], letter: str) -> None:

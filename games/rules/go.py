@@ -46,6 +46,7 @@ from typing import Any, ClassVar, Literal, Self
 
 from .base import (
     EMPTY,
+    BoardPosition,
     Color,
     Diff,
     IllegalMoveError,
@@ -277,7 +278,7 @@ class _History:
         return _History([*hashes[:length], key], superko=self.superko)
 
 
-class GoPosition:
+class GoPosition(BoardPosition):
     """A Go position: the stones, the side to move, prisoners, passes and the boards seen.
 
     Immutable and hashable; equal positions have the same board, side to move,
@@ -607,7 +608,7 @@ class GoPosition:
         except TypeError:
             index = None
         if index is None:
-            raise InvalidMoveError(f"{point!r} is not a point of the {self.size}x{self.size} board")
+            raise self._off_board(point)
         return index
 
     def _name(self, index: int) -> str:
@@ -639,14 +640,8 @@ class GoPosition:
             )
         point = (self.size - int(match[2]), COLUMNS.index(match[1]))
         if point not in self._geometry.index:
-            raise InvalidMoveError(f"{text!r} is not a point of the {self.size}x{self.size} board")
+            raise self._off_board(text)
         return point
-
-    def notation(self, move: Move) -> str:
-        """``D4`` for a placement, ``pass`` for a pass; ``InvalidMoveError`` off the board."""
-        if move.point is None:
-            return "pass"
-        return self.format_point(move.point)
 
     # Value semantics
 
@@ -672,16 +667,8 @@ class GoPosition:
     def __hash__(self) -> int:
         return hash(self._identity())
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt from the snapshot: a copy then owns a history of its own.
-        return (_restore, (type(self), self.to_snapshot()))
-
     def __repr__(self) -> str:
         return f"GoPosition.from_rows({self.rows()!r}, {self.to_move!r})"
-
-
-def _restore(cls: type[GoPosition], snapshot: Mapping[str, Any]) -> GoPosition:
-    return cls.from_snapshot(snapshot)
 
 
 def _read_rows(rows: Sequence[str]) -> tuple[_Geometry, _Stones]:

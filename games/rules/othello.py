@@ -39,6 +39,7 @@ from typing import Any, ClassVar, NoReturn, Self
 
 from .base import (
     EMPTY,
+    BoardPosition,
     Color,
     Diff,
     IllegalMoveError,
@@ -165,7 +166,7 @@ def _column_number(letters: str) -> int:
     return col - 1
 
 
-class OthelloPosition:
+class OthelloPosition(BoardPosition):
     """An Othello position: the discs of both sides and the side to move.
 
     Immutable and hashable; equal positions have the same discs and side to move.
@@ -373,7 +374,7 @@ class OthelloPosition:
         except TypeError:
             index = None
         if index is None:
-            raise InvalidMoveError(f"{point!r} is not a point of the {self.size}x{self.size} board")
+            raise self._off_board(point)
         return index
 
     def _refuse_pass(self) -> NoReturn:
@@ -418,14 +419,8 @@ class OthelloPosition:
             )
         point = (int(match[2]) - 1, _column_number(match[1]))
         if point not in self._geometry.bit_index:
-            raise InvalidMoveError(f"{text!r} is not a point of the {self.size}x{self.size} board")
+            raise self._off_board(text)
         return point
-
-    def notation(self, move: Move) -> str:
-        """``f5`` for a placement, ``pass`` for a pass; ``InvalidMoveError`` off the board."""
-        if move.point is None:
-            return "pass"
-        return self.format_point(move.point)
 
     # Value semantics
 
@@ -442,10 +437,6 @@ class OthelloPosition:
     def __hash__(self) -> int:
         return hash((self.size, self._black, self._white, self.to_move))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # pickle and copy cannot set the slots one by one: __setattr__ refuses.
-        return (_restore, (type(self), self.to_snapshot()))
-
     def __repr__(self) -> str:
         return f"OthelloPosition.from_rows({self.rows()!r}, {self.to_move!r})"
 
@@ -454,7 +445,3 @@ _SET_TO_MOVE, _SET_GEOMETRY, _SET_BLACK, _SET_WHITE, _SET_LEGAL, _SET_OVER = (
     getattr(OthelloPosition, name).__set__
     for name in ("to_move", "_geometry", "_black", "_white", "_legal", "_over")
 )
-
-
-def _restore(cls: type[OthelloPosition], snapshot: Mapping[str, Any]) -> OthelloPosition:
-    return cls.from_snapshot(snapshot)

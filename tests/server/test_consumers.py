@@ -128,6 +128,17 @@ async def socket(game_id: str, session: str | None = None) -> AsyncIterator[Sock
         await communicator.disconnect()
 
 
+@asynccontextmanager
+async def players(seats: Table) -> AsyncIterator[tuple[Socket, Socket]]:
+    """The websockets of both seated players, Black's connected first."""
+    assert seats.white is not None
+    async with (
+        socket(seats.game_id, seats.black) as black,
+        socket(seats.game_id, seats.white) as white,
+    ):
+        yield black, white
+
+
 async def play(ws: Socket, ply: int, point: list[int]) -> None:
     await ws.send({"type": "play", "ply": ply, "point": point})
 
@@ -141,11 +152,7 @@ async def moves_stored(game_id: str) -> int:
 
 async def test_connect_sends_the_state_with_each_viewers_colour() -> None:
     seats = await table()
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-        socket(seats.game_id) as passer_by,
-    ):
+    async with players(seats) as (black, white), socket(seats.game_id) as passer_by:
         for ws, you in ((black, "black"), (white, "white"), (passer_by, None)):
             state = await ws.state()
             assert state["you"] == you
@@ -218,11 +225,7 @@ async def test_a_logged_in_players_seat_follows_the_account(
 
 async def test_a_move_reaches_both_players_and_a_spectator_each_with_its_colour() -> None:
     seats = await table()
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-        socket(seats.game_id) as spectator,
-    ):
+    async with players(seats) as (black, white), socket(seats.game_id) as spectator:
         await play(black, 0, [0, 1])
         for ws, you in ((black, "black"), (white, "white"), (spectator, None)):
             event = await ws.receive()
@@ -253,11 +256,7 @@ async def test_a_move_reaches_both_players_and_a_spectator_each_with_its_colour(
 
 async def test_othellos_automatic_pass_arrives_as_its_own_moved_event() -> None:
     seats = await table()
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-        socket(seats.game_id) as spectator,
-    ):
+    async with players(seats) as (black, white), socket(seats.game_id) as spectator:
         for ply, point in enumerate(AUTOMATIC_PASS_LINE):
             await play(black if ply % 2 == 0 else white, ply, point)
             for ws in (black, white, spectator):
@@ -283,10 +282,7 @@ async def test_othellos_automatic_pass_arrives_as_its_own_moved_event() -> None:
 
 async def test_go_pass_pass_ends_play_for_everyone_and_two_accepts_finish() -> None:
     seats = await table("go", 5)
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-    ):
+    async with players(seats) as (black, white):
         await play(black, 0, [2, 2])
         for ws in (black, white):
             assert (await ws.receive())["move"]["notation"] == "C3"
@@ -322,10 +318,7 @@ async def test_go_pass_pass_ends_play_for_everyone_and_two_accepts_finish() -> N
 
 async def test_resign_ends_the_game_and_later_moves_are_game_over() -> None:
     seats = await table("go", 9)
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-    ):
+    async with players(seats) as (black, white):
         await white.send({"type": "resign"})
         for ws in (black, white):
             event = await ws.receive()
@@ -343,10 +336,7 @@ async def test_resign_ends_the_game_and_later_moves_are_game_over() -> None:
 
 async def test_sync_answers_the_state_to_the_sender_only() -> None:
     seats = await table()
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-    ):
+    async with players(seats) as (black, white):
         state = await black.state()
         assert (state["ply"], state["you"]) == (0, "black")
         await play(black, 0, [0, 1])
@@ -361,10 +351,7 @@ async def test_sync_answers_the_state_to_the_sender_only() -> None:
 
 async def test_a_double_send_is_answered_stale_and_plays_once() -> None:
     seats = await table()
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-    ):
+    async with players(seats) as (black, white):
         await play(black, 0, [0, 1])
         await play(black, 0, [0, 1])
         answers = [await black.receive(), await black.receive()]
@@ -417,10 +404,7 @@ async def test_a_pass_in_othello_is_illegal_move() -> None:
 
 async def test_go_suicide_is_illegal_move() -> None:
     seats = await table("go", 3)
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-    ):
+    async with players(seats) as (black, white):
         # Black b1... then the corner a1 is surrounded by Black: suicide for White.
         for ply, (ws, point) in enumerate([(black, [0, 1]), (white, [2, 2]), (black, [1, 0])]):
             await play(ws, ply, point)
@@ -491,10 +475,7 @@ BAD_REQUESTS = {
 @pytest.mark.parametrize("frame", BAD_REQUESTS.values(), ids=BAD_REQUESTS.keys())
 async def test_a_malformed_message_is_bad_request_and_touches_nothing(frame: str) -> None:
     seats = await table()
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-    ):
+    async with players(seats) as (black, white):
         await black.communicator.send_to(text_data=frame)
         answer = await black.receive()
         assert (answer["type"], answer["code"]) == ("error", "bad_request")
@@ -545,10 +526,7 @@ async def test_the_game_row_is_untouched_by_errors() -> None:
         return (game.ply, game.snapshot, game.to_move, game.status, game.updated_at)
 
     before = await database_sync_to_async(snapshot)()
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-    ):
+    async with players(seats) as (black, white):
         assert await black.error({"type": "play", "ply": 0, "point": [0, 0]}) == "illegal_move"
         assert await white.error({"type": "play", "ply": 0, "point": [0, 1]}) == "not_your_turn"
         assert await black.error({"type": "play", "ply": 3, "point": [0, 1]}) == "stale"
@@ -595,11 +573,7 @@ async def pass_twice(black: Socket, white: Socket, *watchers: Socket) -> dict[st
 
 async def test_two_players_count_a_go_game_live_and_a_spectator_watches() -> None:
     seats = await counting_table()
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-        socket(seats.game_id) as spectator,
-    ):
+    async with players(seats) as (black, white), socket(seats.game_id) as spectator:
         everyone = (black, white, spectator)
         game = await pass_twice(black, white, spectator)
         assert (game["status"], game["dead"], game["marking"]) == ("scoring", INVADERS, 1)
@@ -652,10 +626,7 @@ async def test_two_players_count_a_go_game_live_and_a_spectator_watches() -> Non
 
 async def test_resume_returns_to_play_for_everyone() -> None:
     seats = await counting_table()
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-    ):
+    async with players(seats) as (black, white):
         await pass_twice(black, white)
 
         await black.send({"type": "resume"})
@@ -688,10 +659,7 @@ SCORING_BAD_REQUESTS = {
 @pytest.mark.parametrize("message", SCORING_BAD_REQUESTS.values(), ids=SCORING_BAD_REQUESTS.keys())
 async def test_a_malformed_scoring_message_is_bad_request(message: dict[str, Any]) -> None:
     seats = await counting_table()
-    async with (
-        socket(seats.game_id, seats.black) as black,
-        socket(seats.game_id, seats.white) as white,
-    ):
+    async with players(seats) as (black, white):
         before = await pass_twice(black, white)
         assert await white.error(message) == "bad_request"
         assert {**(await white.state()), "you": None} == before

@@ -21,10 +21,10 @@ from games.models import Game
 from games.rules import Color, GoPosition
 from games.rules.sgf import export_sgf, import_sgf
 from games.services import GameError, Player
+from tests.server.helpers import Events, Refused, reload
 
 pytestmark = pytest.mark.django_db
 
-Events = list[tuple[str, dict[str, Any]]]
 ROUNDS = 10
 
 # Two white stones inside Black's side; White to move, so White passes first and Black
@@ -71,10 +71,6 @@ def accept_both(game: Game, black: Player, white: Player, **arguments: Any) -> N
         services.accept(player=player, game_id=game.public_id, **arguments)
 
 
-def reload(game: Game) -> Game:
-    return Game.objects.get(pk=game.pk)
-
-
 def count_of(game: Game) -> tuple[Any, ...]:
     """Everything a scoring service may change."""
     return (
@@ -90,25 +86,6 @@ def count_of(game: Game) -> tuple[Any, ...]:
         game.marking,
         game.result,
     )
-
-
-Refused = Callable[..., None]
-
-
-@pytest.fixture
-def refused(broadcasts: Events, django_capture_on_commit_callbacks: Any) -> Refused:
-    """``refused(code, service, game, **arguments)``: the service answers ``code``; the
-    game, its marking and its acceptances are unchanged, and nothing is broadcast."""
-
-    def check(code: str, service: Callable[..., Any], game: Game, **arguments: Any) -> None:
-        before = count_of(reload(game))
-        with django_capture_on_commit_callbacks(execute=True), pytest.raises(GameError) as caught:
-            service(game_id=game.public_id, **arguments)
-        assert caught.value.code == code, caught.value
-        assert count_of(reload(game)) == before
-        assert broadcasts == []
-
-    return check
 
 
 # Two passes: the server's first marking

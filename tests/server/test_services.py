@@ -5,7 +5,7 @@ Runs on SQLite by default and on PostgreSQL when DATABASE_URL is set (.ci/run).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -13,13 +13,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games import events, selectors, services
-from games.models import Game, Move
+from games.models import Game
 from games.rules import Color, GoPosition, OthelloPosition
 from games.services import GameError, Player
+from tests.server.helpers import Events, Refused, reload
 
 pytestmark = pytest.mark.django_db
-
-Events = list[tuple[str, dict[str, Any]]]
 
 
 def start(
@@ -40,10 +39,6 @@ def start(
         Game.objects.filter(pk=game.pk).update(
             snapshot=position.to_snapshot(), to_move=to_move.value
         )
-    return Game.objects.get(pk=game.pk)
-
-
-def reload(game: Game) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
@@ -326,29 +321,6 @@ def test_go_captures_and_prisoners(black: Player, white: Player) -> None:
 
 # The contract's error order: bad_request, not_a_player, game_over, stale,
 # not_your_turn, illegal_move. An error changes nothing and sends nothing.
-
-Refused = Callable[..., None]
-
-
-@pytest.fixture
-def refused(broadcasts: Events, django_capture_on_commit_callbacks: Any) -> Refused:
-    """``refused(code, service, game, **arguments)``: the service answers ``code``, the game
-    and its moves are unchanged, and nothing is broadcast, even after the commit."""
-
-    def check(code: str, service: Callable[..., Any], game: Game, **arguments: Any) -> None:
-        before = reload(game)
-        with django_capture_on_commit_callbacks(execute=True):
-            assert error_of(service, game_id=game.public_id, **arguments) == code
-        after = reload(game)
-        assert (after.ply, after.snapshot, after.status) == (
-            before.ply,
-            before.snapshot,
-            before.status,
-        )
-        assert Move.objects.filter(game=game).count() == before.ply
-        assert broadcasts == []
-
-    return check
 
 
 @pytest.mark.parametrize(
