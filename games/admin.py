@@ -1,4 +1,5 @@
-"""The admin: every game, its board as a picture, its moves read-only, SGF export, abort.
+"""The admin: every game, its board as a picture (with Go's agreed count), its moves
+read-only, SGF export, abort.
 
 Games and moves are written by the services only: the admin shows them, and its two
 actions go through the same code as the site (SGF export, the services' abort).
@@ -13,13 +14,24 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from games import board_svg, records, selectors, services
+from games import records, selectors, services
 from games.models import Game, Move
 from games.rules.sgf import export_collection
 from games.services import GameError, Player
+
+COUNT_ROWS = {
+    "territory": (
+        ("territory", "Territory"),
+        ("prisoners", "Captures"),
+        ("dead", "Dead stones"),
+        ("komi", "Komi"),
+    ),
+    "area": (("stones", "Stones"), ("territory", "Territory"), ("komi", "Komi")),
+}
+"""The lines of Go's count by scoring method, as the game page's count table has them."""
 
 
 class MoveInline(admin.TabularInline):  # type: ignore[type-arg]
@@ -66,6 +78,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "white_name",
         "status",
         "result",
+        "final_score",
         "move_count",
         "created_at",
         "finished_at",
@@ -78,13 +91,28 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     inlines = (MoveInline,)
     actions = ("export_sgf", "abort_waiting")
     fieldsets = (
-        (None, {"fields": ("board", "links", "public_id", "kind", "size", "status", "result")}),
+        (
+            None,
+            {
+                "fields": (
+                    # The agreed count beside the board that shows it.
+                    ("board", "count"),
+                    "links",
+                    "public_id",
+                    "kind",
+                    "size",
+                    "status",
+                    "result",
+                )
+            },
+        ),
         ("Players", {"fields": ("black_name", "white_name", "creator_color")}),
         ("Position", {"fields": ("ply", "to_move", "score", "komi", "scoring_method")}),
         ("Dates", {"fields": ("created_at", "updated_at", "finished_at")}),
     )
     readonly_fields = (
         "board",
+        "count",
         "links",
         "public_id",
         "kind",
@@ -128,19 +156,44 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def move_count(self, game: Game) -> int:
         return int(game.move_count)  # type: ignore[attr-defined]
 
+    @admin.display(description="score")
+    def final_score(self, game: Game) -> str | None:
+        """Black's and White's points (Othello: discs) once finished, not by resignation."""
+        if game.status != Game.Status.FINISHED or game.result.endswith("+R") or not game.score:
+            return None
+        return f"{game.score['black']:g}\N{EN DASH}{game.score['white']:g}"
+
     @admin.display(description="board")
     def board(self, game: Game) -> SafeString:
-        board = records.board_at(game)
-        picture = board_svg.draw(
-            kind=game.kind,
-            size=game.size,
-            rows=board.rows,
-            marked=board.marked,
-            label=f"The board after move {board.ply}",
-            ident="admin-board",
-        )
+        picture = records.board_picture(game, records.board_at(game), ident="admin-board")
         # The picture is built from numbers and escaped text only.
         return mark_safe(f'<div style="width: min(100%, 28rem)">{picture}</div>')
+
+    @admin.display(description="agreed count")
+    def count(self, game: Game) -> SafeString | None:
+        """Go finished by counting: the points of each side, line by line, and the stones
+        agreed dead (faded on the board, where squares show the territory)."""
+        count = records.final_count(game)
+        if count is None:
+            return None
+        detail = count["score_detail"]
+        lines = (*COUNT_ROWS[game.scoring_method or "territory"], ("total", "Total"))
+        rows = format_html_join(
+            "",
+            '<tr class="count-{}"><th scope="row">{}</th><td>{}</td><td>{}</td></tr>',
+            (
+                (field, label, f"{detail['black'][field]:g}", f"{detail['white'][field]:g}")
+                for field, label in lines
+            ),
+        )
+        dead = ", ".join(records.point_names(game, count["dead"])) or "none"
+        return format_html(
+            '<table class="count-table"><thead><tr><td></td><th scope="col">Black</th>'
+            '<th scope="col">White</th></tr></thead><tbody>{}</tbody></table>'
+            '<p class="count-dead">Dead stones: {}</p>',
+            rows,
+            dead,
+        )
 
     @admin.display(description="record")
     def links(self, game: Game) -> SafeString:

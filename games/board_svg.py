@@ -5,13 +5,15 @@ It has the look of static/js/board.js (the board of the pages): the same geometr
 grid, star points and coordinates) and last-move marker, with the colours written as
 attributes so that the picture needs no stylesheet (``<img>``, the admin, link
 previews, pages without JavaScript). Like board.js, each stone is a group with
-``data-point="row,col"`` and ``data-color`` (``B``/``W``).
+``data-point="row,col"`` and ``data-color`` (``B``/``W``), and Go's count looks the
+same: dead stones faded (class ``dead``), territory as small squares of the owner's
+colour (``rect class="territory black"`` with ``data-point``).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from html import escape
 
 from games.rules import Point
@@ -31,6 +33,12 @@ SHADOW = "rgb(0 0 0 / 28%)"
 OTHELLO = {"frame": "#1d4a33", "felt": "#2f8a58", "line": "#17452d", "coords": "#cfe7d8"}
 GO = {"wood": "#dcb16a", "line": "#3f3019", "coords": "#6b5227"}
 MARKER = "#e8453c"
+DEAD_OPACITY = 0.4
+TERRITORY_SIDE = CELL * 0.3
+TERRITORY: dict[str, dict[str, float | str]] = {
+    "black": {"fill": "#111"},
+    "white": {"fill": "#fff", "stroke": "#3f3f3a", "stroke_width": 1},
+}
 GO_MARKER = {"black": "#f3f3f3", "white": "#1a1a1a"}
 
 
@@ -209,7 +217,11 @@ def _gradients(ident: str) -> str:
 
 
 def _stones(
-    rows: Sequence[str], centre: Callable[[Point], tuple[float, float]], radius: float, ident: str
+    rows: Sequence[str],
+    centre: Callable[[Point], tuple[float, float]],
+    radius: float,
+    ident: str,
+    dead: Collection[Point],
 ) -> str:
     stones = []
     for row, line in enumerate(rows):
@@ -219,8 +231,13 @@ def _stones(
                 continue
             x, y = centre((row, col))
             stroke, stroke_width = STONE_STROKE[color]
+            faded = (
+                f' class="stone {color} dead" opacity="{_n(DEAD_OPACITY)}"'
+                if (row, col) in dead
+                else f' class="stone {color}"'
+            )
             stones.append(
-                f'<g class="stone {color}" data-color="{cell}" data-point="{row},{col}">'
+                f'<g{faded} data-color="{cell}" data-point="{row},{col}">'
                 + _tag(
                     "circle",
                     class_="shadow",
@@ -242,6 +259,30 @@ def _stones(
                 + "</g>"
             )
     return f'<g class="stones">{"".join(stones)}</g>'
+
+
+def _territory(
+    territory: Mapping[str, Iterable[Sequence[int]]],
+    centre: Callable[[Point], tuple[float, float]],
+) -> str:
+    squares = []
+    half = TERRITORY_SIDE / 2
+    for color, points in territory.items():
+        for row, col in points:
+            x, y = centre((row, col))
+            squares.append(
+                _tag(
+                    "rect",
+                    class_=f"territory {color}",
+                    data_point=f"{row},{col}",
+                    x=x - half,
+                    y=y - half,
+                    width=TERRITORY_SIDE,
+                    height=TERRITORY_SIDE,
+                    **TERRITORY[color],
+                )
+            )
+    return f'<g class="count" aria-hidden="true">{"".join(squares)}</g>' if squares else ""
 
 
 def _marker(kind: str, rows: Sequence[str], point: Point, geometry: _Geometry) -> str:
@@ -269,6 +310,8 @@ def draw(
     size: int,
     rows: Sequence[str],
     marked: Point | None = None,
+    dead: Iterable[Sequence[int]] = (),
+    territory: Mapping[str, Iterable[Sequence[int]]] | None = None,
     label: str = "",
     ident: str = "board-svg",
     element_id: str | None = None,
@@ -276,7 +319,9 @@ def draw(
     """The SVG document (one ``<svg>`` element) of the board ``rows``.
 
     ``kind`` is ``othello`` or ``go``; ``marked`` the point to mark as the last move;
-    ``label`` the picture's accessible name; ``ident`` prefixes the ids inside (the
+    ``dead`` ([row, col] pairs) the stones to fade and ``territory`` (points by colour,
+    ``black``/``white``) the points to square, for Go's count; ``label`` the picture's
+    accessible name; ``ident`` prefixes the ids inside (the
     stones' gradients), so give each picture of one page its own; ``element_id`` is the
     ``id`` of the ``<svg>`` itself, if it needs one.
     """
@@ -292,7 +337,8 @@ def draw(
         f'data-kind="{escape(kind)}" data-size="{size}">'
         + _gradients(ident)
         + _board_base(kind, size)
-        + _stones(rows, geometry.centre, radius, ident)
+        + _stones(rows, geometry.centre, radius, ident, {(row, col) for row, col in dead})
+        + _territory(territory or {}, geometry.centre)
         + marker
         + "</svg>"
     )

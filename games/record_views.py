@@ -28,7 +28,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import board_svg, records, selectors, services
+from games import records, selectors, services
 from games.forms import SIZES
 from games.models import Game
 from games.rules.sgf import RecordError, export_sgf, import_sgf, othello_transcript
@@ -72,23 +72,6 @@ def _viewer(request: HttpRequest) -> Player:
     )
 
 
-def _label(game: Game, ply: int) -> str:
-    players = f"{game.black_name or '?'} (Black) vs {game.white_name or '?'} (White)"
-    return f"{game.get_kind_display()} {game.size}x{game.size}, {players}, after move {ply}"
-
-
-def _picture(game: Game, board: records.BoardAt, *, ident: str, **options: str) -> str:
-    return board_svg.draw(
-        kind=game.kind,
-        size=game.size,
-        rows=board.rows,
-        marked=board.marked,
-        label=_label(game, board.ply),
-        ident=ident,
-        **options,
-    )
-
-
 # The board
 
 
@@ -114,7 +97,9 @@ def _at_requested_ply(view: BoardView) -> Callable[[HttpRequest, str], HttpRespo
 @_at_requested_ply
 def board_picture(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResponse:
     """``GET /games/<id>/board.svg?ply=N``: the board after move N as an SVG picture."""
-    response = HttpResponse(_picture(game, board, ident="board-svg"), content_type="image/svg+xml")
+    response = HttpResponse(
+        records.board_picture(game, board, ident="board-svg"), content_type="image/svg+xml"
+    )
     # The board after a stored move never changes; the last move of a live game does.
     finished = game.status not in selectors.IN_PLAY
     response["Cache-Control"] = "public, max-age=86400" if finished else "no-cache"
@@ -130,7 +115,9 @@ def replay(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResp
     context = {
         "game": game,
         "board": board,
-        "board_svg": mark_safe(_picture(game, board, ident="replay-board", element_id="board")),
+        "board_svg": mark_safe(
+            records.board_picture(game, board, ident="replay-board", element_id="board")
+        ),
         "replay": data,
         "players": _players(game, board),
         "status_text": _status_text(game, board.ply, moves),
@@ -151,7 +138,7 @@ def _players(game: Game, board: records.BoardAt) -> list[dict[str, Any]]:
     agreed totals after the last move of a Go game finished by counting."""
     othello = board.discs is not None
     counts = board.discs or board.prisoners or {}
-    count = records.final_count(game) if board.ply == game.ply else None
+    count = board.count
     players = []
     for color in selectors.COLORS:
         score = str(counts[color])
@@ -173,7 +160,7 @@ def _status_text(game: Game, ply: int, moves: list[dict[str, Any]]) -> str:
         move = moves[ply - 1]
         what = {"place": move["notation"], "pass": "passes", "resign": "resigns"}[move["action"]]
         text = f"Move {ply} of {game.ply}: {move['color'].title()} {what}"
-    result = result_text(game.result, game.kind)
+    result = records.result_text(game.result, game.kind)
     return f"{text}. {result}" if result and ply == game.ply else text
 
 
@@ -188,20 +175,6 @@ def _move_rows(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
             rows.append(row)
         rows[-1]["moves"].append(move)
     return rows
-
-
-def result_text(result: str, kind: str) -> str:
-    """ "Black wins by 12 discs", "White wins by resignation", "Draw"; "" for no result."""
-    if not result or result == "Draw":
-        return result
-    letter, _, margin = result.partition("+")
-    winner = {"B": "Black", "W": "White"}.get(letter)
-    if winner is None or not margin:
-        return result
-    if margin == "R":
-        return f"{winner} wins by resignation"
-    unit = "point" if kind == Game.Kind.GO else "disc"
-    return f"{winner} wins by {margin} {unit}{'' if margin == '1' else 's'}"
 
 
 # Records out

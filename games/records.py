@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
-from games import rules
+from games import board_svg, rules
 from games.models import Game, Move
 from games.rules.sgf import GameRecord
 from games.selectors import COLORS, IN_PLAY, move_json
@@ -28,7 +28,9 @@ class BoardAt:
     ``marked`` is the placement to mark as the last move (Othello's survives the
     automatic pass after it; nothing is marked after a resignation or a Go pass).
     ``discs`` (Othello) counts the discs on the board, ``prisoners`` (Go) the stones
-    captured so far BY each colour; both are keyed ``black``/``white``.
+    captured so far BY each colour; both are keyed ``black``/``white``. ``count`` is
+    the agreed count (``final_count``) at the last move of a Go game finished by
+    counting, None at any other ply or for any other game.
     """
 
     kind: str
@@ -39,6 +41,7 @@ class BoardAt:
     last_move: Move | None
     discs: dict[str, int] | None
     prisoners: dict[str, int] | None
+    count: dict[str, Any] | None
 
 
 @functools.cache
@@ -105,6 +108,28 @@ def board_at(game: Game, ply: int | None = None) -> BoardAt:
         last_move=moves[-1] if moves else None,
         discs=_discs(rows) if othello else None,
         prisoners=None if othello else prisoners,
+        count=final_count(game) if ply == game.ply else None,
+    )
+
+
+def board_picture(game: Game, board: BoardAt, *, ident: str, element_id: str | None = None) -> str:
+    """``board`` (of ``game``) as an SVG picture: the last move marked, and at the last
+    move of a counted Go game the agreed dead stones and territory. ``ident`` and
+    ``element_id`` are ``board_svg.draw``'s."""
+    players = f"{game.black_name or '?'} (Black) vs {game.white_name or '?'} (White)"
+    label = f"{game.get_kind_display()} {game.size}x{game.size}, {players}, after move {board.ply}"
+    if board.count is not None:
+        label += f", counted: {result_text(game.result, game.kind)}"
+    return board_svg.draw(
+        kind=game.kind,
+        size=game.size,
+        rows=board.rows,
+        marked=board.marked,
+        dead=board.count["dead"] if board.count else (),
+        territory=board.count["territory"] if board.count else None,
+        label=label,
+        ident=ident,
+        element_id=element_id,
     )
 
 
@@ -121,6 +146,20 @@ def _marked(moves: Sequence[Move], *, othello: bool) -> rules.Point | None:
         if move.action == Move.Action.RESIGN or not othello:
             return None
     return None
+
+
+def result_text(result: str, kind: str) -> str:
+    """ "Black wins by 12 discs", "White wins by resignation", "Draw"; "" for no result."""
+    if not result or result == "Draw":
+        return result
+    letter, _, margin = result.partition("+")
+    winner = {"B": "Black", "W": "White"}.get(letter)
+    if winner is None or not margin:
+        return result
+    if margin == "R":
+        return f"{winner} wins by resignation"
+    unit = "point" if kind == Game.Kind.GO else "disc"
+    return f"{winner} wins by {margin} {unit}{'' if margin == '1' else 's'}"
 
 
 def final_count(game: Game) -> dict[str, Any] | None:

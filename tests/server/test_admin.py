@@ -16,8 +16,9 @@ from games.admin import MoveInline
 from games.models import Game, Move
 from games.rules.sgf import import_collection
 from games.services import Player
-from tests.server.test_record_views import board_in, stones_of
+from tests.server.test_record_views import board_in, count_in, counted_go_game, stones_of
 from tests.server.test_records import BLACK, new_game, play_random, rules_positions
+from tests.server.test_scoring import BLACK_SIDE, INVADERS, WHITE_SIDE
 
 pytestmark = pytest.mark.django_db
 
@@ -53,6 +54,7 @@ def test_the_game_list_shows_every_column(admin_client: Client) -> None:
         "Bob",
         "Finished",
         game.result,
+        f'<td class="field-final_score">{game.score["black"]}\N{EN DASH}{game.score["white"]}</td>',
         f'<td class="field-move_count">{game.ply}</td>',
     ):
         assert text in html
@@ -65,6 +67,7 @@ def test_the_game_list_shows_every_column(admin_client: Client) -> None:
         "white name",
         "status",
         "result",
+        "score",
         "moves",
         "created at",
         "finished at",
@@ -166,6 +169,49 @@ def test_the_current_board_of_a_game_in_play(admin_client: Client) -> None:
     svg = board_in(html).decode()
     assert stones_of(svg.encode())[2] == "......B.."
     assert 'class="marker on-black"' in svg
+
+
+def test_a_counted_go_game_shows_its_agreed_count_beside_the_board(admin_client: Client) -> None:
+    game = counted_go_game()
+
+    html = admin_client.get(change_page(game)).content.decode()
+
+    # The board shows the count as the pages do: the dead stones faded, the territory.
+    svg = board_in(html)
+    assert count_in(svg) == (INVADERS, {"black": BLACK_SIDE, "white": WHITE_SIDE})
+    # Beside it, the breakdown of the points and the stones agreed dead.
+    count = re.search(r'<table class="count-table">.*?</table>', html, re.S)
+    assert count, "no count table"
+    cells = re.findall(
+        r'<tr class="count-(\w+)"><th scope="row">([^<]*)</th>'
+        r"<td>([^<]*)</td><td>([^<]*)</td></tr>",
+        count.group(),
+    )
+    assert cells == [
+        ("territory", "Territory", "10", "5"),
+        ("prisoners", "Captures", "0", "0"),
+        ("dead", "Dead stones", "2", "0"),
+        ("komi", "Komi", "0", "6.5"),
+        ("total", "Total", "12", "11.5"),
+    ]
+    assert '<p class="count-dead">Dead stones: B4, B3</p>' in html
+    # On one line with the board.
+    assert re.search(r"field-board.*?field-count", html, re.S)
+    listed_row = admin_client.get(CHANGELIST).content.decode()
+    assert '<td class="field-final_score">12\N{EN DASH}11.5</td>' in listed_row
+
+
+def test_no_count_nor_score_for_a_game_in_play_or_resigned(admin_client: Client) -> None:
+    playing = new_game("go", 9)
+    resigned = new_game("othello", 8)
+    services.resign(player=BLACK, game_id=resigned.public_id)
+
+    for game in (playing, resigned):
+        html = admin_client.get(change_page(game)).content.decode()
+        assert "count-table" not in html
+        assert count_in(board_in(html)) == ([], {})
+    html = admin_client.get(CHANGELIST).content.decode()
+    assert html.count('<td class="field-final_score">-</td>') == 2
 
 
 def test_nobody_adds_or_edits_a_game_or_a_move(admin_client: Client) -> None:

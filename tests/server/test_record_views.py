@@ -17,6 +17,7 @@ from games.record_views import ARCHIVE_PAGE_SIZE, MAX_UPLOAD_BYTES
 from games.rules.sgf import import_sgf, othello_transcript
 from games.services import Player
 from tests.server.test_records import BLACK, WHITE, new_game, play_random, rules_positions
+from tests.server.test_scoring import BLACK_SIDE, INVADED_SGF, INVADERS, WHITE_SIDE
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +38,28 @@ def stones_of(svg: bytes) -> list[str]:
             row, col = map(int, stone.attrib["data-point"].split(","))
             grid[row][col] = stone.attrib["data-color"]
     return ["".join(row) for row in grid]
+
+
+def count_in(svg: bytes) -> tuple[list[list[int]], dict[str, list[list[int]]]]:
+    """Go's count drawn in an SVG document: the faded (dead) stones and the territory
+    squares by colour, each as sorted [row, col] lists."""
+    root = ET.fromstring(svg)
+    dead = []
+    territory: dict[str, list[list[int]]] = {}
+    for element in root.iter():
+        classes = element.attrib.get("class", "").split()
+        point = [int(n) for n in element.attrib.get("data-point", "0,0").split(",")]
+        if "stone" in classes and "dead" in classes:
+            assert float(element.attrib["opacity"]) < 1, "a dead stone is faded"
+            dead.append(point)
+        if "territory" in classes:
+            territory.setdefault(classes[1], []).append(point)
+    return sorted(dead), {color: sorted(points) for color, points in territory.items()}
+
+
+def counted_go_game() -> Game:
+    """An imported 5x5 Go game finished by counting: two white stones agreed dead, B+0.5."""
+    return services.import_game(record=import_sgf(INVADED_SGF.format(marks="MA[bb][bc]")))
 
 
 def marker_of(svg: bytes) -> tuple[float, float] | None:
@@ -86,6 +109,47 @@ def test_board_svg_looks_like_the_page_board(client: Client) -> None:
     assert ">h</text>" in othello_svg and ">8</text>" in othello_svg
     assert othello_svg.count('class="stone ') == 4
     assert "marker" not in othello_svg
+
+
+def test_board_svg_shows_the_agreed_count_at_the_last_move_only(client: Client) -> None:
+    game = counted_go_game()
+    url = f"/games/{game.public_id}/board.svg"
+
+    last = client.get(url).content
+    before = client.get(url, {"ply": game.ply - 1}).content
+
+    assert count_in(last) == (INVADERS, {"black": BLACK_SIDE, "white": WHITE_SIDE})
+    assert stones_of(last) == records.board_at(game).rows
+    # The look of board.js: faded stones, small squares of the owner's colour.
+    svg = last.decode()
+    assert svg.count('opacity="0.4"') == 2
+    assert svg.count('class="territory black"') == 10 and 'fill="#111"' in svg
+    assert svg.count('class="territory white"') == 5 and 'stroke="#3f3f3a"' in svg
+    assert (
+        ET.fromstring(last)
+        .attrib["aria-label"]
+        .endswith("after move 16, counted: Black wins by 0.5 points")
+    )
+    assert count_in(before) == ([], {})
+    assert "counted" not in ET.fromstring(before).attrib["aria-label"]
+
+
+def test_a_go_game_in_play_or_resigned_draws_no_count(client: Client) -> None:
+    game = new_game("go", 9)
+    services.play(player=BLACK, game_id=game.public_id, ply=0, point=[2, 6])
+    services.resign(player=WHITE, game_id=game.public_id)
+
+    assert count_in(client.get(f"/games/{game.public_id}/board.svg").content) == ([], {})
+
+
+def test_the_replay_page_draws_the_agreed_count_at_the_last_move(client: Client) -> None:
+    game = counted_go_game()
+
+    last = client.get(f"/games/{game.public_id}/replay/").content.decode()
+    first = client.get(f"/games/{game.public_id}/replay/?ply=1").content.decode()
+
+    assert count_in(board_in(last)) == (INVADERS, {"black": BLACK_SIDE, "white": WHITE_SIDE})
+    assert count_in(board_in(first)) == ([], {})
 
 
 @pytest.mark.parametrize(
