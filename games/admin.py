@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import flatten_fieldsets
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -110,27 +111,8 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         ("Position", {"fields": ("ply", "to_move", "score", "komi", "scoring_method")}),
         ("Dates", {"fields": ("created_at", "updated_at", "finished_at")}),
     )
-    readonly_fields = (
-        "board",
-        "count",
-        "links",
-        "public_id",
-        "kind",
-        "size",
-        "status",
-        "result",
-        "black_name",
-        "white_name",
-        "creator_color",
-        "ply",
-        "to_move",
-        "score",
-        "komi",
-        "scoring_method",
-        "created_at",
-        "updated_at",
-        "finished_at",
-    )
+    # Every field shown is read-only: what changes a game is a service.
+    readonly_fields = flatten_fieldsets(fieldsets)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return records.with_move_counts(super().get_queryset(request))
