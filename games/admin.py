@@ -109,7 +109,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         ),
         ("Players", {"fields": ("black_name", "white_name", "creator_color")}),
         ("Position", {"fields": ("ply", "to_move", "score", "komi", "scoring_method")}),
-        ("Dates", {"fields": ("created_at", "updated_at", "finished_at")}),
+        ("Dates", {"fields": ("played_on", "created_at", "updated_at", "finished_at")}),
     )
     # Every field shown is read-only: what changes a game is a service.
     readonly_fields = flatten_fieldsets(fieldsets)

@@ -12,6 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 def new_public_id() -> str:
@@ -103,6 +104,15 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Not created_at's day: an imported record was played long before it was stored,
+    # and the archive, the lobby and the admin order games by when they were stored.
+    played_on = models.DateField(
+        null=True,
+        blank=True,
+        default=timezone.localdate,
+        help_text="The day the game began (SGF DT): today for a game played here, the "
+        "record's for an imported one, empty when the record names no day.",
+    )
 
     class Meta:
         ordering = ("-created_at",)

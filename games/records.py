@@ -207,7 +207,7 @@ def record_of(game: Game) -> GameRecord:
         white_name=game.white_name or None,
         komi=game.komi if game.kind == Game.Kind.GO else None,
         result=game.result or None,
-        date=game.created_at.date().isoformat(),
+        date=game.played_on.isoformat() if game.played_on else None,
         dead=dead,
         territory=territory,
     )

@@ -551,7 +551,8 @@ def import_game(*, record: sgf.GameRecord) -> Game:
     The seats carry the record's names (``Black`` and ``White`` when it has none) and
     belong to no session or account: nobody plays on in an imported game. A game played
     to its end is counted (Go: with the record's dead stones, ``MA``); the result is the
-    record's when it has one, else that count, else blank.
+    record's when it has one, else that count, else blank. It was played on the day the
+    record's ``DT`` names (``played_on``; none when it names no day).
     Raises GameError("bad_request") for a record the rules refuse (kind, size, a move);
     nothing is stored then.
     """
@@ -573,6 +574,7 @@ def import_game(*, record: sgf.GameRecord) -> Game:
         snapshot=position.to_snapshot(),
         ply=len(played),
         to_move=position.to_move.value,
+        played_on=record.played_on,
     )
     if record.kind == Game.Kind.GO:
         game.scoring_method = "territory"

@@ -41,6 +41,7 @@ What reading accepts beyond that, and what it refuses:
 from __future__ import annotations
 
 import codecs
+import datetime
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -80,6 +81,7 @@ _SIZE_RULES: dict[GameKind, str] = {"go": "odd sizes 3 to 19", "othello": "even 
 _APPLICATION = sgf_grammar.compose(b"othello-go-server", b"0.1")
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _SETUP = ("AB", "AW", "AE")
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 PropertyMap = dict[str, list[bytes]]
 
@@ -96,7 +98,7 @@ class GameRecord:
     included (Othello's automatic passes too). ``komi`` is Go's: a Go file
     without ``KM`` reads as 0, and Othello's is always None. ``result`` reads
     ``B+3.5``, ``W+R``, ``Draw`` and so on, None when unknown. ``date`` is
-    ``DT`` as written. For a scored Go game, ``dead`` are the stones agreed
+    ``DT`` as written (``played_on`` reads it). For a scored Go game, ``dead`` are the stones agreed
     dead and ``territory`` the points each colour owns (a colour without
     territory has no key). ``game_name`` is ``GN``, ``comment`` is ``GC``.
     """
@@ -113,6 +115,26 @@ class GameRecord:
     territory: Mapping[Color, frozenset[Point]] = field(default_factory=dict)
     game_name: str | None = None
     comment: str | None = None
+
+    @property
+    def played_on(self) -> datetime.date | None:
+        """The first day ``date`` names, when it names a whole day; None otherwise.
+
+        ``DT`` is ``YYYY-MM-DD``, or several dates (``1996-05-06,07``: the first is
+        taken), or a part of one (``1996``, ``1996-05``: no day), or free text.
+
+        >>> GameRecord(kind="go", size=9, date="1996-05-06,07").played_on
+        datetime.date(1996, 5, 6)
+        >>> GameRecord(kind="go", size=9, date="1996-05").played_on is None
+        True
+        """
+        first = (self.date or "").split(",")[0].strip()
+        if not _DAY.fullmatch(first):
+            return None
+        try:
+            return datetime.date.fromisoformat(first)
+        except ValueError:
+            return None
 
 
 # Points

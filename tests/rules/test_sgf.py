@@ -141,6 +141,28 @@ def test_a_point_off_the_board_has_no_sgf_letters(size: int, point: Point) -> No
         sgf_point(point, size)
 
 
+@pytest.mark.parametrize(
+    ("written", "day"),
+    [
+        ("2024-05-01", "2024-05-01"),
+        ("1996-05-06,07", "1996-05-06"),
+        ("1996-05-06,1996-06-01", "1996-05-06"),
+        (" 2024-05-01 ", "2024-05-01"),
+        ("1996-05", None),
+        ("1996", None),
+        ("2024-02-30", None),
+        ("2024-5-1", None),
+        ("yesterday", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_the_day_played_is_the_first_whole_day_of_dt(written: str | None, day: str | None) -> None:
+    played_on = GameRecord(kind="go", size=9, date=written).played_on
+
+    assert (played_on.isoformat() if played_on else None) == day
+
+
 # Writing
 
 

@@ -14,7 +14,7 @@ from django.test import Client
 from games import events, records, selectors, services
 from games.admin import MoveInline
 from games.models import Game, Move
-from games.rules.sgf import import_collection
+from games.rules.sgf import import_collection, import_sgf
 from games.services import Player
 from tests.server.test_record_views import board_in, count_in, counted_go_game, stones_of
 from tests.server.test_records import BLACK, new_game, play_random, rules_positions
@@ -199,6 +199,15 @@ def test_a_counted_go_game_shows_its_agreed_count_beside_the_board(admin_client:
     assert re.search(r"field-board.*?field-count", html, re.S)
     listed_row = admin_client.get(CHANGELIST).content.decode()
     assert '<td class="field-final_score">12\N{EN DASH}11.5</td>' in listed_row
+
+
+def test_an_imported_game_shows_the_day_it_was_played(admin_client: Client) -> None:
+    game = services.import_game(record=import_sgf("(;GM[1]SZ[9]DT[1846-09-11];B[ee])"))
+
+    html = admin_client.get(change_page(game)).content.decode()
+
+    played = re.search(r'field-played_on.*?<div class="readonly">(.*?)</div>', html, re.S)
+    assert played and played.group(1) == "Sept. 11, 1846"
 
 
 def test_no_count_nor_score_for_a_game_in_play_or_resigned(admin_client: Client) -> None:

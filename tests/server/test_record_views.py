@@ -338,6 +338,16 @@ def test_importing_a_good_file_stores_a_finished_game(client: Client, kind: str,
     assert client.get(response["Location"]).status_code == 200
 
 
+def test_an_imported_file_keeps_its_date_in_the_sgf_download(client: Client) -> None:
+    upload(client, b"(;GM[1]SZ[9]DT[1846-09-11]PB[Shusaku]PW[Gennan];B[ee];W[cc])")
+    game = Game.objects.get()
+
+    downloaded = client.get(f"/games/{game.public_id}/sgf").content.decode()
+
+    assert "DT[1846-09-11]" in downloaded
+    assert str(game.played_on) == "1846-09-11"
+
+
 @pytest.mark.parametrize(
     ("content", "reason"),
     [

@@ -6,6 +6,7 @@ replaying the same moves, is the oracle for the board at every ply.
 
 from __future__ import annotations
 
+import datetime
 import random
 from typing import Any
 
@@ -215,6 +216,7 @@ def test_a_resignation_is_the_result_not_a_move() -> None:
     assert record.result == "B+R"
     assert record.moves == ((Color.BLACK, RulesMove.place((2, 3))),)
     assert record.date == game.created_at.date().isoformat()
+    assert game.played_on == game.created_at.date()
     assert "RE[B+R]" in export_sgf(record)
 
 
@@ -265,6 +267,32 @@ def test_import_counts_a_go_game_ended_by_two_passes() -> None:
     game = services.import_game(record=import_sgf("(;GM[1]SZ[5]KM[0.5];B[cc];W[];B[])"))
 
     assert (game.result, game.score) == ("B+23.5", {"black": 24, "white": 0.5})
+
+
+@pytest.mark.parametrize(
+    ("written", "day"),
+    [
+        ("1846-09-11", datetime.date(1846, 9, 11)),
+        ("1996-05-06,07", datetime.date(1996, 5, 6)),
+        ("1996-05", None),
+        ("summer 1996", None),
+        (None, None),
+    ],
+)
+def test_import_keeps_the_day_the_record_was_played(
+    written: str | None, day: datetime.date | None
+) -> None:
+    dt = "" if written is None else f"DT[{written}]"
+
+    game = services.import_game(record=import_sgf(f"(;GM[1]SZ[9]{dt};B[ee];W[cc])"))
+
+    game = Game.objects.get(pk=game.pk)
+    assert game.played_on == day
+    # Stored today: the archive and the admin still list it with the newest.
+    assert game.created_at.date() == datetime.datetime.now(datetime.UTC).date()
+    exported = export_sgf(records.record_of(game))
+    assert (f"DT[{day.isoformat()}]" in exported) if day else ("DT[" not in exported)
+    assert import_sgf(exported).played_on == day
 
 
 def test_import_shortens_long_names() -> None:
