@@ -12,6 +12,7 @@ websocket's session and account, never from anything a client sends.
 
 from __future__ import annotations
 
+import functools
 import math
 import secrets
 from collections.abc import Callable, Collection
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import events, rules
@@ -156,6 +158,38 @@ def abort(*, player: Player, game_id: str) -> Game:
     game.save()
     _on_commit(lambda: events.broadcast_state(game))
     return game
+
+
+# Accounts
+
+
+@transaction.atomic
+def claim_guest_seats(*, guest_session_key: str, player: Player) -> list[Game]:
+    """The games whose guest seats, held by the session ``guest_session_key``, now belong
+    to ``player``'s account (and its current session): a guest who logs in or signs up
+    keeps playing, and finds those games among the account's.
+
+    A seat of a game in which the account already sits stays as it was (one account
+    plays one side). Each changed game is broadcast (its seats changed hands). Raises
+    GameError("bad_request") for a ``player`` without an account or a blank key.
+    """
+    if player.user_id is None or not guest_session_key:
+        raise GameError("bad_request", "guest seats go to an account, from a session")
+    held = Q(black_user=None, black_session_key=guest_session_key) | Q(
+        white_user=None, white_session_key=guest_session_key
+    )
+    claimed = []
+    for game in Game.objects.select_for_update().filter(held).order_by("pk"):
+        if color_of(game, player) is not None:
+            continue
+        guest = Player(session_key=guest_session_key)
+        color = color_of(game, guest)
+        assert color is not None, "the query found the guest's seat"
+        _seat(game, color, player, getattr(game, f"{color}_name"))
+        game.save()
+        _on_commit(functools.partial(events.broadcast_state, game))
+        claimed.append(game)
+    return claimed
 
 
 # Moves

@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import guests, selectors, services
 from games.forms import JoinForm, NewGameForm, size_menu
 from games.models import Game
 from games.services import GameError, Player
@@ -27,10 +27,13 @@ DEFAULT_NAME = "Guest"
 
 
 def _player(request: HttpRequest, *, create_session: bool = False) -> Player:
-    """The Player behind a request; a guest about to take a seat gets a session first."""
+    """The Player behind a request; a guest about to take a seat gets a session first,
+    which remembers the key its seats are bound to (kept through a later login)."""
+    user = request.user
     if create_session and request.session.session_key is None:
         request.session.save()
-    user = request.user
+    if create_session and not user.is_authenticated:
+        guests.remember_guest_session(request.session)
     return Player(
         session_key=request.session.session_key,
         user_id=user.pk if user.is_authenticated else None,

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.contrib.auth.models import User
 
 from games import events, selectors, services
 from games.models import Game
@@ -214,6 +215,62 @@ def test_an_account_holds_its_seat_from_any_browser(django_user_model: Any) -> N
     assert reload(game).white_user == user
     assert selectors.color_of(game, phone) == "white"
     assert selectors.color_of(game, logged_out) is None
+
+
+# claim_guest_seats
+
+
+def test_claim_hands_the_guest_seats_to_the_account(
+    black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
+) -> None:
+    ann = User.objects.create_user("ann")
+    playing = start(black, white)
+    finished = start(black, white)
+    services.resign(player=white, game_id=finished.public_id)
+    as_white = start(white, black)
+    strangers = start(white, Player(session_key="someone-else"))
+    account = Player(session_key="new-session", user_id=ann.pk)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        claimed = services.claim_guest_seats(guest_session_key="black-session", player=account)
+
+    assert [game.pk for game in claimed] == [playing.pk, finished.pk, as_white.pk]
+    for game, color in ((playing, "black"), (finished, "black"), (as_white, "white")):
+        game = reload(game)
+        assert selectors.color_of(game, account) == color
+        assert selectors.color_of(game, black) is None
+        assert getattr(game, f"{color}_session_key") == "new-session"
+    assert reload(as_white).white_name == "Bob"  # the name given as a guest stays
+    assert selectors.color_of(reload(playing), white) == "white"
+    assert reload(strangers).black_user is None
+    assert [(group, event["type"], event["seats"]) for group, event in broadcasts] == [
+        (events.group_name(game.public_id), "game.state", selectors.seat_tokens(reload(game)))
+        for game in (playing, finished, as_white)
+    ]
+    assert broadcasts[0][1]["seats"]["black"] == account.token
+
+
+def test_claim_leaves_a_seat_of_a_game_the_account_already_plays(black: Player) -> None:
+    ann = User.objects.create_user("ann")
+    account = Player(session_key="ann-session", user_id=ann.pk)
+    game = start(black, account)
+
+    assert services.claim_guest_seats(guest_session_key="black-session", player=account) == []
+    game = reload(game)
+    assert (selectors.color_of(game, black), selectors.color_of(game, account)) == (
+        "black",
+        "white",
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "player"),
+    [("black-session", Player(session_key="x")), ("", Player(session_key="x", user_id=1))],
+)
+def test_claim_needs_an_account_and_a_guest_session(key: str, player: Player) -> None:
+    assert error_of(services.claim_guest_seats, guest_session_key=key, player=player) == (
+        "bad_request"
+    )
 
 
 # play
