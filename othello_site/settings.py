@@ -156,24 +156,44 @@ def _channel_layer() -> dict[str, Any]:
     url = os.environ.get("REDIS_URL", "").strip()
     if not url:
         return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
-    # channels-redis's defaults lose messages under load (DESIGN.md). Both limits are per
-    # daphne process, budgeted for 1,000 open websockets (500 two-player games):
+    # channels-redis's defaults lose messages under load (DESIGN.md). The limits are per
+    # daphne process, budgeted for 1,000 open websockets (500 two-player games), and
+    # bench/load.py measures them (README, "Load"):
     # - capacity: every consumer of one process shares that process's one Redis list, and
-    #   a message beyond `capacity` is dropped silently. The worst burst is every game
-    #   moving at once, each move an event per socket, doubled by an Othello automatic
-    #   pass: 2 x 1,000 = 2,000. Unread messages expire after `expiry` seconds, so the
-    #   allowance costs Redis memory only while a process is stalled.
+    #   a message beyond `capacity` is dropped silently. A group_send puts one entry per
+    #   process in it (naming that process's sockets of the game), so the worst burst is
+    #   every game moving at once, doubled by an Othello automatic pass: 2 x 500 = 1,000;
+    #   2,000 leaves as much again for a process that stops reading for a while. Measured
+    #   at 200 games: 10 entries at most (the default, 100, was never reached). Unread
+    #   messages expire after `expiry` seconds, so the allowance costs Redis memory only
+    #   while a process is stalled.
     # - max_connections: redis-py's pool (default 100) raises "Too many connections" when
-    #   exhausted, and each command in flight (group_add on connect, group_send,
-    #   group_discard) holds one connection. The worst burst is every socket reconnecting
-    #   at once after a restart: 1,000. Redis's default maxclients (10,000) leaves room
-    #   for nine such processes plus tools.
-    # - socket_connect_timeout: a Redis that does not answer is an error within seconds,
-    #   not a hang.
+    #   exhausted, and each command in flight (group_add, group_send, group_discard) holds
+    #   one connection. The worst burst is every socket closing at once: one group_discard
+    #   each, so up to 1,000. Measured at 200 games (400 sockets closing): up to 391
+    #   connections for both processes; with the default, up to 194 group_discard
+    #   failed. Redis's default maxclients (10,000) leaves room for nine such processes
+    #   plus tools.
+    # - socket_timeout: longer than channels-redis's blocking read. A process waits for
+    #   its list with BZPOPMIN, which Redis answers after `brpop_timeout` (5 s) when
+    #   nothing comes, and redis-py 8 (installed here) gives every read a 5 s timeout by
+    #   default: on a busy event loop the timeout wins the race, the consumer that was
+    #   reading dies (close 1011), its game stalls, and a message Redis pops at that
+    #   moment would go with the connection (measured at 200 games: 1 or 2 stalled
+    #   games a run, with our limits as with the defaults).
+    #   15 s leaves 10 s for a busy loop; a Redis that does not answer is still an error.
+    # - socket_connect_timeout: a Redis that does not accept is an error within seconds.
     return {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
-            "hosts": [{"address": url, "max_connections": 1000, "socket_connect_timeout": 5}],
+            "hosts": [
+                {
+                    "address": url,
+                    "max_connections": 1000,
+                    "socket_timeout": 15,
+                    "socket_connect_timeout": 5,
+                }
+            ],
             "capacity": 2000,
             "expiry": 60,
         },
