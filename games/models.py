@@ -75,6 +75,14 @@ class Game(models.Model):
     creator_color = models.CharField(max_length=5, choices=Color.choices)
 
     snapshot = models.JSONField(help_text="The current position, from the rules' to_snapshot().")
+    # The board before the first move when it is not the game's own start: an imported
+    # record's setup (a Go handicap, a position). Records and replays start from it.
+    start = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The start position when not the standard one (an SGF setup): "
+        '{"rows": [...], "to_move": "white", "handicap": 2 or null}.',
+    )
     ply = models.PositiveIntegerField(default=0, help_text="The number of moves stored.")
     to_move = models.CharField(max_length=5, choices=Color.choices)
     result = models.CharField(

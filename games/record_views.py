@@ -8,7 +8,7 @@
   0..moves is clamped to that range, so a link made while a game was shorter still
   opens; anything that is not an integer is a 400.
 - ``GET /games/<id>/sgf`` (``?format=transcript`` or ``/transcript``: the plain
-  transcript of an 8x8 Othello game, 404 for any other game).
+  transcript of an 8x8 Othello game from the standard start, 404 for any other game).
 - ``GET``/``POST /games/import/``: an SGF file in the field ``sgf`` (at most 1 MiB)
   becomes a stored finished game (302 to it), or 400 with the reason, nothing stored.
 """
@@ -181,7 +181,7 @@ def _move_rows(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _has_transcript(game: Game) -> bool:
-    return game.kind == Game.Kind.OTHELLO and game.size == TRANSCRIPT_SIZE
+    return game.kind == Game.Kind.OTHELLO and game.size == TRANSCRIPT_SIZE and game.start is None
 
 
 @require_GET
@@ -200,10 +200,13 @@ def sgf(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @require_GET
 def transcript(request: HttpRequest, game_id: str) -> HttpResponse:
-    """``GET /games/<id>/transcript``: an 8x8 Othello game as ``f5d6c3...``; 404 otherwise."""
+    """``GET /games/<id>/transcript``: an 8x8 Othello game from the standard start as
+    ``f5d6c3...``; 404 otherwise."""
     game = _game(game_id)
     if not _has_transcript(game):
-        return _plain("transcripts exist for 8x8 Othello games only", status=404)
+        return _plain(
+            "transcripts exist for 8x8 Othello games from the standard start only", status=404
+        )
     return _plain(othello_transcript(records.record_of(game)))
 
 

@@ -1,9 +1,10 @@
 """Reads of stored games as records: the SGF record, the board at any ply, the archive.
 
 The stored moves are the whole history: each carries the diff the rules returned when it
-was played, so the board after move N is the start position with the first N diffs
-applied (``Diff.apply``). No rule is consulted again, and a replay steps both ways in
-constant time per move (the page does the same in JavaScript with ``replay_data``).
+was played, so the board after move N is the start position (the game's own, or the setup
+an imported record laid out, ``Game.start``) with the first N diffs applied
+(``Diff.apply``). No rule is consulted again, and a replay steps both ways in constant
+time per move (the page does the same in JavaScript with ``replay_data``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.db.models import Count, Q, QuerySet
 
 from games import board_svg, rules
 from games.models import Game, Move
-from games.rules.sgf import GameRecord
+from games.rules.sgf import GameRecord, Setup
 from games.selectors import COLORS, IN_PLAY, move_json
 
 
@@ -51,7 +52,9 @@ def _start(kind: str, size: int) -> rules.Position:
 
 
 def start_rows(game: Game) -> list[str]:
-    """The board of ``game`` before its first move."""
+    """The board of ``game`` before its first move: its setup, else the game's start."""
+    if game.start is not None:
+        return list(game.start["rows"])
     return _start(game.kind, game.size).rows()
 
 
@@ -177,8 +180,9 @@ def final_count(game: Game) -> dict[str, Any] | None:
 
 
 def record_of(game: Game) -> GameRecord:
-    """The game as an SGF-ready record: players, komi, date, result, moves, and for a Go
-    game finished by counting the agreed dead stones and the territory.
+    """The game as an SGF-ready record: players, komi, date, result, the setup it started
+    from, moves, and for a Go game finished by counting the agreed dead stones and the
+    territory.
 
     A resignation is not a move in SGF: it only shows in the result (``W+R``). Reads
     ``game.moves.all()`` (prefetch it when exporting many games).
@@ -210,6 +214,7 @@ def record_of(game: Game) -> GameRecord:
         date=game.played_on.isoformat() if game.played_on else None,
         dead=dead,
         territory=territory,
+        setup=None if game.start is None else Setup.from_json(game.start),
     )
 
 

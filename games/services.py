@@ -586,9 +586,12 @@ def import_game(*, record: sgf.GameRecord) -> Game:
     belong to no session or account: nobody plays on in an imported game. A game played
     to its end is counted (Go: with the record's dead stones, ``MA``); the result is the
     record's when it has one, else that count, else blank. It was played on the day the
-    record's ``DT`` names (``played_on``; none when it names no day).
-    Raises GameError("bad_request") for a record the rules refuse (kind, size, a move);
-    nothing is stored then.
+    record's ``DT`` names (``played_on``; none when it names no day). It starts from the
+    record's setup when it has one (``start``); a setup without moves is a finished game at
+    ply 0 whose result is the record's, else an Othello board's count when nobody can move,
+    else blank (a Go position is not counted).
+    Raises GameError("bad_request") for a record the rules refuse (kind, size, setup, a
+    move); nothing is stored then.
     """
     if record.kind == Game.Kind.OTHELLO and record.size > OTHELLO_MAX_SIZE:
         raise GameError(
@@ -598,10 +601,11 @@ def import_game(*, record: sgf.GameRecord) -> Game:
         played = sgf.replay(record)
     except sgf.RecordError as error:
         raise GameError("bad_request", str(error)) from None
-    position = played[-1][0] if played else rules.new_position(record.kind, record.size)
+    position = played[-1][0] if played else sgf.start_position(record)
     game = Game(
         kind=record.kind,
         size=record.size,
+        start=None if record.setup is None else record.setup.to_json(),
         creator_color=Color.BLACK,
         black_name=_record_name(record.black_name, "Black"),
         white_name=_record_name(record.white_name, "White"),

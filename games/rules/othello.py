@@ -149,6 +149,20 @@ def _flipped_bits(geometry: _Geometry, placed: int, own: int, other: int) -> int
     return flipped
 
 
+def _group(geometry: _Geometry, seed: int, discs: int) -> int:
+    """The discs of ``discs`` joined to ``seed`` through discs next to each other."""
+    group = seed & discs
+    while True:
+        grown = group
+        for shift in geometry.up_shifts:
+            grown |= (group << shift) | (group >> shift)
+        # The guard column and the bits beyond the board are never discs.
+        grown &= discs
+        if grown == group:
+            return group
+        group = grown
+
+
 def _column_letters(col: int) -> str:
     """``a``..``z``, then ``aa``, ``ab``.. for boards wider than 26."""
     letters = ""
@@ -258,6 +272,37 @@ class OthelloPosition(BoardPosition):
         if not isinstance(to_move, Color):
             raise RulesError(f"to_move must be a Color, not {to_move!r}")
         return cls._make(geometry, black, white, to_move)
+
+    @classmethod
+    def from_setup(cls, rows: Sequence[str], to_move: Color) -> Self:
+        """The position a record lays out as ``rows``, ``to_move`` to play, if play can reach it.
+
+        As ``from_rows``, and also raises ``RulesError`` for a board no game reaches:
+        discs are never taken off, so the four centre squares of the start stay filled,
+        and each disc is placed next to one already there, so the discs form one group
+        (touching along a side or a corner).
+
+        >>> OthelloPosition.from_setup(["B...", ".WB.", ".BW.", "...."], Color.WHITE).to_move
+        Color.WHITE
+        >>> OthelloPosition.from_setup(["B...", ".W..", ".BW.", "...."], Color.WHITE)
+        Traceback (most recent call last):
+        ...
+        games.rules.base.RulesError: c2 is empty: a game never empties the four centre squares
+        """
+        position = cls.from_rows(rows, to_move)
+        geometry = position._geometry
+        discs = position._black | position._white
+        centre = geometry.centre[0] | geometry.centre[1]
+        for point in geometry.points_of(centre & ~discs):
+            where = position.format_point(point)
+            raise RulesError(f"{where} is empty: a game never empties the four centre squares")
+        for point in geometry.points_of(discs & ~_group(geometry, centre, discs)):
+            where = position.format_point(point)
+            raise RulesError(
+                f"the disc on {where} is apart from the others: "
+                "every disc is placed next to one already on the board"
+            )
+        return position
 
     def to_snapshot(self) -> dict[str, Any]:
         """Everything needed to continue the game, as JSON-ready data.

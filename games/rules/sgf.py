@@ -8,6 +8,8 @@ Conventions of the files written here, and read back:
 
 - ``GM[1]`` is Go, ``GM[2]`` Othello; ``FF[4]``, ``CA[UTF-8]``, ``SZ``, ``AP``,
   and when known ``KM`` (Go), ``PB``, ``PW``, ``DT``, ``RE``, ``GN``, ``GC``.
+- A game that starts from a setup position writes it in the root: ``AB``,
+  ``AW``, ``PL`` (the side to move), and ``HA`` when the record read one.
 - One node per move, ``B[..]`` or ``W[..]``: column letter then row letter,
   counted from the top-left corner, so ``aa`` is ``(0, 0)`` and Othello's
   ``f5`` is ``fe``. A pass is an empty value, ``B[]``; Othello's automatic
@@ -23,9 +25,14 @@ What reading accepts beyond that, and what it refuses:
 - Text is decoded with the file's ``CA``; without one, as UTF-8 if it is valid
   UTF-8, else as ISO-8859-1 (the SGF default). A ``str`` is taken as already
   decoded, whatever its ``CA`` says.
-- Setup (``AB``/``AW``/``AE``) is refused, except in the root node when it
-  lays out exactly the standard start (Othello programs often write the four
-  centre discs that way).
+- A start position other than the game's own is read from the root node: the
+  board ``AB``/``AW``/``AE`` lay out on an empty board (without them, the
+  game's start: Othello's four centre discs), and the side to move ``PL``;
+  without ``PL``, White when a Go handicap (``HA`` of 2 or more) placed black
+  stones only, else Black. It must be a legal board: no Go chain without a
+  liberty, and an Othello board that play can reach. ``HA`` is kept with it.
+  A setup that lays out the game's own start (Othello programs often write the
+  four centre discs) is no setup. Setup in any later node is refused.
 - Othello: a placement by the side that did not have the turn is accepted when
   the other side had to pass (the automatic pass is put in), and the record
   ends with the automatic passes that follow its last placement, as a game
@@ -43,20 +50,22 @@ from __future__ import annotations
 import codecs
 import datetime
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from sgfmill import sgf_grammar, sgf_properties  # type: ignore[import-untyped]
 
 from . import Position, new_position
 from .base import EMPTY, Color, Diff, InvalidMoveError, Move, Point, RulesError
+from .go import GoPosition
 from .othello import OthelloPosition
 
 __all__ = [
     "GameKind",
     "GameRecord",
     "RecordError",
+    "Setup",
     "export_collection",
     "export_sgf",
     "import_collection",
@@ -66,6 +75,7 @@ __all__ = [
     "parse_sgf_point",
     "replay",
     "sgf_point",
+    "start_position",
 ]
 
 GameKind = Literal["go", "othello"]
@@ -77,6 +87,7 @@ IMPORT_SIZES: dict[GameKind, range] = {"go": range(3, 20, 2), "othello": range(4
 """The board sizes a file may have: Go odd 3 to 19, Othello even 4 to 16."""
 
 _DEFAULT_SIZES: dict[GameKind, int] = {"go": 19, "othello": 8}
+_GAME_NAMES: dict[GameKind, str] = {"go": "Go", "othello": "Othello"}
 _SIZE_RULES: dict[GameKind, str] = {"go": "odd sizes 3 to 19", "othello": "even sizes 4 to 16"}
 _APPLICATION = sgf_grammar.compose(b"othello-go-server", b"0.1")
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -91,6 +102,33 @@ class RecordError(RulesError):
 
 
 @dataclass(frozen=True)
+class Setup:
+    """A start position other than the game's own, as a record lays it out.
+
+    ``rows`` is the board before the first move (``.``, ``B``, ``W``), ``to_move`` the
+    side that plays first, ``handicap`` the record's ``HA`` (None when it has none).
+    ``to_json``/``from_json`` keep it as plain data.
+
+    >>> setup = Setup(("B..", "...", "..."), Color.WHITE, handicap=1)
+    >>> Setup.from_json(setup.to_json()) == setup
+    True
+    """
+
+    rows: tuple[str, ...]
+    to_move: Color
+    handicap: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"rows": [...], "to_move": "white", "handicap": 2}`` (``handicap`` may be None)."""
+        return {"rows": list(self.rows), "to_move": self.to_move.value, "handicap": self.handicap}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Setup:
+        """The setup saved by ``to_json``."""
+        return cls(tuple(data["rows"]), Color(data["to_move"]), data.get("handicap"))
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """One game as a record: who played, the moves, and how it ended.
 
@@ -101,6 +139,7 @@ class GameRecord:
     ``DT`` as written (``played_on`` reads it). For a scored Go game, ``dead`` are the stones agreed
     dead and ``territory`` the points each colour owns (a colour without
     territory has no key). ``game_name`` is ``GN``, ``comment`` is ``GC``.
+    ``setup`` is the start position when it is not the game's own, None otherwise.
     """
 
     kind: GameKind
@@ -115,6 +154,7 @@ class GameRecord:
     territory: Mapping[Color, frozenset[Point]] = field(default_factory=dict)
     game_name: str | None = None
     comment: str | None = None
+    setup: Setup | None = None
 
     @property
     def played_on(self) -> datetime.date | None:
@@ -217,6 +257,8 @@ def _game_tree(record: GameRecord) -> object:
     for identifier, text in texts.items():
         if text is not None:
             root[identifier] = [sgf_grammar.escape_text(text.encode("utf-8"))]
+    if record.setup is not None:
+        _write_setup(root, record.setup, record.size)
     nodes = [root]
     for color, move in record.moves:
         value = b"" if move.point is None else _point_value(move.point, record.size)
@@ -228,6 +270,20 @@ def _game_tree(record: GameRecord) -> object:
     tree = sgf_grammar.Coarse_game_tree()
     tree.sequence = nodes
     return tree
+
+
+def _write_setup(root: PropertyMap, setup: Setup, size: int) -> None:
+    for color in Color:
+        stones = (
+            (row, col)
+            for row, line in enumerate(setup.rows)
+            for col, square in enumerate(line)
+            if square == color.letter
+        )
+        _write_points(root, f"A{color.letter}", stones, size)
+    root["PL"] = [setup.to_move.letter.encode("ascii")]
+    if setup.handicap is not None:
+        root["HA"] = [str(setup.handicap).encode("ascii")]
 
 
 def _point_value(point: Point, size: int) -> bytes:
@@ -250,9 +306,11 @@ def import_sgf(text: str | bytes) -> GameRecord:
     """The one game of an SGF file, every move checked by the rules.
 
     ``text`` is the file's content, as bytes (decoded by its ``CA``) or as
-    already decoded text. Raises ``RecordError`` naming the problem: not SGF,
-    several games, an unsupported game or board size, setup stones, a value
-    that cannot be read, or an illegal move (its number, point and the reason).
+    already decoded text. The game starts from the root's setup, if any. Raises
+    ``RecordError`` naming the problem: not SGF, several games, an unsupported
+    game or board size, a setup that is not a legal board or not in the root
+    node, a value that cannot be read, or an illegal move (its number, point
+    and the reason).
     """
     games = _parse_collection(text)
     if len(games) > 1:
@@ -305,8 +363,8 @@ def _read_game(nodes: list[PropertyMap], encoding: str | None) -> GameRecord:
     reader = _Reader(root, encoding or _declared_encoding(root))
     kind = _kind(root)
     size = _size(root, kind)
-    start = new_position(kind, size)
-    _check_setup(nodes, start)
+    setup, start = _read_start(root, kind, size)
+    _refuse_later_setup(nodes)
     entries = [_entry(node, number, size) for number, node in _move_nodes(nodes)]
     played = list(_replay(start, entries, fill_passes=True))
     final = played[-1].position if played else start
@@ -329,6 +387,7 @@ def _read_game(nodes: list[PropertyMap], encoding: str | None) -> GameRecord:
         territory=_territory(last, size) if kind == "go" else {},
         game_name=reader.simple_text("GN"),
         comment=reader.text("GC"),
+        setup=setup,
     )
 
 
@@ -394,9 +453,8 @@ def _size(root: PropertyMap, kind: GameKind) -> int:
         raise RecordError(f"SZ[{raw}] is not a board size: expected one number, e.g. SZ[19]")
     size = int(raw)
     if size not in IMPORT_SIZES[kind]:
-        name = "Go" if kind == "go" else "Othello"
         raise RecordError(
-            f"board size {size} is not supported for {name}: {_SIZE_RULES[kind]} only"
+            f"board size {size} is not supported for {_GAME_NAMES[kind]}: {_SIZE_RULES[kind]} only"
         )
     return size
 
@@ -416,25 +474,82 @@ def _ascii(node: PropertyMap, identifier: str, default: str) -> str:
     return node[identifier][0].decode("ascii", "replace").strip()
 
 
-def _check_setup(nodes: Sequence[PropertyMap], start: Position) -> None:
-    for number, node in enumerate(nodes):
-        if not any(identifier in node for identifier in _SETUP):
-            continue
-        if number == 0 and _setup_rows(node, start.size) == start.rows():
-            continue
-        where = "in the root node" if number == 0 else f"in node {number}"
-        raise RecordError(
-            f"setup properties (AB/AW/AE) {where} are not supported: "
-            "only games played from the standard start position can be imported"
-        )
+def _read_start(root: PropertyMap, kind: GameKind, size: int) -> tuple[Setup | None, Position]:
+    """The root's setup and the position it starts from; no setup when the root has none
+    or lays out the game's own start."""
+    standard = new_position(kind, size)
+    if not any(identifier in root for identifier in (*_SETUP, "PL")):
+        return None, standard
+    laid_out = any(identifier in root for identifier in _SETUP)
+    rows = _setup_rows(root, size) if laid_out else standard.rows()
+    handicap = _handicap(root) if kind == "go" else None
+    setup = Setup(tuple(rows), _first_player(root, rows, handicap), handicap)
+    position = _setup_position(kind, size, setup)
+    return (None, standard) if position == standard else (setup, position)
 
 
-def _setup_rows(node: PropertyMap, size: int) -> list[str]:
+def _setup_rows(root: PropertyMap, size: int) -> list[str]:
+    """The board AB/AW/AE lay out on an empty board; a point named twice is refused."""
     grid = [[EMPTY] * size for _ in range(size)]
-    for identifier, letter in (("AB", "B"), ("AW", "W")):
-        for row, col in _read_points(node, identifier, size):
-            grid[row][col] = letter
+    named: dict[Point, str] = {}
+    for identifier in _SETUP:
+        for point in sorted(_read_points(root, identifier, size)):
+            if point in named:
+                raise RecordError(
+                    f"the setup names {sgf_point(point, size)} in both {named[point]} "
+                    f"and {identifier}"
+                )
+            named[point] = identifier
+            if identifier != "AE":
+                grid[point[0]][point[1]] = identifier[1]
     return ["".join(row) for row in grid]
+
+
+def _handicap(root: PropertyMap) -> int | None:
+    if "HA" not in root:
+        return None
+    raw = _ascii(root, "HA", "")
+    if not raw.isdigit():
+        raise RecordError(f"HA[{raw}] is not a handicap: expected a number of stones, e.g. HA[2]")
+    return int(raw)
+
+
+def _first_player(root: PropertyMap, rows: Sequence[str], handicap: int | None) -> Color:
+    """PL; without it, White after a handicap of black stones only, else Black."""
+    if "PL" in root:
+        raw = _ascii(root, "PL", "")
+        try:
+            return Color.from_letter(raw.upper())
+        except ValueError:
+            raise RecordError(f"PL[{raw}] is not a player: expected PL[B] or PL[W]") from None
+    board = "".join(rows)
+    if handicap is not None and handicap > 1 and "B" in board and "W" not in board:
+        return Color.WHITE
+    return Color.BLACK
+
+
+def _setup_position(kind: GameKind, size: int, setup: Setup) -> Position:
+    """The position ``setup`` lays out; ``RecordError`` for a board the game cannot have."""
+    if len(setup.rows) != size:
+        raise RecordError(f"the setup has {len(setup.rows)} rows, not {size}")
+    build: Callable[[Sequence[str], Color], Position] = (
+        GoPosition.from_rows if kind == "go" else OthelloPosition.from_setup
+    )
+    try:
+        return build(setup.rows, setup.to_move)
+    except RulesError as error:
+        raise RecordError(
+            f"the setup is not a legal {_GAME_NAMES[kind]} position: {error}"
+        ) from None
+
+
+def _refuse_later_setup(nodes: Sequence[PropertyMap]) -> None:
+    for number, node in enumerate(nodes[1:], start=1):
+        if any(identifier in node for identifier in _SETUP):
+            raise RecordError(
+                f"setup properties (AB/AW/AE) in node {number} are not supported: "
+                "only the root node may lay out the start position"
+            )
 
 
 def _read_points(node: PropertyMap, identifier: str, size: int) -> frozenset[Point]:
@@ -535,15 +650,31 @@ def replay(record: GameRecord) -> list[tuple[Position, Diff]]:
 
     Every move is checked: raises ``RecordError`` naming the move (number,
     point, reason) when it is not its colour's turn or the rules forbid it.
-    The start position is ``new_position(record.kind, record.size)``; a kind
-    or size the rules do not have is a ``RecordError`` too.
+    The moves start from ``start_position(record)``, which raises for a kind,
+    size or setup the rules do not have.
     """
-    try:
-        start = new_position(record.kind, record.size)
-    except RulesError as error:
-        raise RecordError(str(error)) from None
+    start = start_position(record)
     entries = [_Entry(color, move) for color, move in record.moves]
     return [(step.position, step.diff) for step in _replay(start, entries, fill_passes=False)]
+
+
+def start_position(record: GameRecord) -> Position:
+    """The position before the first move of ``record``: its setup, else the game's start.
+
+    Raises ``RecordError`` for a kind or size the rules do not have, or a setup
+    that is not a legal board of the game.
+
+    >>> setup = Setup(("...", ".B.", "..."), Color.WHITE, handicap=1)
+    >>> start_position(GameRecord(kind="go", size=3, setup=setup))
+    GoPosition.from_rows(['...', '.B.', '...'], Color.WHITE)
+    """
+    try:
+        standard = new_position(record.kind, record.size)
+    except RulesError as error:
+        raise RecordError(str(error)) from None
+    if record.setup is None:
+        return standard
+    return _setup_position(record.kind, record.size, record.setup)
 
 
 def _replay(start: Position, entries: Iterable[_Entry], *, fill_passes: bool) -> Iterator[_Step]:
@@ -596,9 +727,11 @@ def othello_transcript(record: GameRecord) -> str:
     """An 8x8 Othello game as the plain transcript of its placements, e.g. ``f5d6c3``.
 
     Passes are left out: the transcript implies them. Raises ``RecordError``
-    for any other game or size.
+    for any other game or size, or a game from a setup position.
     """
     start = _transcript_start(record.kind, record.size)
+    if record.setup is not None:
+        raise RecordError("a transcript starts from the standard position, not from a setup")
     return "".join(start.format_point(move.point) for _, move in record.moves if move.point)
 
 

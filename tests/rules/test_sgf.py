@@ -27,6 +27,7 @@ from games.rules.sgf import (
     GameKind,
     GameRecord,
     RecordError,
+    Setup,
     export_collection,
     export_sgf,
     import_collection,
@@ -36,6 +37,7 @@ from games.rules.sgf import (
     parse_sgf_point,
     replay,
     sgf_point,
+    start_position,
 )
 
 B, W = Color.BLACK, Color.WHITE
@@ -94,6 +96,37 @@ TIGER = "f5d6c3d3c4"
 WITH_A_PASS = "c4c3c2b2a2e3f5a1e2b4a4a3d2a5f4d3e1g4h4"
 # White takes every disc in 16 moves.
 WIPEOUT = "d3c3f5f4e3d2e2f2c4c5f3f6e6e7b5a5"
+
+# A 9x9 game with two handicap stones, G7 and C3: White moves first, Black takes
+# White's A9 with its 4th move, and two passes end it.
+HANDICAP_SGF = (
+    "(;GM[1]FF[4]SZ[9]HA[2]KM[0.5]PB[Kitani]PW[Go Seigen]AB[gc][cg]"
+    ";W[aa];B[ba];W[ee];B[ab];W[dc];B[];W[])"
+)
+HANDICAP_START = (
+    ".........",
+    ".........",
+    "......B..",
+    ".........",
+    ".........",
+    ".........",
+    "..B......",
+    ".........",
+    ".........",
+)
+# GNU Go 3.8's `printsgf` after `loadsgf`: the position as AB/AW, PL, and no moves.
+GNUGO_PRINTSGF = """(;GM[1]FF[4]
+SZ[9]
+GN[GNU Go 3.8 load and print]
+DT[2026-11-22]
+KM[4.5]HA[0]RU[Japanese]AP[GNU Go:3.8]AW[bb][eb][fb][gb][ac][dc]
+[gc][hc][ic][bd][cd][dd][id][de][ee][fe][ie][df][ff][gf][if][ig]
+[ih]
+AB[ec][fc][ad][ed][fd][gd][hd][ae][be][ce][ge][he][cf][ef][hf]
+[bg][dg][eg][fg][gg][hg][ch][hh][hi][ii]
+PL[B]
+)
+"""
 
 
 def test_the_examples_in_the_docstrings_hold() -> None:
@@ -300,10 +333,132 @@ def test_a_finished_othello_game_without_a_result_is_scored_by_disc_count() -> N
     assert record.result == "B+8"
 
 
-def test_othello_setup_of_the_standard_start_is_accepted() -> None:
-    record = import_sgf("(;GM[2]SZ[8]AB[ed][de]AW[dd][ee];B[fe])")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(;GM[2]SZ[8]AB[ed][de]AW[dd][ee];B[fe])",
+        "(;GM[2]SZ[8]AB[ed][de]AW[dd][ee]PL[B];B[fe])",
+        "(;GM[1]SZ[9]HA[0]PL[B];B[fe])",
+        "(;GM[1]SZ[9]AE[ee];B[fe])",
+    ],
+)
+def test_a_setup_of_the_games_own_start_is_no_setup(text: str) -> None:
+    record = import_sgf(text)
 
+    assert record.setup is None
     assert record.moves == (place(B, (4, 5)),)
+
+
+# Setup positions
+
+
+def test_a_handicap_game_starts_from_its_stones_with_white_to_move() -> None:
+    record = import_sgf(HANDICAP_SGF)
+
+    assert record.setup == Setup(HANDICAP_START, W, handicap=2)
+    assert record.moves[:2] == (place(W, (0, 0)), place(B, (0, 1)))
+    assert start_position(record).rows() == list(HANDICAP_START)
+    steps = replay(record)
+    assert steps[3][1].captured == ((0, 0),)
+    assert steps[-1][0].rows()[:3] == [".B.......", "B........", "...W..B.."]
+
+
+def test_a_handicap_game_comes_back_from_its_export_with_its_setup_and_moves() -> None:
+    record = import_sgf(HANDICAP_SGF)
+
+    text = export_sgf(record)
+
+    assert "AB[gc][cg]" in text and "HA[2]" in text and "PL[W]" in text
+    assert import_sgf(text) == record
+    assert import_sgf(text.encode("utf-8")) == record
+
+
+def test_sgfmill_reads_the_setup_of_our_export() -> None:
+    record = import_sgf(HANDICAP_SGF)
+
+    game = sgf.Sgf_game.from_bytes(export_sgf(record).encode("utf-8"))
+
+    root = game.get_root()
+    assert root.get_setup_stones() == ({(6, 6), (2, 2)}, set(), set())
+    assert as_rows(9, *root.get_setup_stones()[:2]) == HANDICAP_START
+    assert game.get_handicap() == 2
+    assert root.get("PL") == "w"
+    assert _sgfmill_moves(game) == _as_sgfmill_moves(record)
+
+
+def as_rows(size: int, black: set[Point], white: set[Point]) -> tuple[str, ...]:
+    """sgfmill's points (row 0 at the bottom) of each colour as our board rows."""
+    return tuple(
+        "".join(
+            "B"
+            if (size - 1 - row, col) in black
+            else "W"
+            if (size - 1 - row, col) in white
+            else "."
+            for col in range(size)
+        )
+        for row in range(size)
+    )
+
+
+@pytest.mark.parametrize(
+    ("root", "to_move"),
+    [
+        ("HA[2]AB[gc][cg]", W),
+        ("HA[2]AB[gc][cg]PL[B]", B),
+        ("AB[gc][cg]", B),
+        ("HA[1]AB[ee]", B),
+        ("HA[2]AB[gc]AW[cg]", B),
+        ("AB[ee]PL[w]", W),
+        ("PL[W]", W),
+    ],
+)
+def test_the_first_player_is_pl_else_white_after_handicap_stones_else_black(
+    root: str, to_move: Color
+) -> None:
+    setup = import_sgf(f"(;GM[1]SZ[9]{root})").setup
+
+    assert setup is not None
+    assert setup.to_move is to_move
+
+
+def test_gnu_gos_printsgf_position_imports_as_a_position_without_moves() -> None:
+    record = import_sgf(GNUGO_PRINTSGF)
+
+    black, white, empty = sgf.Sgf_game.from_string(GNUGO_PRINTSGF).get_root().get_setup_stones()
+    assert empty == set()
+    assert record.setup == Setup(as_rows(9, black, white), B, handicap=0)
+    assert record.setup.rows[3] == "BWWWBBBBW"
+    assert (record.moves, record.komi, record.result) == ((), 4.5, None)
+    assert import_sgf(export_sgf(record)) == record
+
+
+def test_an_othello_game_from_a_position_plays_on_to_the_same_end() -> None:
+    whole = import_sgf("(;GM[2]SZ[4];B[ba];W[ca];B[da];W[aa];B[ac];B[dd])")
+    middle = replay(whole)[1][0]
+    black = "".join(f"[{sgf_point(point, 4)}]" for point in points_holding(middle, "B"))
+    white = "".join(f"[{sgf_point(point, 4)}]" for point in points_holding(middle, "W"))
+
+    tail = import_sgf(f"(;GM[2]SZ[4]AB{black}AW{white};B[da];W[aa];B[ac];B[dd])")
+
+    assert tail.setup == Setup(tuple(middle.rows()), B)
+    assert tail.moves == whole.moves[2:]
+    assert tail.result == whole.result == "B+8"
+
+
+def test_an_othello_position_that_is_over_gets_its_result() -> None:
+    record = import_sgf("(;GM[2]SZ[4]AB[aa:dc]AW[ad:cd])")
+
+    assert record.setup == Setup(("BBBB", "BBBB", "BBBB", "WWW."), B)
+    assert (record.moves, record.result) == ((), "B+9")
+
+
+def test_a_game_from_a_setup_has_no_transcript() -> None:
+    record = import_sgf("(;GM[2]SZ[8]AB[ed][de]AW[dd][ee]PL[W])")
+
+    assert record.setup is not None
+    with pytest.raises(RecordError, match="a transcript starts from the standard position"):
+        othello_transcript(record)
 
 
 def test_go_reads_tt_as_a_pass_and_defaults_komi_to_zero() -> None:
@@ -399,15 +554,39 @@ def test_a_decoded_string_is_read_whatever_its_character_set_says() -> None:
         (b"(;CA[klingon]PB[x])", "unknown character set CA[klingon]"),
         ("(;CA[UTF-8]PB[Jérôme])".encode("iso-8859-1"), "PB is not valid UTF-8 text"),
         (
-            "(;GM[1]SZ[9]HA[2]AB[cc][gg];W[ee])",
-            "setup properties (AB/AW/AE) in the root node are not supported: "
-            "only games played from the standard start position can be imported",
-        ),
-        (
             "(;GM[1]SZ[9];B[cc];AE[cc];W[ee])",
             "setup properties (AB/AW/AE) in node 2 are not supported: "
-            "only games played from the standard start position can be imported",
+            "only the root node may lay out the start position",
         ),
+        (
+            "(;GM[1]SZ[5]AB[ab][ba]AW[aa])",
+            "the setup is not a legal Go position: the chain at A5 has no liberty",
+        ),
+        (
+            "(;GM[1]SZ[5]AB[aa:ee])",
+            "the setup is not a legal Go position: the chain at A5 has no liberty",
+        ),
+        ("(;GM[1]SZ[9]AB[cc][jj])", "AB[jj] is not a point of the 9x9 board"),
+        ("(;GM[2]SZ[8]AW[dd][ee][ii])", "AW[ii] is not a point of the 8x8 board"),
+        ("(;GM[1]SZ[9]AB[cc]AW[dd][cc])", "the setup names cc in both AB and AW"),
+        ("(;GM[1]SZ[9]AB[cc]AE[cc])", "the setup names cc in both AB and AE"),
+        (
+            "(;GM[2]SZ[8]AB[ed][de])",
+            "the setup is not a legal Othello position: "
+            "d4 is empty: a game never empties the four centre squares",
+        ),
+        (
+            "(;GM[2]SZ[8]AB[ed][de][aa]AW[dd][ee])",
+            "the setup is not a legal Othello position: the disc on a1 is apart from the "
+            "others: every disc is placed next to one already on the board",
+        ),
+        (
+            "(;GM[1]SZ[9]HA[two]AB[gc][cg])",
+            "HA[two] is not a handicap: expected a number of stones, e.g. HA[2]",
+        ),
+        ("(;GM[1]SZ[9]AB[cc]PL[X])", "PL[X] is not a player: expected PL[B] or PL[W]"),
+        ("(;GM[1]SZ[9]HA[2]AB[gc][cg];B[ee])", "move 1 B[ee] (black E5): it is white's turn"),
+        ("(;GM[1]SZ[9]AB[cc]PL[W];W[cc])", "move 1 W[cc] (white C7): C7 is occupied"),
         ("(;GM[1]SZ[9];B[cc];W[jj])", "move 2: W[jj] is not a point of the 9x9 board"),
         ("(;GM[2]SZ[8];B[fe];W[fifth])", "move 2: W[fifth] is not a point of the 8x8 board"),
         ("(;GM[1]SZ[9];B[cc]W[dd])", "move 1: one node holds both B and W"),
@@ -460,10 +639,13 @@ def test_record_errors_are_rules_errors() -> None:
 # Replaying a record
 
 
-@pytest.mark.parametrize("record", [SCORED_GO, parse_othello_transcript(WITH_A_PASS)])
+@pytest.mark.parametrize(
+    "record", [SCORED_GO, parse_othello_transcript(WITH_A_PASS), import_sgf(HANDICAP_SGF)]
+)
 def test_replay_gives_each_position_and_the_diff_that_led_to_it(record: GameRecord) -> None:
-    start = new_position(record.kind, record.size)
-    rows = start.rows()
+    rows = (
+        list(record.setup.rows) if record.setup else new_position(record.kind, record.size).rows()
+    )
 
     steps = replay(record)
 
@@ -561,26 +743,23 @@ comment_characters = st.characters(exclude_categories=("Cc", "Cs"), include_char
 
 @st.composite
 def played_games(draw: st.DrawFn, kind: GameKind) -> GameRecord:
-    """A game of random legal moves, as the server would store it."""
+    """A game of random legal moves, as the server would store it, from the game's start
+    or from a setup position (one that random moves reach, its history forgotten)."""
     size = draw(st.sampled_from(IMPORT_SIZES[kind]))
-    position = new_position(kind, size)
-    moves = []
-    for _ in range(draw(st.integers(0, 80))):
-        if position.is_over:
-            break
-        options = [Move.place(point) for point in position.legal_moves()]
-        if kind == "go" or not options:
-            options.append(Move.pass_turn())
-        move = draw(st.sampled_from(options))
-        moves.append((position.to_move, move))
-        position, _ = position.play(move)
-    if kind == "othello" and not position.is_over and not position.legal_moves():
-        moves.append(pass_(position.to_move))
-        position, _ = position.play(Move.pass_turn())
+    standard = new_position(kind, size)
+    setup = None
+    if draw(st.booleans()):
+        position = play_randomly(draw, standard, draw(st.integers(1, 30)))[0]
+        if position != standard:
+            handicap = draw(st.none() | st.integers(0, 9)) if kind == "go" else None
+            setup = Setup(tuple(position.rows()), position.to_move, handicap)
+    start = start_position(GameRecord(kind=kind, size=size, setup=setup))
+    position, moves = play_randomly(draw, start, draw(st.integers(0, 80)))
     names = st.none() | st.text(name_characters, max_size=12)
     record = GameRecord(
         kind=kind,
         size=size,
+        setup=setup,
         moves=tuple(moves),
         black_name=draw(names),
         white_name=draw(names),
@@ -597,6 +776,27 @@ def played_games(draw: st.DrawFn, kind: GameKind) -> GameRecord:
         dead=draw(subsets(points_holding(position, "BW"))),
         territory={color: points for color, points in owned.items() if points},
     )
+
+
+def play_randomly(
+    draw: st.DrawFn, position: Position, count: int
+) -> tuple[Position, list[tuple[Color, Move]]]:
+    """Up to ``count`` random legal moves from ``position`` (Go may pass at any time), and
+    Othello's automatic pass after the last one: the position reached and the moves."""
+    moves = []
+    for _ in range(count):
+        if position.is_over:
+            break
+        options = [Move.place(point) for point in position.legal_moves()]
+        if position.kind == "go" or not options:
+            options.append(Move.pass_turn())
+        move = draw(st.sampled_from(options))
+        moves.append((position.to_move, move))
+        position, _ = position.play(move)
+    if isinstance(position, OthelloPosition) and position.must_pass:
+        moves.append(pass_(position.to_move))
+        position, _ = position.play(Move.pass_turn())
+    return position, moves
 
 
 def points_holding(position: Position, letters: str) -> list[Point]:
@@ -627,9 +827,12 @@ def test_othello_files_that_leave_out_every_pass_read_the_same(record: GameRecor
 
 
 @given(played_games("go"))
-def test_sgfmill_reads_the_moves_of_random_go_games(record: GameRecord) -> None:
+def test_sgfmill_reads_the_setup_and_moves_of_random_go_games(record: GameRecord) -> None:
     game = sgf.Sgf_game.from_bytes(export_sgf(record).encode("utf-8"))
 
+    black, white, _ = game.get_root().get_setup_stones()
+    start = record.setup.rows if record.setup else new_position("go", record.size).rows()
+    assert as_rows(record.size, black, white) == tuple(start)
     assert _sgfmill_moves(game) == _as_sgfmill_moves(record)
 
 

@@ -16,6 +16,7 @@ from games.models import Game, Move
 from games.record_views import ARCHIVE_PAGE_SIZE, MAX_UPLOAD_BYTES
 from games.rules.sgf import import_sgf, othello_transcript
 from games.services import Player
+from tests.rules.test_sgf import HANDICAP_SGF, HANDICAP_START
 from tests.server.test_records import BLACK, WHITE, new_game, play_random, rules_positions
 from tests.server.test_scoring import BLACK_SIDE, INVADED_SGF, INVADERS, WHITE_SIDE
 
@@ -358,7 +359,11 @@ def test_an_imported_file_keeps_its_date_in_the_sgf_download(client: Client) -> 
         (b"(;GM[1]SZ[21])", "board size 21 is not supported for Go"),
         (b"(;GM[2]SZ[18])", "board size 18 is not supported for Othello"),
         (b"(;GM[1]SZ[9];B[ee])(;GM[1]SZ[9];B[ee])", "the file holds 2 games"),
-        (b"(;GM[1]SZ[9]AB[aa])", "setup properties"),
+        (b"(;GM[1]SZ[9];B[ee];AB[aa])", "setup properties (AB/AW/AE) in node 2"),
+        (b"(;GM[1]SZ[5]AB[ab][ba]AW[aa])", "the chain at A5 has no liberty"),
+        (b"(;GM[1]SZ[9]AB[aa][jj])", "AB[jj] is not a point of the 9x9 board"),
+        (b"(;GM[2]SZ[8]AB[ed][de])", "not a legal Othello position: d4 is empty"),
+        (b"(;GM[1]SZ[9]HA[2]AB[gc][cg];B[ee])", "it is white&#x27;s turn"),
         (b"", "The submitted file is empty"),
         (None, "This field is required"),
         (b"(;GM[1]C[" + b"x" * MAX_UPLOAD_BYTES + b"])", "at most 1 MiB"),
@@ -374,6 +379,72 @@ def test_a_bad_upload_is_a_400_with_the_reason_and_stores_nothing(
     assert 'id="import-errors"' in response.content.decode()
     assert not Game.objects.exists()
     assert not Move.objects.exists()
+
+
+def test_an_imported_handicap_game_replays_from_its_stones_at_every_ply(client: Client) -> None:
+    response = upload(client, HANDICAP_SGF.encode())
+
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert game.start is not None
+    positions = rules_positions(game)
+    assert positions[0].rows() == list(HANDICAP_START)
+    for ply, position in enumerate(positions):
+        page = client.get(f"/games/{game.public_id}/replay/?ply={ply}")
+        picture = client.get(f"/games/{game.public_id}/board.svg?ply={ply}")
+        assert page.context["replay"]["start"] == list(HANDICAP_START)
+        assert stones_of(board_in(page.content.decode())) == position.rows(), f"ply {ply}"
+        assert stones_of(picture.content) == position.rows(), f"ply {ply}"
+    first = client.get(f"/games/{game.public_id}/replay/?ply=1").content.decode()
+    assert "Move 1 of 7: White A9" in first
+
+
+def test_board_svg_at_ply_0_shows_the_handicap_stones(client: Client) -> None:
+    upload(client, HANDICAP_SGF.encode())
+    game = Game.objects.get()
+
+    svg = client.get(f"/games/{game.public_id}/board.svg?ply=0").content
+
+    assert stones_of(svg) == list(HANDICAP_START)
+    assert marker_of(svg) is None
+
+
+def test_the_sgf_download_of_a_handicap_game_keeps_its_setup(client: Client) -> None:
+    upload(client, HANDICAP_SGF.encode())
+    game = Game.objects.get()
+
+    downloaded = client.get(f"/games/{game.public_id}/sgf").content
+
+    text = downloaded.decode()
+    assert "AB[gc][cg]" in text and "HA[2]" in text and "PL[W]" in text
+    again, original = import_sgf(downloaded), import_sgf(HANDICAP_SGF)
+    assert (again.setup, again.moves) == (original.setup, original.moves)
+
+
+def test_a_position_without_moves_imports_as_a_finished_game_at_its_start(
+    client: Client,
+) -> None:
+    content = b"(;GM[1]SZ[9]KM[4.5]HA[0]AB[ec][fc]AW[eb][fb]PL[B])"
+
+    response = upload(client, content)
+
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert (game.status, game.ply, game.result) == ("finished", 0, "")
+    replay = client.get(f"/games/{game.public_id}/replay/").content.decode()
+    assert "Start position" in replay
+    svg = client.get(f"/games/{game.public_id}/board.svg").content
+    assert stones_of(svg)[1:3] == ["....WW...", "....BB..."]
+    assert client.get(response["Location"]).status_code == 200
+
+
+def test_an_othello_game_from_a_setup_has_no_transcript(client: Client) -> None:
+    upload(client, b"(;GM[2]SZ[8]AB[ed][de]AW[dd][ee]PL[W])")
+    game = Game.objects.get()
+
+    assert client.get(f"/games/{game.public_id}/transcript").status_code == 404
+    replay = client.get(f"/games/{game.public_id}/replay/").content.decode()
+    assert "Transcript" not in replay
 
 
 def test_a_file_of_exactly_1_mib_is_accepted(client: Client) -> None:

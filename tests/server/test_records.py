@@ -16,6 +16,7 @@ from sgfmill import sgf as sgfmill_sgf  # type: ignore[import-untyped]
 from games import records, services
 from games.models import Game, Move
 from games.rules import (
+    KINDS,
     Color,
     GoPosition,
     OthelloPosition,
@@ -24,8 +25,9 @@ from games.rules import (
     position_from_snapshot,
 )
 from games.rules import Move as RulesMove
-from games.rules.sgf import GameRecord, export_sgf, import_sgf, replay
+from games.rules.sgf import GameRecord, Setup, export_sgf, import_sgf, replay
 from games.services import GameError, Player
+from tests.rules.test_sgf import HANDICAP_SGF, HANDICAP_START
 
 pytestmark = pytest.mark.django_db
 
@@ -64,8 +66,12 @@ def play_random(game: Game, *, seed: int, limit: int = 400, go_passes_after: int
 
 
 def rules_positions(game: Game) -> list[Position]:
-    """The oracle: the rules module's position after each ply, from the stored moves."""
-    position = new_position(game.kind, game.size)
+    """The oracle: the rules module's position after each ply, from the stored moves (and
+    the stored start position of a game imported from a setup)."""
+    if game.start is None:
+        position = new_position(game.kind, game.size)
+    else:
+        position = KINDS[game.kind].from_rows(game.start["rows"], Color(game.start["to_move"]))
     positions = [position]
     for move in game.moves.all():
         if move.action == Move.Action.RESIGN:
@@ -295,6 +301,62 @@ def test_import_keeps_the_day_the_record_was_played(
     assert import_sgf(exported).played_on == day
 
 
+def test_an_imported_handicap_game_replays_from_its_stones_at_every_ply() -> None:
+    game = services.import_game(record=import_sgf(HANDICAP_SGF))
+
+    game = Game.objects.get(pk=game.pk)
+    assert game.start == {"rows": list(HANDICAP_START), "to_move": "white", "handicap": 2}
+    assert (game.status, game.ply, game.moves.all()[0].color) == ("finished", 7, "white")
+    positions = rules_positions(game)
+    assert positions[0].rows() == list(HANDICAP_START)
+    for ply, position in enumerate(positions):
+        board = records.board_at(game, ply)
+        assert board.rows == position.rows(), f"ply {ply}"
+        assert board.prisoners == {color.value: n for color, n in position.prisoners.items()}
+    assert records.board_at(game, 4).prisoners == {"black": 1, "white": 0}
+    assert game.snapshot == positions[-1].to_snapshot()
+    # Two passes: counted by territory, the handicap stones' area included.
+    assert game.result.startswith("B+")
+
+
+def test_an_imported_handicap_game_exports_its_setup_and_moves() -> None:
+    original = import_sgf(HANDICAP_SGF)
+    game = services.import_game(record=original)
+
+    record = records.record_of(Game.objects.get(pk=game.pk))
+    text = export_sgf(record)
+
+    assert record.setup == original.setup == Setup(HANDICAP_START, Color.WHITE, 2)
+    assert "AB[gc][cg]" in text and "HA[2]" in text and "PL[W]" in text
+    again = import_sgf(text)
+    assert (again.setup, again.moves) == (original.setup, original.moves)
+    sgf_game = sgfmill_sgf.Sgf_game.from_bytes(text.encode())
+    assert sgf_game.get_root().get_setup_stones() == ({(6, 6), (2, 2)}, set(), set())
+
+
+@pytest.mark.parametrize(
+    ("text", "result"),
+    [
+        ("(;GM[1]SZ[9]AB[ee]AW[cc]PL[W])", ""),
+        ("(;GM[1]SZ[9]AB[ee]AW[cc]PL[W]RE[W+3.5])", "W+3.5"),
+        ("(;GM[2]SZ[4]AB[aa:dc]AW[ad:cd])", "B+9"),
+        ("(;GM[2]SZ[8]AB[ed][de]AW[dd][ee]PL[W])", ""),
+    ],
+)
+def test_a_setup_without_moves_is_a_finished_game_at_its_start(text: str, result: str) -> None:
+    record = import_sgf(text)
+
+    game = services.import_game(record=record)
+
+    game = Game.objects.get(pk=game.pk)
+    assert (game.status, game.ply, game.result) == ("finished", 0, result)
+    assert record.setup is not None
+    assert game.start == record.setup.to_json()
+    assert game.to_move == record.setup.to_move.value
+    assert game.snapshot["rows"] == records.board_at(game).rows == list(record.setup.rows)
+    assert not game.moves.exists()
+
+
 def test_import_shortens_long_names() -> None:
     game = services.import_game(record=GameRecord(kind="othello", size=8, black_name="x" * 99))
 
@@ -308,6 +370,14 @@ def test_import_shortens_long_names() -> None:
         GameRecord(kind="go", size=21),
         GameRecord(kind="go", size=9, moves=((Color.WHITE, RulesMove.place((0, 0))),)),
         GameRecord(kind="othello", size=8, moves=((Color.BLACK, RulesMove.place((0, 0))),)),
+        GameRecord(kind="go", size=3, setup=Setup(("BW.", "W..", "..."), Color.BLACK)),
+        GameRecord(kind="othello", size=4, setup=Setup(("B...",) + ("....",) * 3, Color.WHITE)),
+        GameRecord(
+            kind="go",
+            size=9,
+            setup=Setup(HANDICAP_START, Color.WHITE, 2),
+            moves=((Color.BLACK, RulesMove.place((4, 4))),),
+        ),
     ],
 )
 def test_import_refuses_a_record_the_rules_refuse_and_stores_nothing(record: GameRecord) -> None:
