@@ -40,7 +40,6 @@ import os
 import resource
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -60,9 +59,11 @@ import redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
-ROOT = Path(__file__).resolve().parents[1]
-DAPHNE = Path(sys.executable).with_name("daphne")
-APPLICATION = "othello_site.asgi:application"
+# The repository root, for the daphne helpers the tests use (tests/daphne.py).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.daphne import ROOT, Daphne, DaphneError, environment, migrate, running
+
 POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/5"
 HTTP_TIMEOUT = 30  # one HTTP request or websocket handshake
@@ -92,13 +93,7 @@ def fresh_database() -> Iterator[str]:
         admin.execute(f'CREATE DATABASE "{name}"')
     url = urllib.parse.urlsplit(POSTGRES)._replace(path=f"/{name}").geturl()
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput"],
-            cwd=ROOT,
-            env={**os.environ, "DATABASE_URL": url, "SECRET_KEY": "bench"},
-            check=True,
-            capture_output=True,
-        )
+        migrate(environment({"DATABASE_URL": url, "SECRET_KEY": "bench"}))
         yield url
     finally:
         with psycopg.connect(POSTGRES, autocommit=True) as admin:
@@ -155,13 +150,6 @@ class RedisWatch:
         self.client.close()
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 LAYER_DEFAULTS = """\
 from othello_site.settings import *  # noqa: F403
 
@@ -178,46 +166,35 @@ CHANNEL_LAYERS = {
 def two_servers(database: str, redis_url: str, *, layer_defaults: bool) -> Iterator[Servers]:
     """Two daphne processes on one database and one Redis."""
     logs = Path(tempfile.mkdtemp(prefix="bench-load-"))
-    env = {
-        **os.environ,
-        "DATABASE_URL": database,
-        "REDIS_URL": redis_url,
-        "SECRET_KEY": secrets.token_urlsafe(32),
-        "DEBUG": "0",
-    }
-    env.pop("PYTEST_VERSION", None)
+    env = environment(
+        {
+            "DATABASE_URL": database,
+            "REDIS_URL": redis_url,
+            "SECRET_KEY": secrets.token_urlsafe(32),
+            "DEBUG": "0",
+            "PYTEST_VERSION": None,
+        }
+    )
     if layer_defaults:
         (logs / "bench_layer_defaults.py").write_text(LAYER_DEFAULTS)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(logs), env.get("PYTHONPATH")]))
         env["DJANGO_SETTINGS_MODULE"] = "bench_layer_defaults"
-    processes: list[subprocess.Popen[bytes]] = []
     servers = Servers(logs=logs, layer=layer_config(env))
+    daphnes = [
+        Daphne(
+            env,
+            logs / f"daphne-{number}.log",
+            start_timeout=HTTP_TIMEOUT,
+            stop_timeout=HTTP_TIMEOUT,
+        )
+        for number in (1, 2)
+    ]
+    servers.bases.extend(daphne.url for daphne in daphnes)
     try:
-        for number in (1, 2):
-            port = free_port()
-            log = (logs / f"daphne-{number}.log").open("wb")
-            processes.append(
-                subprocess.Popen(
-                    [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), APPLICATION],
-                    cwd=ROOT,
-                    env=env,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                )
-            )
-            servers.bases.append(f"http://127.0.0.1:{port}")
-        for process, base in zip(processes, servers.bases, strict=True):
-            wait_until_serving(process, base)
-        yield servers
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=HTTP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        with running(daphnes):
+            yield servers
+    except DaphneError as error:
+        raise SystemExit(str(error)) from None
 
 
 @dataclass
@@ -259,21 +236,6 @@ def layer_config(env: dict[str, str]) -> str:
     return subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True, text=True
     ).stdout.strip()
-
-
-def wait_until_serving(process: subprocess.Popen[bytes], base: str) -> None:
-    deadline = time.monotonic() + HTTP_TIMEOUT
-    while True:
-        if process.poll() is not None:
-            raise SystemExit(f"daphne for {base} exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(base + "/", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-        time.sleep(0.2)
 
 
 # Browsers (HTTP), as tests/server/test_daphne.py drives them

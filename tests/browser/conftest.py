@@ -8,11 +8,7 @@ each with its own cookies, so each context is a different person.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +16,8 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.daphne import Daphne, environment
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -30,73 +27,17 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-START_TIMEOUT_S = 30
-DAPHNE = [sys.executable, "-m", "daphne"]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class DaphneServer:
-    """One daphne process serving the project on 127.0.0.1:<port>; stop and start again."""
+class DaphneServer(Daphne):
+    """A daphne process on a fresh SQLite file of its own (no Redis), DEBUG on."""
 
     def __init__(self, *, database: Path, log: Path) -> None:
-        self.database = database
-        self.log = log
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {
-            **os.environ,
-            "DATABASE_URL": f"sqlite:///{database}",
-            "DEBUG": "1",
-        }
-        self.env.pop("REDIS_URL", None)
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def migrate(self) -> None:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput"],
-            cwd=ROOT,
-            env=self.env,
-            check=True,
-            capture_output=True,
+        env = environment(
+            {"DATABASE_URL": f"sqlite:///{database}", "DEBUG": "1", "REDIS_URL": None}
         )
-
-    def start(self) -> None:
-        """Start daphne and return once it accepts connections (or fail with its log)."""
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [*DAPHNE, "-b", "127.0.0.1", "-p", str(self.port), "othello_site.asgi:application"],
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                break
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        self.stop()
-        pytest.fail(f"daphne did not start on port {self.port}:\n{self.log.read_text()}")
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.process = None
+        super().__init__(env, log)
+        self.database = database
 
     def remove_database(self) -> None:
         for suffix in ("", "-wal", "-shm"):

@@ -17,10 +17,6 @@ import http.cookiejar
 import json
 import os
 import secrets
-import socket
-import subprocess
-import sys
-import time
 import urllib.parse
 import urllib.request
 from collections.abc import AsyncIterator, Iterator
@@ -32,11 +28,10 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
+from tests.daphne import Daphne, environment, migrate, running
+
 pytestmark = pytest.mark.services
 
-ROOT = Path(__file__).resolve().parents[2]
-DAPHNE = Path(sys.executable).with_name("daphne")
-APPLICATION = "othello_site.asgi:application"
 # Only bounds how long a broken setup or a lost message is waited for before failing.
 TIMEOUT = 20
 # 4x4 Othello; after White's a1 Black has no move and the server passes for Black.
@@ -54,72 +49,23 @@ def database_url() -> Iterator[str]:
         admin.execute(f'CREATE DATABASE "{name}"')
     url = urllib.parse.urlsplit(server)._replace(path=f"/{name}").geturl()
     try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput"],
-            cwd=ROOT,
-            env={**os.environ, "DATABASE_URL": url},
-            check=True,
-            capture_output=True,
-        )
+        migrate(environment({"DATABASE_URL": url}))
         yield url
     finally:
         with psycopg.connect(server, dbname="postgres", autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def two_servers(database_url: str, tmp_path: Path) -> Iterator[tuple[str, str]]:
     """Two daphne processes on one database and one Redis: their base URLs."""
-    env = {**os.environ, "DATABASE_URL": database_url}
-    processes: list[subprocess.Popen[bytes]] = []
-    bases = []
-    try:
-        for number in (1, 2):
-            port = free_port()
-            log = (tmp_path / f"daphne-{number}.log").open("wb")
-            processes.append(
-                subprocess.Popen(
-                    [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), APPLICATION],
-                    cwd=ROOT,
-                    env=env,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                )
-            )
-            bases.append(f"http://127.0.0.1:{port}")
-        for process, base in zip(processes, bases, strict=True):
-            wait_until_serving(process, base)
-        yield bases[0], bases[1]
-    finally:
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            try:
-                process.wait(timeout=TIMEOUT)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def wait_until_serving(process: subprocess.Popen[bytes], base: str) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while True:
-        assert process.poll() is None, f"daphne for {base} exited with {process.returncode}"
-        try:
-            with urllib.request.urlopen(base + "/", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-        time.sleep(0.1)
+    env = environment({"DATABASE_URL": database_url})
+    servers = [
+        Daphne(env, tmp_path / f"daphne-{number}.log", start_timeout=TIMEOUT, stop_timeout=TIMEOUT)
+        for number in (1, 2)
+    ]
+    with running(servers):
+        yield servers[0].url, servers[1].url
 
 
 class Browser:
