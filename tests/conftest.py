@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from channels.layers import channel_layers
 
 from games import events
 from games.services import Player
@@ -37,6 +38,19 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             f"{' and '.join(missing)} not set: this test needs the PostgreSQL and Redis "
             "servers (.ci/run sets both)"
         )
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> Iterator[None]:
+    """Every test gets channel layers of its own.
+
+    pytest-asyncio gives each test its own event loop, and a Redis channel layer
+    keeps asyncio locks bound to the loop that first used them: one shared by two
+    tests can fail with "bound to a different event loop".
+    """
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
 
 
 @pytest.fixture
