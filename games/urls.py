@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/import/", record_views.import_record, name="import"),
     path("games/<str:game_id>/", views.game_page, name="game"),
     path("games/<str:game_id>/join/", views.join, name="join"),
+    path("games/<str:game_id>/abort/", views.abort, name="abort"),
     path("games/<str:game_id>/state.json", views.state_json, name="state"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/games/", views.my_games, name="my_games"),

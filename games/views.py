@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -112,6 +112,20 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     name = _seat_name(request, form.cleaned_data["name"])
     services.join_game(player=player, game_id=game.public_id, name=name)
     return redirect("games:game", game_id=game.public_id)
+
+
+@require_POST
+def abort(request: HttpRequest, game_id: str) -> HttpResponse:
+    """`POST /games/<id>/abort/`: the creator calls off a game nobody joined; 302 home.
+
+    Anyone else, or a game that has started or ended: 400 with the reason, nothing changed.
+    """
+    game = _game(game_id)
+    try:
+        services.abort(player=_player(request), game_id=game.public_id)
+    except GameError as error:
+        return HttpResponseBadRequest(error.message, content_type="text/plain; charset=utf-8")
+    return redirect("games:home")
 
 
 @require_GET

@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
-from tests.browser.game_page import GamePage, create_game, join_game, result_sentence
+from tests.browser.game_page import (
+    GAME_URL,
+    GamePage,
+    create_game,
+    join_game,
+    result_sentence,
+    watch_game,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -126,3 +133,17 @@ def test_the_invite_link_is_copied_to_the_clipboard(new_context: NewContext):
     bob = join_game(new_context().new_page(), link, name="Bob")
     expect(bob.root).to_have_attribute("data-you", "white")
     expect(alice.page.locator("#invite")).to_be_hidden()
+
+
+def test_the_creator_calls_off_a_game_nobody_joined(new_context: NewContext):
+    alice = create_game(new_context().new_page(), kind="othello", size=6, name="Alice")
+    visitor = watch_game(new_context().new_page(), alice.url)
+    expect(visitor.page.locator("#join-form")).to_be_visible()
+
+    game_path = GAME_URL.search(alice.url)[0]
+    alice.page.click("#abort-button")
+    alice.page.wait_for_url(re.compile(r"/$"))
+    expect(alice.page.locator("#new-game-form")).to_be_visible()
+    expect(alice.page.locator(f'a[href="{game_path}"]')).to_have_count(0)
+    expect(visitor.status).to_have_text("This game was aborted.")
+    expect(visitor.page.locator("#join-form")).to_be_hidden()

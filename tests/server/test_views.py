@@ -242,6 +242,40 @@ def test_the_game_page_offers_the_free_seat_to_a_visitor_only() -> None:
     assert "join_form" not in Client().get(f"/games/{game_id}/").context
 
 
+# Calling off a game nobody joined
+
+
+def test_the_creator_calls_off_a_waiting_game_and_it_leaves_the_lobby() -> None:
+    ann = Client()
+    game_id = create(ann)
+    assert (
+        'action="/games/' + game_id + '/abort/"' in ann.get(f"/games/{game_id}/").content.decode()
+    )
+
+    response = ann.post(f"/games/{game_id}/abort/")
+    assert (response.status_code, response.url) == (302, "/")
+    assert state(ann, game_id)["status"] == "aborted"
+    assert Client().post(f"/games/{game_id}/join/", {"name": "Bob"}).status_code == 302
+    assert state(ann, game_id)["players"]["white"] is None
+    assert game_id not in Client().get("/").content.decode()
+
+
+@pytest.mark.parametrize("who", ["a visitor", "the creator once the game started"])
+def test_only_the_creator_calls_off_only_a_waiting_game(who: str) -> None:
+    ann, bob = Client(), Client()
+    game_id = create(ann)
+    if who == "a visitor":
+        response = bob.post(f"/games/{game_id}/abort/")
+        expected = "waiting"
+    else:
+        bob.post(f"/games/{game_id}/join/", {"name": "Bob"})
+        response = ann.post(f"/games/{game_id}/abort/")
+        expected = "active"
+    assert response.status_code == 400
+    assert response.content.decode()
+    assert state(ann, game_id)["status"] == expected
+
+
 def test_state_json_is_the_selectors_state_for_this_viewer() -> None:
     ann = Client()
     game_id = create(ann, kind="go", size=9)
@@ -257,6 +291,7 @@ def test_state_json_is_the_selectors_state_for_this_viewer() -> None:
         ("get", "/games/nosuchgame123/"),
         ("get", "/games/nosuchgame123/state.json"),
         ("post", "/games/nosuchgame123/join/"),
+        ("post", "/games/nosuchgame123/abort/"),
     ],
 )
 def test_an_unknown_game_is_404(method: str, path: str) -> None:
