@@ -9,7 +9,6 @@ time per move (the page does the same in JavaScript with ``replay_data``).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +18,7 @@ from django.db.models import Count, Q, QuerySet
 from games import board_svg, rules
 from games.models import Game, Move
 from games.rules.sgf import GameRecord, Setup
-from games.selectors import COLORS, IN_PLAY, move_json
+from games.selectors import COLORS, IN_PLAY, move_json, start_position
 
 
 @dataclass(frozen=True)
@@ -45,22 +44,16 @@ class BoardAt:
     count: dict[str, Any] | None
 
 
-@functools.cache
-def _start(kind: str, size: int) -> rules.Position:
-    # Immutable: one per board.
-    return rules.new_position(kind, size)
-
-
 def start_rows(game: Game) -> list[str]:
     """The board of ``game`` before its first move: its setup, else the game's start."""
     if game.start is not None:
         return list(game.start["rows"])
-    return _start(game.kind, game.size).rows()
+    return start_position(game.kind, game.size).rows()
 
 
 def point_names(game: Game, points: Iterable[Sequence[int]]) -> list[str]:
     """``points`` ([row, col]) as the game names them: ``d3`` (Othello), ``C4`` (Go)."""
-    start = _start(game.kind, game.size)
+    start = start_position(game.kind, game.size)
     return [start.format_point((row, col)) for row, col in points]
 
 

@@ -140,7 +140,7 @@ def move_json(move: Move) -> dict[str, Any]:
         notation = "resign"
     else:
         rules_move = rules.Move.place((move.row, move.col)) if point else rules.Move.pass_turn()
-        notation = _start(game.kind, game.size).notation(rules_move)
+        notation = start_position(game.kind, game.size).notation(rules_move)
     return {
         "ply": move.ply,
         "color": str(move.color),
@@ -152,8 +152,9 @@ def move_json(move: Move) -> dict[str, Any]:
 
 
 @functools.cache
-def _start(kind: str, size: int) -> rules.Position:
-    # Immutable: one per board, for its notation.
+def start_position(kind: str, size: int) -> rules.Position:
+    """The start position of ``kind`` on a ``size`` board, made once: positions are
+    immutable, and this one serves the board's notation and start rows."""
     return rules.new_position(kind, size)
 
 
