@@ -45,16 +45,6 @@ def parse_message(text: str) -> dict[str, Any]:
     return message
 
 
-def player_of(scope: dict[str, Any]) -> Player:
-    """The Player behind a websocket: its session and, when logged in, its account."""
-    session = scope.get("session")
-    user = scope.get("user")
-    return Player(
-        session_key=session.session_key if session is not None else None,
-        user_id=user.pk if user is not None and user.is_authenticated else None,
-    )
-
-
 def _perform(message: dict[str, Any], *, player: Player, game_id: str) -> None:
     """The one service call a message other than `sync` asks for."""
     kind, get = message["type"], message.get
@@ -77,7 +67,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
-        self.player = player_of(self.scope)
+        self.player = Player.of(self.scope.get("session"), self.scope.get("user"))
         # Accepted first: a close code only reaches a client whose handshake succeeded.
         await self.accept()
         # Looked up before joining: an id that is no game never reaches the channel layer

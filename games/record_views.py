@@ -64,14 +64,6 @@ def _plain(text: str, *, status: int = 200) -> HttpResponse:
     return HttpResponse(f"{text}\n", status=status, content_type="text/plain; charset=utf-8")
 
 
-def _viewer(request: HttpRequest) -> Player:
-    user = request.user
-    return Player(
-        session_key=request.session.session_key,
-        user_id=user.pk if user.is_authenticated else None,
-    )
-
-
 # The board
 
 
@@ -287,7 +279,7 @@ def archive(request: HttpRequest) -> HttpResponse:
     form.is_valid()
     # Invalid fields are left out of cleaned_data: their filters are simply not applied.
     filters = {name: form.cleaned_data.get(name) for name in ("kind", "size", "status", "player")}
-    viewer = _viewer(request)
+    viewer = Player.of(request.session, request.user)
     can_have_games = viewer.token is not None
     mine = None
     if can_have_games and form.cleaned_data.get("mine"):

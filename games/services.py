@@ -57,6 +57,15 @@ class Player:
     session_key: str | None = None
     user_id: int | None = None
 
+    @classmethod
+    def of(cls, session: Any, user: Any) -> Player:
+        """The Player behind an HTTP request or a websocket: ``session`` (a Django
+        session, or None) and ``user`` (the account, anonymous, or None)."""
+        return cls(
+            session_key=session.session_key if session is not None else None,
+            user_id=user.pk if user is not None and user.is_authenticated else None,
+        )
+
     @property
     def token(self) -> str | None:
         """An opaque id of the seat holder: the account when there is one, else the session.

@@ -34,10 +34,7 @@ def _player(request: HttpRequest, *, create_session: bool = False) -> Player:
         request.session.save()
     if create_session and not user.is_authenticated:
         guests.remember_guest_session(request.session)
-    return Player(
-        session_key=request.session.session_key,
-        user_id=user.pk if user.is_authenticated else None,
-    )
+    return Player.of(request.session, user)
 
 
 def _remembered_name(request: HttpRequest) -> str:
