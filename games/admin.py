@@ -2,7 +2,8 @@
 read-only, SGF export, abort.
 
 Games and moves are written by the services only: the admin shows them, and its two
-actions go through the same code as the site (SGF export, the services' abort).
+actions go through the same code as the site (SGF export, the services' abort; the
+admin's own, which needs no seat).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games import records, selectors, services
 from games.models import Game, Move
 from games.rules.sgf import export_collection
-from games.services import GameError, Player
+from games.services import GameError
 
 COUNT_ROWS = {
     "territory": (
@@ -202,7 +203,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         aborted = skipped = 0
         for game in queryset.order_by("pk"):
             try:
-                services.abort(player=_creator(game), game_id=game.public_id)
+                services.abort_as_admin(game_id=game.public_id)
             except GameError:
                 skipped += 1
             else:
@@ -214,13 +215,3 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 f"Left {skipped} game(s) alone: only a game still waiting can be aborted.",
                 messages.WARNING,
             )
-
-
-def _creator(game: Game) -> Player:
-    """The player who created ``game``: the admin aborts on their behalf, through the
-    same service, checks and broadcast as the creator's own abort."""
-    color = game.creator_color
-    return Player(
-        session_key=getattr(game, f"{color}_session_key") or None,
-        user_id=getattr(game, f"{color}_user_id"),
-    )

@@ -159,6 +159,19 @@ def abort(*, player: Player, game_id: str) -> Game:
     game = _locked(game_id)
     if color_of(game, player) is None:
         raise GameError("not_a_player", "only the player who created the game can abort it")
+    return _call_off(game)
+
+
+@transaction.atomic
+def abort_as_admin(*, game_id: str) -> Game:
+    """The game called off from the admin before anyone joined; status ``aborted``.
+
+    Raises GameError: bad_request (unknown game, or the game has started), game_over.
+    """
+    return _call_off(_locked(game_id))
+
+
+def _call_off(game: Game) -> Game:
     _refuse_ended(game)
     if game.status != Game.Status.WAITING:
         raise GameError("bad_request", "the game has started: resign instead")

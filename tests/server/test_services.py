@@ -640,6 +640,29 @@ def test_abort_refusals(black: Player, white: Player, spectator: Player, refused
     refused("bad_request", services.abort, game, player=white)
 
 
+def test_the_admin_aborts_a_waiting_game_without_a_seat(
+    black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = services.create_game(player=black, kind="go", size=9, color="white", name="Ann")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        aborted = services.abort_as_admin(game_id=game.public_id)
+
+    assert aborted.status == reload(game).status == Game.Status.ABORTED
+    [(_, event)] = broadcasts
+    assert (event["type"], event["game"]["status"]) == ("game.state", "aborted")
+
+
+def test_the_admin_aborts_only_waiting_games(
+    black: Player, white: Player, refused: Refused
+) -> None:
+    game = services.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    services.join_game(player=white, game_id=game.public_id, name="Bob")
+    refused("bad_request", services.abort_as_admin, game)
+    services.resign(player=white, game_id=game.public_id)
+    refused("game_over", services.abort_as_admin, game)
+
+
 # The events reach the group through the configured channel layer
 
 
