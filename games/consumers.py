@@ -7,21 +7,29 @@ move, `state` after every other change (a join, a mark, an accept, a resume;
 both broadcast by the services once their transaction commits, see
 `games.events`), and `error` {code, message} to the sender only. The seat
 comes from the session and the account in the scope, never from a message.
+
+When the database cannot be reached, a message is answered `unavailable` (the service's
+transaction rolled back: nothing was written) and a new socket is closed with 1013 (try
+again later). The message limit (`rate_limited`, close 4429) is applied before a message
+gets here, where daphne reads it (`othello_site.websocket_flow`).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import InterfaceError, OperationalError
 
 from games import events, selectors, services
 from games.services import GameError, Player
 
 MAX_MESSAGE_BYTES = 4096
 CLOSE_UNKNOWN_GAME = 4404
+CLOSE_TRY_AGAIN_LATER = 1013
 MESSAGE_TYPES = ("play", "pass", "resign", "sync", "mark", "accept", "resume")
 
 
@@ -29,20 +37,37 @@ def parse_message(text: str) -> dict[str, Any]:
     """The JSON object in one text frame, its `type` one of MESSAGE_TYPES.
 
     Raises GameError("bad_request") for a frame over 4 KiB, anything but a JSON
-    object, or an unknown type. The fields of each type (`ply`, `point`, `marking`) are
-    checked by the service it goes to, before anything is read or written.
+    object (nesting too deep for the decoder included), or an unknown type. The fields
+    of each type (`ply`, `point`, `marking`) are checked by the service it goes to,
+    before anything is read or written.
     """
-    if len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+    # surrogatepass: a lone surrogate (which no UTF-8 frame carries, but a test client
+    # can pass) is measured rather than raising.
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise GameError("bad_request", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
     try:
         message = json.loads(text)
     except ValueError:
         raise GameError("bad_request", "the message is not JSON") from None
+    except RecursionError:
+        raise GameError("bad_request", "the message is nested too deeply") from None
     if not isinstance(message, dict):
         raise GameError("bad_request", "the message must be a JSON object")
     if message.get("type") not in MESSAGE_TYPES:
         raise GameError("bad_request", f"type must be one of {', '.join(MESSAGE_TYPES)}")
     return message
+
+
+_Result = TypeVar("_Result")
+
+
+async def _database(call: Callable[..., _Result], *args: Any, **kwargs: Any) -> _Result:
+    """``call`` in Django's database thread; GameError("unavailable") when the database
+    cannot be reached (each service is one transaction: it rolled back)."""
+    try:
+        return await database_sync_to_async(call)(*args, **kwargs)
+    except (OperationalError, InterfaceError):
+        raise GameError("unavailable", "the database cannot be reached: try again") from None
 
 
 def _perform(message: dict[str, Any], *, player: Player, game_id: str) -> None:
@@ -70,15 +95,19 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.player = Player.of(self.scope.get("session"), self.scope.get("user"))
         # Accepted first: a close code only reaches a client whose handshake succeeded.
         await self.accept()
-        # Looked up before joining: an id that is no game never reaches the channel layer
-        # (nor can one that is no valid group name).
-        if await self._state() is None:
-            await self.close(code=CLOSE_UNKNOWN_GAME)
-            return
-        self.group = events.group_name(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        # Read again once in the group, so that no move can fall between state and events.
-        await self.send_json({"type": "state", "game": await self._state()})
+        try:
+            # Looked up before joining: an id that is no game never reaches the channel
+            # layer (nor can one that is no valid group name).
+            if await self._state() is None:
+                await self.close(code=CLOSE_UNKNOWN_GAME)
+                return
+            self.group = events.group_name(self.game_id)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            # Read again once in the group, so that no move can fall between state and
+            # events.
+            await self.send_json({"type": "state", "game": await self._state()})
+        except GameError:
+            await self.close(code=CLOSE_TRY_AGAIN_LATER)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -93,9 +122,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             if message["type"] == "sync":
                 await self.send_json({"type": "state", "game": await self._state()})
             else:
-                await database_sync_to_async(_perform)(
-                    message, player=self.player, game_id=self.game_id
-                )
+                await _database(_perform, message, player=self.player, game_id=self.game_id)
         except GameError as error:
             await self._send_error(error)
 
@@ -110,14 +137,27 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         `events.broadcast_state`."""
         await self.send_json({"type": "state", "game": self._personal(event)})
 
+    async def layer_rejoined(self, event: dict[str, Any]) -> None:
+        """The channel layer lost this socket's group for a while (a Redis restart): events
+        sent meanwhile reached nobody, so the client gets the game as it is now."""
+        state = await self._state_or_none()
+        if state is not None:
+            await self.send_json({"type": "state", "game": state})
+
     def _personal(self, event: dict[str, Any]) -> dict[str, Any]:
         token = self.player.token
         seats = event["seats"].items()
         you = next((color for color, held in seats if token and held == token), None)
         return {**event["game"], "you": you}
 
-    async def _state(self) -> dict[str, Any]:
-        return await database_sync_to_async(selectors.state_for)(self.game_id, you=self.player)
+    async def _state(self) -> dict[str, Any] | None:
+        return await _database(selectors.state_for, self.game_id, you=self.player)
+
+    async def _state_or_none(self) -> dict[str, Any] | None:
+        try:
+            return await self._state()
+        except GameError:
+            return None  # the database is down too: the client will sync
 
     async def _send_error(self, error: GameError) -> None:
         await self.send_json({"type": "error", "code": error.code, "message": error.message})

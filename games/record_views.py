@@ -28,7 +28,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import records, selectors, services
+from games import limits, records, selectors, services
 from games.forms import SIZES
 from games.models import Game
 from games.rules.sgf import RecordError, export_sgf, import_sgf, othello_transcript
@@ -225,6 +225,7 @@ class ImportForm(forms.Form):
 
 
 @require_http_methods(["GET", "POST"])
+@limits.limit_posts("import")
 def import_record(request: HttpRequest) -> HttpResponse:
     """``GET /games/import/``: the form; ``POST``: 302 to the stored game, or 400 and why."""
     if request.method == "GET":

@@ -28,7 +28,19 @@ from games.models import Color, Game, Move
 from games.rules import go, sgf
 from games.selectors import COLORS, color_of, position_of, seat_token
 
-ERROR_CODES = ("bad_request", "not_a_player", "game_over", "stale", "not_your_turn", "illegal_move")
+# The contract's error codes, in the order that decides which one a request gets when
+# several apply. rate_limited and unavailable come from outside the services (the
+# websocket's flow control, the consumer when the database cannot be reached).
+ERROR_CODES = (
+    "rate_limited",
+    "unavailable",
+    "bad_request",
+    "not_a_player",
+    "game_over",
+    "stale",
+    "not_your_turn",
+    "illegal_move",
+)
 NAME_MAX_LENGTH = 40
 # The engine plays Othello on any even board; the server stops where a page still shows it.
 OTHELLO_MAX_SIZE = 16

@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import guests, selectors, services
+from games import guests, limits, selectors, services
 from games.forms import JoinForm, NewGameForm, size_menu
 from games.models import Game
 from games.services import GameError, Player
@@ -80,8 +80,10 @@ def _render_home(request: HttpRequest, form: NewGameForm, *, status: int = 200) 
 
 
 @require_POST
+@limits.limit_posts("create")
 def new_game(request: HttpRequest) -> HttpResponse:
-    """`POST /games/new/`: 302 to the new game with the creator seated, or 400."""
+    """`POST /games/new/`: 302 to the new game with the creator seated, or 400 (429 beyond
+    the limits of `games.limits`)."""
     form = NewGameForm(request.POST)
     if not form.is_valid():
         return _render_home(request, form, status=400)
@@ -96,6 +98,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@limits.limit_posts("join")
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
     """`POST /games/<id>/join/`: take the free seat; a full game is watched. 302 to it.
 

@@ -15,10 +15,14 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from othello_site import websocket_flow  # noqa: E402
 
 # Fail at start-up, not on the first request, when DEBUG is off and SECRET_KEY is unset:
 # Django raises ImproperlyConfigured on reading an empty key.
 settings.SECRET_KEY  # noqa: B018
+
+# The message limit and back-pressure, where daphne reads the frames.
+websocket_flow.install()
 
 application = ProtocolTypeRouter(
     {

@@ -10,7 +10,13 @@ Environment variables:
     SECRET_KEY       required when DEBUG is off, except in the test suite
     ALLOWED_HOSTS    comma-separated; default localhost, 127.0.0.1, [::1]
     CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://games.example.org
-    SECURE_COOKIES   on: session and CSRF cookies only travel over HTTPS
+    SECURE_COOKIES   on: session and CSRF cookies only travel over HTTPS; turns on, unless
+                     set otherwise, the four below
+    SECURE_SSL_REDIRECT  on: plain HTTP requests are redirected to HTTPS
+    SECURE_HSTS_SECONDS  Strict-Transport-Security max-age (default 31536000 with
+                     SECURE_COOKIES, else 0: no header)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD  on/off, the header's two flags
+    RATE_LIMITS      off: no limit at all (games.limits; load benchmarks from one address)
     DATABASE_URL     e.g. postgres://user@host:5432/name (psycopg 3)
     REDIS_URL        e.g. redis://host:6379/0 (channels-redis)
 """
@@ -26,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -68,8 +75,21 @@ SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or (
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS")
 
-# Opt-in: a developer on http://127.0.0.1 must still be able to log in.
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = _flag("SECURE_COOKIES", default=False)
+# Opt-in: a developer on http://127.0.0.1 must still be able to log in. Behind HTTPS one
+# variable gives what `manage.py check --deploy` asks for; each part can be set apart.
+_SECURE = _flag("SECURE_COOKIES", default=False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = _SECURE
+SECURE_SSL_REDIRECT = _flag("SECURE_SSL_REDIRECT", default=_SECURE)
+_HSTS = os.environ.get("SECURE_HSTS_SECONDS", "").strip()
+if _HSTS and not _HSTS.isdigit():
+    raise ImproperlyConfigured(f"SECURE_HSTS_SECONDS={_HSTS!r}: expected a number of seconds")
+SECURE_HSTS_SECONDS = int(_HSTS) if _HSTS else (365 * 24 * 3600 if _SECURE else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=_SECURE)
+SECURE_HSTS_PRELOAD = _flag("SECURE_HSTS_PRELOAD", default=_SECURE)
+
+# games.limits: on unless RATE_LIMITS=off (django-ratelimit reads RATELIMIT_ENABLE).
+RATE_LIMITS = os.environ.get("RATE_LIMITS", "").strip().lower() != "off"
+RATELIMIT_ENABLE = RATE_LIMITS
 
 INSTALLED_APPS = [
     # daphne first: its runserver serves websockets as well as HTTP.
@@ -93,7 +113,25 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
+
+# Content-Security-Policy (django-csp): the site's own scripts, styles and websocket only;
+# no inline script or style. CSP level 3's 'self' covers ws:// and wss:// to this host.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        # data: for the favicon, drawn inline in templates/base.html.
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 ROOT_URLCONF = "othello_site.urls"
 ASGI_APPLICATION = "othello_site.asgi.application"
@@ -126,8 +164,20 @@ def _database() -> dict[str, Any]:
     else:
         database = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
     if database["ENGINE"] == "django.db.backends.postgresql":
-        # At most 20 connections a process: PostgreSQL's default limit is 100.
-        database["OPTIONS"] = {"pool": {"min_size": 2, "max_size": 20, "timeout": 10}}
+        # At most 20 connections a process: PostgreSQL's default limit is 100. With
+        # conn_health_checks (above), Django has the pool try a connection before handing
+        # it out (ConnectionPool.check_connection), so after PostgreSQL was unreachable
+        # the pool's dead connections are replaced instead of failing a request each.
+        # `timeout`: how long a request waits for a connection before it fails (a
+        # websocket message is then answered `unavailable`).
+        # connect_timeout and tcp_user_timeout (ms): a PostgreSQL that stops answering
+        # without closing the connection (a network cut) fails a request in seconds instead
+        # of holding the process's database thread for as long as the kernel waits.
+        database["OPTIONS"] = {
+            "pool": {"min_size": 2, "max_size": 20, "timeout": 5},
+            "connect_timeout": 5,
+            "tcp_user_timeout": 15000,
+        }
     if database["ENGINE"] == "django.db.backends.sqlite3":
         database["OPTIONS"] = {
             # WAL: readers never block the writer nor the writer the readers.
@@ -188,8 +238,9 @@ def _channel_layer() -> dict[str, Any]:
     #   games a run, with our limits as with the defaults).
     #   15 s leaves 10 s for a busy loop; a Redis that does not answer is still an error.
     # - socket_connect_timeout: a Redis that does not accept is an error within seconds.
+    # - othello_site.channel_layer: channels-redis that outlives a Redis restart.
     return {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "othello_site.channel_layer.ResilientRedisChannelLayer",
         "CONFIG": {
             "hosts": [
                 {
@@ -206,6 +257,23 @@ def _channel_layer() -> dict[str, Any]:
 
 
 CHANNEL_LAYERS = {"default": _channel_layer()}
+
+
+def _cache() -> dict[str, Any]:
+    # The rate limits' counts (games.limits) live here. One process: its own memory. Several:
+    # Redis, so that they count together.
+    url = os.environ.get("REDIS_URL", "").strip()
+    if not url:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    return {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": url,
+        "KEY_PREFIX": "othello",
+        "OPTIONS": {"socket_timeout": 5, "socket_connect_timeout": 5},
+    }
+
+
+CACHES = {"default": _cache()}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

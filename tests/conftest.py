@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import suppress
 from typing import Any
 
 import pytest
 from channels.layers import channel_layers
+from django.core.cache import cache
 
 from games import events
 from games.services import Player
@@ -51,6 +53,19 @@ def fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends = {}
     yield
     channel_layers.backends = {}
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> Iterator[None]:
+    """Every test starts with no request counted against the HTTP limits (games.limits):
+    the test client's requests all come from one address. The counts are in the cache
+    (Redis with REDIS_URL set: a Redis that does not answer fails the tests that need it,
+    not this fixture)."""
+    with suppress(Exception):
+        cache.clear()
+    yield
+    with suppress(Exception):
+        cache.clear()
 
 
 @pytest.fixture

@@ -57,11 +57,12 @@ def environment(overrides: Mapping[str, str | None] | None = None) -> dict[str, 
     return env
 
 
-def migrate(env: Mapping[str, str]) -> None:
-    """``manage.py migrate`` under ``env`` (its output captured; fails on an error)."""
+def migrate(env: Mapping[str, str], *, cwd: Path = ROOT) -> None:
+    """``manage.py migrate`` under ``env`` (its output captured; fails on an error), of the
+    checkout ``cwd`` (this one by default)."""
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT,
+        cwd=cwd,
         env=dict(env),
         check=True,
         capture_output=True,
@@ -73,7 +74,8 @@ class Daphne:
 
     The port is chosen once, so a restarted server keeps its URL. The log file is
     appended to, so it keeps every run's output. As a context manager it starts on
-    entry and stops on exit.
+    entry and stops on exit. ``cwd``: the checkout to serve (this one by default; a
+    benchmark may compare another).
     """
 
     def __init__(
@@ -83,8 +85,10 @@ class Daphne:
         *,
         start_timeout: float = 30,
         stop_timeout: float = 10,
+        cwd: Path = ROOT,
     ) -> None:
         self.env = dict(env)
+        self.cwd = cwd
         self.log = log
         self.start_timeout = start_timeout
         self.stop_timeout = stop_timeout
@@ -94,7 +98,7 @@ class Daphne:
 
     def migrate(self) -> None:
         """``manage.py migrate`` on this server's database (its environment)."""
-        migrate(self.env)
+        migrate(self.env, cwd=self.cwd)
 
     def launch(self) -> None:
         """Start the process without waiting for it (see ``wait_until_serving``)."""
@@ -103,7 +107,7 @@ class Daphne:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(self.port), APPLICATION],
-                cwd=ROOT,
+                cwd=self.cwd,
                 env=self.env,
                 stdout=log,
                 stderr=subprocess.STDOUT,

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import secrets
+import urllib.parse
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games.models import Game
 from games.services import GameError
+from tests.daphne import Daphne, environment, migrate, running
 from tests.server.helpers import Events, Refused, stored
 
 
@@ -30,3 +36,44 @@ def refused(broadcasts: Events, django_capture_on_commit_callbacks: Any) -> Refu
         assert broadcasts == []
 
     return check
+
+
+@pytest.fixture
+def database_url() -> Iterator[str]:
+    """A fresh, migrated PostgreSQL database on DATABASE_URL's server, dropped afterwards."""
+    import psycopg
+
+    server = os.environ["DATABASE_URL"]
+    name = f"othello_daphne_{secrets.token_hex(4)}"
+    with psycopg.connect(server, dbname="postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = urllib.parse.urlsplit(server)._replace(path=f"/{name}").geturl()
+    try:
+        migrate(environment({"DATABASE_URL": url}))
+        yield url
+    finally:
+        with psycopg.connect(server, dbname="postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+Servers = Callable[[Mapping[str, str | None]], AbstractContextManager[tuple[str, str]]]
+"""The ``daphnes`` fixture: ``with daphnes(overrides) as (first, second)``."""
+
+
+@pytest.fixture
+def daphnes(tmp_path: Path) -> Servers:
+    """``daphnes(overrides)``: two daphne processes under the environment with
+    ``overrides`` (see tests.daphne.environment), started at once and stopped after;
+    their base URLs. Their logs are in the test's tmp_path."""
+
+    @contextmanager
+    def two(overrides: Mapping[str, str | None]) -> Iterator[tuple[str, str]]:
+        env = environment(overrides)
+        servers = [
+            Daphne(env, tmp_path / f"daphne-{number}.log", start_timeout=20, stop_timeout=20)
+            for number in (1, 2)
+        ]
+        with running(servers):
+            yield servers[0].url, servers[1].url
+
+    return two

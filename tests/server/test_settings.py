@@ -27,6 +27,11 @@ CONFIGURING = (
     "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS",
     "SECURE_COOKIES",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "RATE_LIMITS",
     "DATABASE_URL",
     "REDIS_URL",
     "PYTEST_VERSION",
@@ -50,6 +55,10 @@ print(json.dumps({
     "ALLOWED_HOSTS": settings.ALLOWED_HOSTS,
     "CSRF_TRUSTED_ORIGINS": settings.CSRF_TRUSTED_ORIGINS,
     "SECURE": [settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE],
+    "HTTPS": [settings.SECURE_SSL_REDIRECT, settings.SECURE_HSTS_SECONDS,
+              settings.SECURE_HSTS_INCLUDE_SUBDOMAINS, settings.SECURE_HSTS_PRELOAD],
+    "RATE_LIMITS": [settings.RATE_LIMITS, settings.RATELIMIT_ENABLE],
+    "CACHE": settings.CACHES["default"],
     "ENGINE": database["ENGINE"],
     "NAME": str(database["NAME"]),
     "OPTIONS": database.get("OPTIONS", {}),
@@ -98,6 +107,9 @@ def test_nothing_set_gives_sqlite_wal_immediate_and_the_in_memory_layer() -> Non
     assert read["OPTIONS"]["timeout"] >= 5
     assert read["TEST_NAME"].endswith(".sqlite3")  # a file: channels' live server needs one
     assert read["LAYER"] == {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    # The rate limits count in the process's own memory: it is the only one.
+    assert read["CACHE"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert read["RATE_LIMITS"] == [True, True]
     assert read["FIRST_APP"] == "daphne"
     assert read["ASGI_APPLICATION"] == "othello_site.asgi.application"
 
@@ -116,6 +128,8 @@ def test_nothing_set_is_production_safe() -> None:
     assert read["SECRET_KEY"] is None  # Django refuses to sign anything without one
     assert read["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1", "[::1]"]
     assert read["SECURE"] == [False, False]
+    # A developer on http://127.0.0.1 is not sent to https:// nor pinned to it.
+    assert read["HTTPS"] == [False, 0, False, False]
 
 
 def test_runserver_defaults_to_debug_with_a_development_key() -> None:
@@ -161,6 +175,54 @@ def test_the_environment_configures_key_hosts_and_cookies() -> None:
     assert read["ALLOWED_HOSTS"] == ["games.example.org", "localhost"]
     assert read["CSRF_TRUSTED_ORIGINS"] == ["https://games.example.org"]
     assert read["SECURE"] == [True, True]
+    # Behind HTTPS: redirected there, and browsers told to stay for a year.
+    assert read["HTTPS"] == [True, 365 * 24 * 3600, True, True]
+
+
+def test_each_https_setting_can_be_set_apart() -> None:
+    read = settings_with(
+        SECURE_COOKIES="1",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_HSTS_SECONDS="3600",
+        SECURE_HSTS_INCLUDE_SUBDOMAINS="off",
+        SECURE_HSTS_PRELOAD="off",
+    )
+
+    assert read["HTTPS"] == [False, 3600, False, False]
+
+
+def test_an_hsts_duration_that_is_no_number_is_refused() -> None:
+    done = run_python(READ_SETTINGS, json.dumps(["daphne"]), SECURE_HSTS_SECONDS="a year")
+
+    assert done.returncode != 0
+    assert "SECURE_HSTS_SECONDS='a year'" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("value", "on"), [("off", False), ("OFF ", False), ("on", True), ("", True)]
+)
+def test_rate_limits_are_off_only_when_asked(value: str, on: bool) -> None:
+    assert settings_with(RATE_LIMITS=value)["RATE_LIMITS"] == [on, on]
+
+
+def test_check_deploy_is_clean_with_the_readme_production_variables() -> None:
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=clean_environment(
+            SECRET_KEY="a-production-key-" + "x" * 50,
+            ALLOWED_HOSTS="games.example.org",
+            CSRF_TRUSTED_ORIGINS="https://games.example.org",
+            SECURE_COOKIES="1",
+            DEBUG="0",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert "no issues" in done.stdout
 
 
 def test_a_fresh_clone_migrates_with_nothing_set_into_a_wal_database(tmp_path: Path) -> None:
@@ -210,11 +272,19 @@ def test_database_url_selects_postgresql() -> None:
 def test_redis_url_selects_redis_with_deliberate_limits() -> None:
     layer = settings_with(REDIS_URL="redis://cache.example:6379/0")["LAYER"]
 
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    # channels-redis, made to survive a Redis restart (othello_site.channel_layer).
+    assert layer["BACKEND"] == "othello_site.channel_layer.ResilientRedisChannelLayer"
     [host] = layer["CONFIG"]["hosts"]
     assert host["address"] == "redis://cache.example:6379/0"
     assert host["max_connections"] > 100  # redis-py's default, too few (DESIGN.md)
     assert layer["CONFIG"]["capacity"] > 100  # channels-redis's default, too few
+
+
+def test_redis_url_shares_the_rate_limits_between_processes() -> None:
+    cache = settings_with(REDIS_URL="redis://cache.example:6379/0")["CACHE"]
+
+    assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert cache["LOCATION"] == "redis://cache.example:6379/0"
 
 
 @pytest.mark.django_db

@@ -1,0 +1,117 @@
+"""The limits that keep a public server up (DESIGN.md, "Limits").
+
+- A websocket may send ``SOCKET_MESSAGES`` messages within ``SOCKET_WINDOW`` seconds;
+  beyond, ``rate_limited``, and a socket that keeps flooding is closed with
+  ``CLOSE_FLOODING``. Applied where daphne queues the frames
+  (``othello_site.websocket_flow``), with ``SlidingWindow``.
+- ``POST`` to create a game, to join one or to import an SGF file: at most
+  ``HTTP_PER_SESSION`` a minute from one session and ``HTTP_PER_IP`` from one address;
+  beyond, HTTP 429 with ``Retry-After`` and nothing stored (``limit_posts``). The counts
+  live in Django's cache (django-ratelimit): the process's memory on the embedded
+  default, Redis when ``REDIS_URL`` is set, so that every process counts together.
+
+``RATE_LIMITS=off`` in the environment (``settings.RATE_LIMITS``) turns every limit off.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django_ratelimit.core import get_usage
+
+logger = logging.getLogger(__name__)
+
+SOCKET_MESSAGES = 20
+SOCKET_WINDOW = 1.0
+CLOSE_FLOODING = 4429
+
+HTTP_PER_SESSION = "10/m"
+HTTP_PER_IP = "60/m"
+
+
+def enabled() -> bool:
+    """Whether the limits apply (not ``RATE_LIMITS=off``)."""
+    return bool(settings.RATE_LIMITS)
+
+
+class SlidingWindow:
+    """At most ``limit`` events within any ``window`` seconds.
+
+    ``hit(now)`` records an event at ``now`` (seconds, any monotonic clock: the caller
+    passes the time in, so tests use fixed times) and says whether it is within the limit.
+    With ``count_refused`` an event beyond the limit counts too, so a sender is refused
+    until its own rate falls below the limit, not merely until old events expire.
+
+    >>> rate = SlidingWindow(limit=2, window=1.0)
+    >>> [rate.hit(t) for t in (0.0, 0.1, 0.2, 1.05, 1.2)]
+    [True, True, False, True, False]
+    """
+
+    def __init__(self, *, limit: int, window: float, count_refused: bool = True) -> None:
+        self.limit = limit
+        self.window = window
+        self.count_refused = count_refused
+        self._times: deque[float] = deque(maxlen=limit)
+
+    def hit(self, now: float) -> bool:
+        """Record an event at ``now``; True if it is within the limit."""
+        full = len(self._times) == self.limit and now - self._times[0] < self.window
+        if not full or self.count_refused:
+            self._times.append(now)
+        return not full
+
+
+def _session(group: str, request: HttpRequest) -> str:
+    # A request without a session yet counts with its address only (the session it is
+    # about to get is new): a client that drops its cookies is still held by HTTP_PER_IP.
+    return request.session.session_key or ""
+
+
+def _usages(request: HttpRequest, group: str) -> list[dict[str, Any]]:
+    keys: list[tuple[Callable[[str, HttpRequest], str] | str, str]] = [("ip", HTTP_PER_IP)]
+    if request.session.session_key:
+        keys.append((_session, HTTP_PER_SESSION))
+    usages = []
+    for key, rate in keys:
+        try:
+            usage = get_usage(request, group=group, key=key, rate=rate, increment=True)
+        except Exception:
+            # The cache (Redis) is down: the limits fail open rather than take the site
+            # down with them; the channel layer's own failure is what players will notice.
+            logger.warning("rate limit %s not checked: the cache failed", group, exc_info=True)
+            return []
+        if usage is not None:
+            usages.append(usage)
+    return usages
+
+
+def limit_posts(group: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A view decorator: each ``POST`` counts against ``group``'s limits (per session and
+    per IP address); beyond either, the view is not called and the answer is 429 with
+    ``Retry-After`` (seconds until the window that is full ends). Other methods pass."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @functools.wraps(view)
+        def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method != "POST" or not enabled():
+                return view(request, *args, **kwargs)
+            full = [usage for usage in _usages(request, group) if usage["should_limit"]]
+            if not full:
+                return view(request, *args, **kwargs)
+            retry_after = max(1, *(int(usage["time_left"]) for usage in full))
+            response = render(
+                request, "429.html", {"retry_after": retry_after, "group": group}, status=429
+            )
+            response["Retry-After"] = str(retry_after)
+            return response
+
+        return limited
+
+    return decorate

@@ -1,0 +1,140 @@
+"""Services of a test's own, which the test may break: a Redis server, a TCP proxy.
+
+For tests/server/test_faults.py: a Redis on a free port that the test kills and starts
+again (without persistence, as the CI's Redis runs: a restarted Redis has forgotten
+everything), and a proxy in front of PostgreSQL that the test cuts (every connection
+closed, new ones refused) and restores, which is how a briefly unreachable database
+looks to the servers. Standard library only, like tests/daphne.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from tests.daphne import HOST, free_port
+
+NO_PERSISTENCE = ["--save", "", "--appendonly", "no"]
+
+
+class RedisServer:
+    """``redis-server`` on a free loopback port, keeping nothing on disk."""
+
+    def __init__(self, log: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError("redis-server is not installed")
+        self.binary = binary
+        self.log = log
+        self.port = free_port()
+        self.url = f"redis://{HOST}:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 10) -> None:
+        """Start it and return once it accepts connections."""
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    self.binary,
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    HOST,
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection((HOST, self.port), timeout=1) as probe:
+                    probe.sendall(b"PING\r\n")
+                    if probe.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError(f"redis-server did not start on port {self.port}")
+
+    def kill(self) -> None:
+        """Kill it at once (SIGKILL: no goodbye to its clients)."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+class TcpProxy:
+    """Forwards 127.0.0.1:<port> to ``target``, until ``cut``; ``restore`` opens it again."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.port = free_port()
+        self.listener: socket.socket | None = None
+        self.connections: set[socket.socket] = set()
+        self.lock = threading.Lock()
+
+    def start(self) -> None:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((HOST, self.port))
+        listener.listen(64)
+        self.listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def cut(self) -> None:
+        """Close every connection and refuse new ones."""
+        with self.lock:
+            if self.listener is not None:
+                self.listener.close()
+                self.listener = None
+            for connection in self.connections:
+                _shut(connection)
+            self.connections.clear()
+
+    restore = start
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # cut
+            try:
+                server = socket.create_connection(self.target)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                if self.listener is not listener:  # cut meanwhile
+                    _shut(client)
+                    _shut(server)
+                    return
+                self.connections |= {client, server}
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for end in (source, sink):
+            _shut(end)
+        with self.lock:
+            self.connections -= {source, sink}
+
+
+def _shut(connection: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        connection.shutdown(socket.SHUT_RDWR)
+    connection.close()
