@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import http.cookiejar
 import json
 import os
 import resource
@@ -62,6 +61,7 @@ from websockets.typing import Origin
 # The repository root, for the daphne helpers the tests use (tests/daphne.py).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.clients import Browser, seat_two
 from tests.daphne import ROOT, Daphne, DaphneError, environment, migrate, running
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -173,6 +173,8 @@ def two_servers(database: str, redis_url: str, *, layer_defaults: bool) -> Itera
             "SECRET_KEY": secrets.token_urlsafe(32),
             "DEBUG": "0",
             "PYTEST_VERSION": None,
+            # Every game is created from this one address (games.limits).
+            "RATE_LIMITS": "off",
         }
     )
     if layer_defaults:
@@ -236,46 +238,6 @@ def layer_config(env: dict[str, str]) -> str:
     return subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True, text=True
     ).stdout.strip()
-
-
-# Browsers (HTTP), as tests/server/test_daphne.py drives them
-
-
-class Browser:
-    """One person's browser against one server: a cookie jar, forms with their CSRF token."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base
-        self.cookies = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
-
-    def cookie(self, name: str) -> str:
-        return next(cookie.value for cookie in self.cookies if cookie.name == name)
-
-    def get(self, path: str) -> None:
-        self.opener.open(self.base + path, timeout=HTTP_TIMEOUT).close()
-
-    def post(self, path: str, fields: dict[str, Any]) -> str:
-        """Submit a form; returns the path redirected to."""
-        data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": self.cookie("csrftoken")})
-        with self.opener.open(self.base + path, data.encode(), timeout=HTTP_TIMEOUT) as response:
-            if response.status != 200:
-                raise RuntimeError(f"POST {path}: {response.status}")
-            return urllib.parse.urlsplit(response.geturl()).path
-
-
-def take_seats(first: str, second: str) -> tuple[str, Browser, Browser]:
-    """Black creates an 8x8 Othello game on the first server, White joins on the second."""
-    black, white = Browser(first), Browser(second)
-    black.get("/")
-    game_path = black.post(
-        "/games/new/", {"kind": "othello", "size": 8, "color": "black", "name": "Black"}
-    )
-    game_id = game_path.strip("/").split("/")[-1]
-    white.get(game_path)
-    if white.post(f"/games/{game_id}/join/", {"name": "White"}) != game_path:
-        raise RuntimeError(f"white could not join {game_id}")
-    return game_id, black, white
 
 
 # Clients (websockets)
@@ -411,7 +373,7 @@ async def run_round(
 
     async def seat() -> tuple[str, Browser, Browser]:
         async with workers:
-            return await asyncio.to_thread(take_seats, first, second)
+            return await asyncio.to_thread(seat_two, first, second)
 
     seated = await asyncio.gather(*(seat() for _ in range(games)))
     seating = time.monotonic() - began

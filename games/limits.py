@@ -69,15 +69,19 @@ class SlidingWindow:
 
 
 def _session(group: str, request: HttpRequest) -> str:
-    # A request without a session yet counts with its address only (the session it is
-    # about to get is new): a client that drops its cookies is still held by HTTP_PER_IP.
     return request.session.session_key or ""
 
 
 def _usages(request: HttpRequest, group: str) -> list[dict[str, Any]]:
-    keys: list[tuple[Callable[[str, HttpRequest], str] | str, str]] = [("ip", HTTP_PER_IP)]
-    if request.session.session_key:
-        keys.append((_session, HTTP_PER_SESSION))
+    # A request without a session gets the one it would get anyway (creating and joining
+    # seat it by its session), so that its first game counts too. A client that drops its
+    # cookies gets a new session each time: HTTP_PER_IP holds it.
+    if request.session.session_key is None:
+        request.session.save()
+    keys: list[tuple[Callable[[str, HttpRequest], str] | str, str]] = [
+        ("ip", HTTP_PER_IP),
+        (_session, HTTP_PER_SESSION),
+    ]
     usages = []
     for key, rate in keys:
         try:

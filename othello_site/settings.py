@@ -114,6 +114,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "games.middleware.DatabaseUnavailableMiddleware",
 ]
 
 # Content-Security-Policy (django-csp): the site's own scripts, styles and websocket only;

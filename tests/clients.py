@@ -40,7 +40,7 @@ class Browser:
 
     def cookie(self, name: str) -> str:
         """The value of the cookie ``name`` (StopIteration when there is none)."""
-        return next(cookie.value for cookie in self.cookies if cookie.name == name)
+        return next(cookie.value or "" for cookie in self.cookies if cookie.name == name)
 
     def get(self, path: str) -> bytes:
         """The body of ``GET path`` (urllib.error.HTTPError for an error status)."""
@@ -53,7 +53,8 @@ class Browser:
         path redirected to. Raises urllib.error.HTTPError for an error status."""
         data = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": self.cookie("csrftoken")})
         with self.opener.open(self.base + path, data.encode(), timeout=TIMEOUT) as response:
-            return urllib.parse.urlsplit(response.geturl()).path
+            url: str = response.geturl()
+            return urllib.parse.urlsplit(url).path
 
     def state(self, game_id: str) -> dict[str, Any]:
         """G from ``state.json``."""

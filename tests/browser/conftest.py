@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext
 
 from tests.daphne import Daphne, environment
 
@@ -76,6 +77,31 @@ def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaphneServe
 def base_url(live_server_url: str) -> str:
     """pytest-playwright opens relative URLs against the session's daphne."""
     return live_server_url
+
+
+@pytest.fixture(autouse=True)
+def no_content_security_violations(
+    browser: Browser, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """Every page of every context the test opens breaks no rule of the site's
+    Content-Security-Policy (an inline script or style, a foreign source): the browser
+    reports each refusal on the console."""
+    refused: list[str] = []
+    new_context = browser.new_context
+
+    def watched(**options: Any) -> BrowserContext:
+        context = new_context(**options)
+        context.on(
+            "console",
+            lambda message: (
+                refused.append(message.text) if "Content Security Policy" in message.text else None
+            ),
+        )
+        return context
+
+    monkeypatch.setattr(browser, "new_context", watched)
+    yield
+    assert refused == []
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,5 @@
-"""Nothing lost: a server restart and a dropped connection bring the page back to the game."""
+"""Nothing lost: a server killed and started again, or a dropped connection, bring the
+page back to the game."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ RECONNECT_TIMEOUT_MS = 30_000
 TOAST_GONE_MS = 10_000  # an error shows for a few seconds
 
 
-def test_the_page_comes_back_after_a_server_restart(browser: Browser, own_server: DaphneServer):
+def test_the_page_comes_back_after_the_server_is_killed_and_restarted(
+    browser: Browser, own_server: DaphneServer
+):
     contexts = [browser.new_context(base_url=own_server.url) for _ in range(2)]
     try:
         alice = create_game(contexts[0].new_page(), kind="othello", size=8, name="Alice")
@@ -28,7 +31,7 @@ def test_the_page_comes_back_after_a_server_restart(browser: Browser, own_server
         alice.point((2, 3)).click()
         bob.wait_for_ply(1)
 
-        own_server.stop()
+        own_server.kill()
         for view in (alice, bob):
             connection = view.page.locator("#connection")
             expect(connection).to_have_attribute("data-state", "reconnecting")
