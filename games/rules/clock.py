@@ -1,0 +1,270 @@
+"""Time controls: each side's clock as an immutable value, charged with pure functions.
+
+The server keeps the timestamps (when a turn began) and passes the elapsed
+milliseconds in; nothing here reads a clock, so tests pass fixed times (the shape of
+scalachess's ``Clock``). Systems, as DESIGN.md pins them:
+
+- ``fischer``: main time; each move adds ``increment`` once made in time.
+- ``absolute``: main time for the whole game.
+- ``byoyomi``: main time, then ``periods`` periods of ``period_time``; a move within a
+  period resets it, each period that runs out is used up, and the last one running out
+  loses.
+- ``canadian``: main time, then ``stones`` moves within ``period_time``; once they are
+  played a new period begins.
+- ``correspondence``: ``days`` for each move, reset by every move.
+
+A side has run out the moment its time left reaches zero: a move stored exactly at the
+deadline is too late.
+
+>>> control = TimeControl.byoyomi(main_time=10, periods=2, period_time=5)
+>>> black = control.start()
+>>> control.moved(black, 12_000)  # 10 s of main time, then 2 s into the first period
+SideClock(remaining_ms=5000, periods=2, stones=None, overtime=True)
+>>> control.time_left_ms(control.moved(black, 12_000))
+10000
+>>> control.thinking(black, 16_000)  # 6 s into overtime: the first period is used up
+SideClock(remaining_ms=4000, periods=1, stones=None, overtime=True)
+>>> control.flagged(black, 20_000)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+System = Literal["fischer", "byoyomi", "canadian", "absolute", "correspondence"]
+SYSTEMS: tuple[System, ...] = ("fischer", "byoyomi", "canadian", "absolute", "correspondence")
+SETTINGS = ("main_time", "increment", "periods", "period_time", "stones", "days")
+
+SECOND = 1000
+DAY = 86_400 * SECOND
+
+
+class TimeControlError(ValueError):
+    """Settings that make no time control; ``field`` names the first one at fault."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class SideClock:
+    """One side's clock, as of the start of its turn or of a moment within it.
+
+    ``remaining_ms``: main time left, or once in overtime the current period's time
+    left (correspondence: the time left for this move). ``periods``: byo-yomi periods
+    left, else None. ``stones``: Canadian moves still to play in this period, else None.
+    """
+
+    remaining_ms: int
+    periods: int | None = None
+    stones: int | None = None
+    overtime: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's C: ``remaining_ms``, ``periods``, ``stones``, ``overtime``."""
+        return {
+            "remaining_ms": self.remaining_ms,
+            "periods": self.periods,
+            "stones": self.stones,
+            "overtime": self.overtime,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SideClock:
+        """The clock ``to_json`` gave."""
+        return cls(
+            remaining_ms=int(data["remaining_ms"]),
+            periods=data.get("periods"),
+            stones=data.get("stones"),
+            overtime=bool(data.get("overtime")),
+        )
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A time control's settings (seconds, except ``days``); None where unused."""
+
+    system: System
+    main_time: int | None = None
+    increment: int | None = None
+    periods: int | None = None
+    period_time: int | None = None
+    stones: int | None = None
+    days: int | None = None
+
+    # Building
+
+    @classmethod
+    def fischer(cls, *, main_time: int, increment: int) -> TimeControl:
+        return cls.build("fischer", main_time=main_time, increment=increment)
+
+    @classmethod
+    def absolute(cls, *, main_time: int) -> TimeControl:
+        return cls.build("absolute", main_time=main_time)
+
+    @classmethod
+    def byoyomi(cls, *, main_time: int, periods: int, period_time: int) -> TimeControl:
+        return cls.build("byoyomi", main_time=main_time, periods=periods, period_time=period_time)
+
+    @classmethod
+    def canadian(cls, *, main_time: int, stones: int, period_time: int) -> TimeControl:
+        return cls.build("canadian", main_time=main_time, stones=stones, period_time=period_time)
+
+    @classmethod
+    def correspondence(cls, *, days: int) -> TimeControl:
+        return cls.build("correspondence", days=days)
+
+    @classmethod
+    def build(cls, system: str, **settings: object) -> TimeControl:
+        """The time control ``system`` with ``settings``, the ones it needs checked and the
+        others dropped. Raises TimeControlError (naming the field) for an unknown system, a
+        missing setting, one that is not an integer, or one out of range (LIMITS)."""
+        if system not in SYSTEMS:
+            raise TimeControlError("clock", f"clock must be one of none, {', '.join(SYSTEMS)}")
+        values: dict[str, int] = {}
+        for field in NEEDS[system]:
+            value = settings.get(field)
+            if value is None:
+                raise TimeControlError(field, f"{field} is needed for a {system} clock")
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TimeControlError(field, f"{field} must be an integer")
+            low, high = LIMITS[field]
+            if field == "main_time" and system in ("fischer", "absolute"):
+                low = 1  # no main time: no time at all
+            if not low <= value <= high:
+                raise TimeControlError(field, f"{field} must be from {low} to {high}")
+            values[field] = value
+        return cls(system=system, **values)
+
+    def to_json(self) -> dict[str, Any]:
+        """``system`` and every setting (None where unused)."""
+        return {"system": self.system, **{field: getattr(self, field) for field in SETTINGS}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TimeControl:
+        """The time control ``to_json`` gave."""
+        return cls.build(data["system"], **{field: data.get(field) for field in SETTINGS})
+
+    def describe(self) -> str:
+        """In a player's words: ``10+5``, ``10 min + 5 x 30 s``, ``3 days a move`` ...
+
+        >>> TimeControl.fischer(main_time=300, increment=3).describe()
+        '5 min + 3 s a move'
+        >>> TimeControl.canadian(main_time=1200, stones=25, period_time=300).describe()
+        '20 min + 25 moves in 5 min'
+        """
+        main = _duration(self.main_time or 0)
+        if self.system == "fischer":
+            return f"{main} + {_duration(self.increment or 0)} a move"
+        if self.system == "absolute":
+            return f"{main} in all"
+        if self.system == "byoyomi":
+            return f"{main} + {self.periods} x {_duration(self.period_time or 0)}"
+        if self.system == "canadian":
+            return f"{main} + {self.stones} moves in {_duration(self.period_time or 0)}"
+        return f"{self.days} day{'s' if self.days != 1 else ''} a move"
+
+    # The clock
+
+    def start(self) -> SideClock:
+        """Each side's clock before its first move."""
+        if self.system == "correspondence":
+            return SideClock(remaining_ms=self._days_ms())
+        return SideClock(
+            remaining_ms=(self.main_time or 0) * SECOND,
+            periods=self.periods if self.system == "byoyomi" else None,
+            stones=self.stones if self.system == "canadian" else None,
+        )
+
+    def time_left_ms(self, clock: SideClock) -> int:
+        """How long the side may still think, from ``clock``, before it runs out."""
+        if self.system == "byoyomi":
+            periods = clock.periods or 0
+            if clock.overtime:
+                return clock.remaining_ms + (periods - 1) * self._period_ms()
+            return clock.remaining_ms + periods * self._period_ms()
+        if self.system == "canadian" and not clock.overtime:
+            return clock.remaining_ms + self._period_ms()
+        return clock.remaining_ms
+
+    def flagged(self, clock: SideClock, elapsed_ms: int) -> bool:
+        """Whether the side has run out after thinking ``elapsed_ms`` from ``clock``."""
+        return elapsed_ms >= self.time_left_ms(clock)
+
+    def thinking(self, clock: SideClock, elapsed_ms: int) -> SideClock:
+        """The side's clock ``elapsed_ms`` into its turn (no move made yet): main time
+        spent, then overtime entered and periods used up. Past the deadline: zero left."""
+        if self.flagged(clock, elapsed_ms):
+            return replace(clock, remaining_ms=0, periods=0 if clock.periods is not None else None)
+        if elapsed_ms < clock.remaining_ms:
+            return replace(clock, remaining_ms=clock.remaining_ms - elapsed_ms)
+        # Main time (or the current period) is spent: overtime.
+        over = elapsed_ms - clock.remaining_ms
+        period = self._period_ms()
+        if self.system == "byoyomi":
+            periods = clock.periods or 0
+            if clock.overtime:
+                periods -= 1  # the period that was running is used up
+            used, into = divmod(over, period)
+            return SideClock(period - into, periods=periods - used, overtime=True)
+        # Canadian, entering overtime (within it, running out is a flag: above).
+        return SideClock(period - over, stones=self.stones, overtime=True)
+
+    def moved(self, clock: SideClock, elapsed_ms: int) -> SideClock:
+        """The side's clock after a move made ``elapsed_ms`` into its turn: increment
+        (Fischer), the period reset (byo-yomi), a stone counted (Canadian), the day count
+        reset (correspondence). Raises ValueError if the side had run out: that move
+        comes too late and is never stored."""
+        if self.flagged(clock, elapsed_ms):
+            raise ValueError("the side ran out of time before this move")
+        if self.system == "correspondence":
+            return SideClock(remaining_ms=self._days_ms())
+        after = self.thinking(clock, elapsed_ms)
+        if self.system == "fischer":
+            return replace(after, remaining_ms=after.remaining_ms + (self.increment or 0) * SECOND)
+        if self.system == "byoyomi" and after.overtime:
+            return replace(after, remaining_ms=self._period_ms())
+        if self.system == "canadian" and after.overtime:
+            stones = (after.stones or 0) - 1
+            if stones == 0:
+                return SideClock(self._period_ms(), stones=self.stones, overtime=True)
+            return replace(after, stones=stones)
+        return after
+
+    def _period_ms(self) -> int:
+        return (self.period_time or 0) * SECOND
+
+    def _days_ms(self) -> int:
+        return (self.days or 0) * DAY
+
+
+# What each system needs, and the range of each setting (seconds; days for `days`).
+NEEDS: dict[str, tuple[str, ...]] = {
+    "fischer": ("main_time", "increment"),
+    "absolute": ("main_time",),
+    "byoyomi": ("main_time", "periods", "period_time"),
+    "canadian": ("main_time", "stones", "period_time"),
+    "correspondence": ("days",),
+}
+LIMITS: dict[str, tuple[int, int]] = {
+    "main_time": (0, 24 * 3600),
+    "increment": (0, 3600),
+    "periods": (1, 100),
+    "period_time": (1, 3600),
+    "stones": (1, 100),
+    "days": (1, 30),
+}
+
+
+def _duration(seconds: int) -> str:
+    if seconds and seconds % 3600 == 0:
+        return f"{seconds // 3600} h"
+    if seconds and seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    if seconds > 60:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds} s"

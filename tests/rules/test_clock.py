@@ -1,0 +1,191 @@
+"""games.rules.clock: every system as a table of moves (elapsed seconds) and the clock after
+each, the edges included: a move exactly at the deadline, the last period, Canadian's
+stone count starting again, no increment for a move that came too late."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.rules import clock
+from games.rules.clock import SideClock, TimeControl, TimeControlError
+
+S = 1000
+
+FISCHER = TimeControl.fischer(main_time=10, increment=3)
+ABSOLUTE = TimeControl.absolute(main_time=10)
+BYOYOMI = TimeControl.byoyomi(main_time=10, periods=3, period_time=5)
+CANADIAN = TimeControl.canadian(main_time=10, stones=2, period_time=6)
+CORRESPONDENCE = TimeControl.correspondence(days=1)
+
+
+def play(control: TimeControl, elapsed: list[float]) -> list[SideClock | str]:
+    """The side's clock after each move taking ``elapsed`` seconds; "flag" for a move that
+    came too late (and nothing after it)."""
+    side = control.start()
+    after: list[SideClock | str] = []
+    for seconds in elapsed:
+        if control.flagged(side, int(seconds * S)):
+            after.append("flag")
+            break
+        side = control.moved(side, int(seconds * S))
+        after.append(side)
+    return after
+
+
+def main(seconds: float) -> SideClock:
+    return SideClock(int(seconds * S))
+
+
+def period(seconds: float, *, periods: int | None = None, stones: int | None = None) -> SideClock:
+    return SideClock(int(seconds * S), periods=periods, stones=stones, overtime=True)
+
+
+@pytest.mark.parametrize(
+    ("control", "elapsed", "expected"),
+    [
+        # Fischer: time spent, then the increment.
+        (FISCHER, [2, 4], [main(11), main(10)]),
+        (FISCHER, [9.999], [main(3.001)]),
+        (FISCHER, [10], ["flag"]),  # exactly at the deadline: too late
+        (FISCHER, [12], ["flag"]),  # too late: the increment does not save it
+        (FISCHER, [5, 7.9, 5], [main(8), main(3.1), "flag"]),
+        # Absolute: no increment.
+        (ABSOLUTE, [4, 5, 0.5], [main(6), main(1), main(0.5)]),
+        (ABSOLUTE, [4, 6], [main(6), "flag"]),
+        # Byo-yomi: main time, then 3 periods of 5 s; a move within a period resets it.
+        (BYOYOMI, [4], [SideClock(6 * S, periods=3)]),
+        (BYOYOMI, [12], [period(5, periods=3)]),  # 2 s into the first period
+        (BYOYOMI, [16, 4.9], [period(5, periods=2), period(5, periods=2)]),
+        (BYOYOMI, [10], [period(5, periods=3)]),  # main time used up exactly: overtime
+        (BYOYOMI, [24.9], [period(5, periods=1)]),  # the last period
+        (BYOYOMI, [25], ["flag"]),  # the last period ran out
+        (BYOYOMI, [12, 5], [period(5, periods=3), period(5, periods=2)]),
+        (
+            BYOYOMI,
+            [12, 14.9, 1],
+            [period(5, periods=3), period(5, periods=1), period(5, periods=1)],
+        ),
+        (BYOYOMI, [12, 15], [period(5, periods=3), "flag"]),
+        # Canadian: main time, then 2 moves within 6 s, then a new period.
+        (CANADIAN, [11], [period(5, stones=1)]),
+        (CANADIAN, [11, 2], [period(5, stones=1), period(6, stones=2)]),  # count starts again
+        (CANADIAN, [11, 5], [period(5, stones=1), "flag"]),
+        (
+            CANADIAN,
+            [10, 3, 3, 2.9],
+            [period(6, stones=1), period(6, stones=2), period(3, stones=1), period(6, stones=2)],
+        ),
+        (
+            CANADIAN,
+            [10, 3, 3, 3],
+            [period(6, stones=1), period(6, stones=2), period(3, stones=1), "flag"],
+        ),
+        (CANADIAN, [16], ["flag"]),
+        # Correspondence: a day for each move.
+        (CORRESPONDENCE, [3600, 86_399], [main(86_400), main(86_400)]),
+        (CORRESPONDENCE, [86_400], ["flag"]),
+    ],
+)
+def test_the_clock_after_each_move(
+    control: TimeControl, elapsed: list[float], expected: list[SideClock | str]
+) -> None:
+    assert play(control, elapsed) == expected
+
+
+@pytest.mark.parametrize(
+    ("control", "side", "elapsed", "expected"),
+    [
+        (FISCHER, main(10), 4, main(6)),
+        (BYOYOMI, BYOYOMI.start(), 11, period(4, periods=3)),
+        (BYOYOMI, BYOYOMI.start(), 21, period(4, periods=1)),
+        (BYOYOMI, period(5, periods=2), 6, period(4, periods=1)),
+        (BYOYOMI, BYOYOMI.start(), 30, SideClock(0, periods=0)),  # past the deadline: nothing left
+        (CANADIAN, main(10), 12, period(4, stones=2)),
+        (CANADIAN, period(6, stones=1), 2, period(4, stones=1)),
+    ],
+)
+def test_the_clock_while_thinking(
+    control: TimeControl, side: SideClock, elapsed: float, expected: SideClock
+) -> None:
+    assert control.thinking(side, int(elapsed * S)) == expected
+
+
+@pytest.mark.parametrize(
+    ("control", "side", "left"),
+    [
+        (FISCHER, main(10), 10),
+        (BYOYOMI, BYOYOMI.start(), 25),
+        (BYOYOMI, period(5, periods=2), 10),
+        (BYOYOMI, period(3, periods=1), 3),
+        (CANADIAN, main(10), 16),
+        (CANADIAN, period(6, stones=2), 6),
+        (CORRESPONDENCE, main(86_400), 86_400),
+    ],
+)
+def test_time_left_before_the_flag(control: TimeControl, side: SideClock, left: float) -> None:
+    assert control.time_left_ms(side) == left * S
+
+
+def test_a_move_too_late_is_refused() -> None:
+    with pytest.raises(ValueError, match="ran out"):
+        ABSOLUTE.moved(ABSOLUTE.start(), 10 * S)
+
+
+@pytest.mark.parametrize(
+    ("system", "settings", "field"),
+    [
+        ("sundial", {}, "clock"),
+        ("fischer", {"main_time": 300}, "increment"),
+        ("fischer", {"main_time": "300", "increment": 2}, "main_time"),
+        ("fischer", {"main_time": 300.0, "increment": 2}, "main_time"),
+        ("fischer", {"main_time": True, "increment": 2}, "main_time"),
+        ("absolute", {"main_time": 0}, "main_time"),
+        ("byoyomi", {"main_time": 60, "periods": 0, "period_time": 30}, "periods"),
+        ("canadian", {"main_time": 60, "stones": 25, "period_time": 0}, "period_time"),
+        ("correspondence", {"days": 31}, "days"),
+        ("absolute", {"main_time": 24 * 3600 + 1}, "main_time"),
+    ],
+)
+def test_settings_that_make_no_clock_are_refused(
+    system: str, settings: dict[str, object], field: str
+) -> None:
+    with pytest.raises(TimeControlError) as refused:
+        TimeControl.build(system, **settings)
+    assert refused.value.field == field
+
+
+def test_unused_settings_are_dropped_and_the_json_round_trips() -> None:
+    control = TimeControl.build("absolute", main_time=60, periods=5, days=3)
+
+    assert control.to_json() == {
+        "system": "absolute",
+        "main_time": 60,
+        "increment": None,
+        "periods": None,
+        "period_time": None,
+        "stones": None,
+        "days": None,
+    }
+    assert TimeControl.from_json(control.to_json()) == control
+    side = control.moved(control.start(), 5 * S)
+    assert SideClock.from_json(side.to_json()) == side
+
+
+@pytest.mark.parametrize(
+    ("control", "words"),
+    [
+        (TimeControl.fischer(main_time=600, increment=0), "10 min + 0 s a move"),
+        (TimeControl.absolute(main_time=90), "1 min 30 s in all"),
+        (TimeControl.byoyomi(main_time=600, periods=5, period_time=30), "10 min + 5 x 30 s"),
+        (TimeControl.correspondence(days=3), "3 days a move"),
+        (TimeControl.correspondence(days=1), "1 day a move"),
+    ],
+)
+def test_described_in_a_players_words(control: TimeControl, words: str) -> None:
+    assert control.describe() == words
+
+
+def test_the_doctests_hold() -> None:
+    import doctest
+
+    assert doctest.testmod(clock).failed == 0
