@@ -15,14 +15,12 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.consumers import MESSAGE_TYPES
 from games.services import ERROR_CODES
-from othello_site.asgi import application
-from tests.server.test_consumers import HEADERS, TIMEOUT, seat, socket
+from tests.server.test_consumers import seat, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,29 +72,19 @@ FRAMES = st.one_of(
 
 
 async def answers_each(game_id: str, session: str | None, frames: list[tuple[str, Any]]) -> None:
-    headers = list(HEADERS)
-    if session is not None:
-        headers.append((b"cookie", f"sessionid={session}".encode()))
-    communicator = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
-    connected, _ = await communicator.connect(timeout=TIMEOUT)
-    assert connected
-    try:
-        assert (await communicator.receive_json_from(timeout=TIMEOUT))["type"] == "state"
+    async with socket(game_id, session) as ws:
+        communicator = ws.communicator
         for kind, data in frames:
             # As daphne passes a frame on (send_to refuses an empty one).
             await communicator.send_input({"type": "websocket.receive", kind: data})
-            answer = await communicator.receive_json_from(timeout=TIMEOUT)
+            answer = await ws.receive()
             if answer["type"] == "error":
                 assert answer["code"] in ERROR_CODES, answer
                 assert answer["message"]
             else:
                 assert answer["type"] == "state", answer
             assert await communicator.receive_nothing(timeout=0.01)
-        # Still open, still answering.
-        await communicator.send_to(text_data='{"type": "sync"}')
-        assert (await communicator.receive_json_from(timeout=TIMEOUT))["type"] == "state"
-    finally:
-        await communicator.disconnect()
+        await ws.state()  # still open, still answering
 
 
 FUZZ = settings(
@@ -107,24 +95,17 @@ FUZZ = settings(
 
 
 @FUZZ
-@given(frames=st.lists(FRAMES, min_size=1, max_size=8))
-async def test_every_frame_from_a_spectator_gets_one_contract_answer(
-    frames: list[tuple[str, Any]],
+@given(frames=st.lists(FRAMES, min_size=1, max_size=8), finished=st.booleans())
+async def test_every_frame_gets_one_contract_answer(
+    frames: list[tuple[str, Any]], finished: bool
 ) -> None:
+    """From a spectator, or from a player of a game that is over."""
     seats = await database_sync_to_async(seat)("othello", 4)
-    await answers_each(seats.game_id, None, frames)
-
-
-@FUZZ
-@given(frames=st.lists(FRAMES, min_size=1, max_size=8))
-async def test_every_frame_from_a_player_of_a_finished_game_gets_one_contract_answer(
-    frames: list[tuple[str, Any]],
-) -> None:
-    seats = await database_sync_to_async(seat)("othello", 4)
-    async with socket(seats.game_id, seats.black) as black:
-        await black.send({"type": "resign"})
-        assert (await black.receive())["type"] == "moved"
-    await answers_each(seats.game_id, seats.black, frames)
+    if finished:
+        async with socket(seats.game_id, seats.black) as black:
+            await black.send({"type": "resign"})
+            assert (await black.receive())["type"] == "moved"
+    await answers_each(seats.game_id, seats.black if finished else None, frames)
 
 
 @pytest.mark.parametrize(
@@ -137,17 +118,8 @@ async def test_every_frame_from_a_player_of_a_finished_game_gets_one_contract_an
 )
 async def test_the_reported_nesting_is_a_bad_request(frame: str) -> None:
     seats = await database_sync_to_async(seat)("othello", 4)
-    headers = [*HEADERS, (b"cookie", f"sessionid={seats.black}".encode())]
-    communicator = WebsocketCommunicator(
-        application, f"/ws/games/{seats.game_id}/", headers=headers
-    )
-    connected, _ = await communicator.connect(timeout=TIMEOUT)
-    assert connected
-    try:
-        await communicator.receive_json_from(timeout=TIMEOUT)
-        assert len(frame.encode()) <= 4096
-        await communicator.send_to(text_data=frame)
-        answer = await communicator.receive_json_from(timeout=TIMEOUT)
+    assert len(frame.encode()) <= 4096
+    async with socket(seats.game_id, seats.black) as black:
+        await black.communicator.send_to(text_data=frame)
+        answer = await black.receive()
         assert (answer["type"], answer["code"]) == ("error", "bad_request")
-    finally:
-        await communicator.disconnect()
