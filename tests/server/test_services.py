@@ -15,7 +15,7 @@ from django.contrib.auth.models import User
 
 from games import events, selectors, services
 from games.models import Game
-from games.rules import Color, GoPosition, OthelloPosition
+from games.rules import Color, GoPosition, Move, OthelloPosition
 from games.services import GameError, Player
 from tests.server.helpers import Events, Refused, reload
 
@@ -285,7 +285,7 @@ def test_a_placement_is_stored_with_its_flips(black: Player, white: Player) -> N
     assert (move.ply, move.color, move.action, move.row, move.col) == (1, "black", "place", 2, 3)
     assert move.diff == {"flipped": [[3, 3]]}
     assert list(game.moves.all()) == [move]
-    expected, _ = OthelloPosition.start(8).play(services.rules.Move.place((2, 3)))
+    expected, _ = OthelloPosition.start(8).play(Move.place((2, 3)))
     assert game.snapshot == expected.to_snapshot()
     assert (game.ply, game.to_move, game.score) == (1, "white", {"black": 4, "white": 1})
 

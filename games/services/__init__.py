@@ -1,0 +1,53 @@
+"""The use cases: every change to a game goes through one of these functions.
+
+Each runs in one transaction, locks the game row (``base.locked``: ``select_for_update``;
+on SQLite the immediate transaction's write lock does it), checks the caller against the
+contract's error order, asks the rules module, writes the moves and the new snapshot, and
+schedules its broadcast for after the commit (``base.on_commit``, ``games.events``). A
+failure raises ``GameError`` before anything is written.
+
+Who is calling is a ``Player``, built by views and consumers from the request's or the
+websocket's session and account, never from anything a client sends.
+
+One module a use case family, as Zulip's ``zerver/actions``: ``lobby`` (create, join,
+call off, a guest's seats to an account), ``play`` (moves), ``scoring`` (Go's count),
+``imports`` (records); ``base`` holds what they share. Callers use this package's names.
+"""
+
+from games.services.base import ERROR_CODES, GameError, Player
+from games.services.imports import import_game
+from games.services.lobby import (
+    DEFAULT_KOMI,
+    KOMI_LIMIT,
+    NAME_MAX_LENGTH,
+    OTHELLO_MAX_SIZE,
+    abort,
+    abort_as_admin,
+    claim_guest_seats,
+    create_game,
+    join_game,
+)
+from games.services.play import pass_turn, play, resign
+from games.services.scoring import accept, mark, resume
+
+__all__ = [
+    "DEFAULT_KOMI",
+    "ERROR_CODES",
+    "KOMI_LIMIT",
+    "NAME_MAX_LENGTH",
+    "OTHELLO_MAX_SIZE",
+    "GameError",
+    "Player",
+    "abort",
+    "abort_as_admin",
+    "accept",
+    "claim_guest_seats",
+    "create_game",
+    "import_game",
+    "join_game",
+    "mark",
+    "pass_turn",
+    "play",
+    "resign",
+    "resume",
+]

@@ -1,0 +1,188 @@
+"""What every use case shares: the error, the caller, the lock, the broadcast after commit,
+the checks of a request's fields, and the steps that write a game's record."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import rules
+from games.models import Game, Move
+from games.rules import go
+from games.selectors import seat_token
+
+# The contract's error codes, in the order that decides which one a request gets when
+# several apply. rate_limited and unavailable come from outside the services (the
+# websocket's flow control, the consumer when the database cannot be reached).
+ERROR_CODES = (
+    "rate_limited",
+    "unavailable",
+    "bad_request",
+    "not_a_player",
+    "game_over",
+    "stale",
+    "not_your_turn",
+    "illegal_move",
+)
+
+
+class GameError(Exception):
+    """A request the game refuses; ``code`` is one of the contract's ``ERROR_CODES``.
+
+    When several apply, the first in ``ERROR_CODES`` is raised.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        if code not in ERROR_CODES:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Player:
+    """Whoever sends a request: a browser session and, when logged in, an account."""
+
+    session_key: str | None = None
+    user_id: int | None = None
+
+    @classmethod
+    def of(cls, session: Any, user: Any) -> Player:
+        """The Player behind an HTTP request or a websocket: ``session`` (a Django
+        session, or None) and ``user`` (the account, anonymous, or None)."""
+        return cls(
+            session_key=session.session_key if session is not None else None,
+            user_id=user.pk if user is not None and user.is_authenticated else None,
+        )
+
+    @property
+    def token(self) -> str | None:
+        """An opaque id of the seat holder: the account when there is one, else the session.
+
+        None for a visitor with neither, who can only watch.
+        """
+        return seat_token(session_key=self.session_key, user_id=self.user_id)
+
+
+# The lock
+
+
+def locked(game_id: str) -> Game:
+    """The game ``game_id``, its row locked until the transaction ends. Raises
+    GameError("bad_request") for an id that is no game."""
+    if not isinstance(game_id, str):
+        raise GameError("bad_request", "game id must be a string")
+    try:
+        return Game.objects.select_for_update().get(public_id=game_id)
+    except Game.DoesNotExist:
+        raise GameError("bad_request", f"there is no game {game_id!r}") from None
+
+
+# The fields of a request
+
+
+def check_ply(ply: object) -> None:
+    """Raises GameError("bad_request") unless ``ply`` is an integer (not a bool)."""
+    if not is_int(ply):
+        raise GameError("bad_request", "ply must be an integer")
+
+
+def check_point_shape(point: object) -> None:
+    """Raises GameError("bad_request") unless ``point`` is two integers."""
+    if not (isinstance(point, list | tuple) and len(point) == 2 and all(map(is_int, point))):
+        raise GameError("bad_request", "point must be [row, col], two integers")
+
+
+def on_board(game: Game, point: Any) -> rules.Point:
+    """``point`` as a rules Point; GameError("bad_request") when off ``game``'s board."""
+    row, col = point
+    if not (0 <= row < game.size and 0 <= col < game.size):
+        raise GameError("bad_request", f"[{row}, {col}] is off the {game.size}x{game.size} board")
+    return row, col
+
+
+def check_marking(marking: object) -> None:
+    """Raises GameError("bad_request") unless ``marking`` is None or an integer."""
+    if marking is not None and not is_int(marking):
+        raise GameError("bad_request", "marking must be an integer")
+
+
+def is_int(value: object) -> bool:
+    """Whether ``value`` is an int and not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# The state of the game
+
+
+def refuse_ended(game: Game) -> None:
+    """Raises GameError("game_over") for a finished or aborted game."""
+    if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+        raise GameError("game_over", f"the game is {game.status}")
+
+
+def refuse_waiting(game: Game) -> None:
+    """Raises GameError("not_your_turn") while the game waits for an opponent."""
+    if game.status == Game.Status.WAITING:
+        raise GameError("not_your_turn", "waiting for an opponent")
+
+
+def scoring_method(scoring: object) -> go.ScoringMethod:
+    """``scoring`` checked: ``territory`` or ``area``, else GameError("bad_request")."""
+    if scoring == "territory":
+        return "territory"
+    if scoring == "area":
+        return "area"
+    raise GameError("bad_request", "scoring must be territory or area")
+
+
+# Writing
+
+
+def finish(game: Game, *, result: str) -> None:
+    """Mark ``game`` finished with ``result``, now."""
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.finished_at = timezone.now()
+
+
+def move_row(game: Game, ply: int, diff: rules.Diff) -> Move:
+    """The Move row (unsaved) for ``diff``, played at ``ply``."""
+    changed = diff.flipped if game.kind == Game.Kind.OTHELLO else diff.captured
+    row, col = diff.point if diff.point is not None else (None, None)
+    return Move(
+        game=game,
+        ply=ply,
+        color=diff.color.value,
+        action=diff.action,
+        row=row,
+        col=col,
+        diff={changed_key(game): [list(point) for point in changed]},
+    )
+
+
+def changed_key(game: Game) -> str:
+    """The diff's key of ``game``'s kind: ``flipped`` (Othello), ``captured`` (Go)."""
+    return "flipped" if game.kind == Game.Kind.OTHELLO else "captured"
+
+
+def running_score(game: Game, position: rules.Position) -> dict[str, float]:
+    """Othello: the discs. Go while playing: the prisoners, plus komi for White."""
+    if isinstance(position, rules.OthelloPosition):
+        counts: dict[rules.Color, float] = dict(position.disc_counts())
+    else:
+        counts = dict(position.prisoners)
+        counts[rules.Color.WHITE] += game.komi or 0.0
+    return {color.value: counts[color] for color in rules.Color}
+
+
+def on_commit(broadcast: Callable[[], None]) -> None:
+    """Run ``broadcast`` once the transaction commits."""
+    # robust: the moves are stored whatever happens to the broadcast; a client that
+    # missed it catches up with `sync` (the failure is logged by Django).
+    transaction.on_commit(broadcast, robust=True)

@@ -1,0 +1,70 @@
+"""Games stored from records (an imported SGF file)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games import rules
+from games.models import Color, Game, Move
+from games.rules import sgf
+from games.services.base import GameError, finish, move_row, running_score
+from games.services.lobby import NAME_MAX_LENGTH, OTHELLO_MAX_SIZE
+from games.services.scoring import count
+
+
+@transaction.atomic
+def import_game(*, record: sgf.GameRecord) -> Game:
+    """A finished game stored from ``record`` (an imported SGF file), every move replayed.
+
+    The seats carry the record's names (``Black`` and ``White`` when it has none) and
+    belong to no session or account: nobody plays on in an imported game. A game played
+    to its end is counted (Go: with the record's dead stones, ``MA``); the result is the
+    record's when it has one, else that count, else blank. It was played on the day the
+    record's ``DT`` names (``played_on``; none when it names no day). It starts from the
+    record's setup when it has one (``start``); a setup without moves is a finished game at
+    ply 0 whose result is the record's, else an Othello board's count when nobody can move,
+    else blank (a Go position is not counted).
+    Raises GameError("bad_request") for a record the rules refuse (kind, size, setup, a
+    move); nothing is stored then.
+    """
+    if record.kind == Game.Kind.OTHELLO and record.size > OTHELLO_MAX_SIZE:
+        raise GameError(
+            "bad_request", f"Othello boards are at most {OTHELLO_MAX_SIZE}x{OTHELLO_MAX_SIZE}"
+        )
+    try:
+        played = sgf.replay(record)
+    except sgf.RecordError as error:
+        raise GameError("bad_request", str(error)) from None
+    position = played[-1][0] if played else sgf.start_position(record)
+    game = Game(
+        kind=record.kind,
+        size=record.size,
+        start=None if record.setup is None else record.setup.to_json(),
+        creator_color=Color.BLACK,
+        black_name=_record_name(record.black_name, "Black"),
+        white_name=_record_name(record.white_name, "White"),
+        snapshot=position.to_snapshot(),
+        ply=len(played),
+        to_move=position.to_move.value,
+        played_on=record.played_on,
+    )
+    if record.kind == Game.Kind.GO:
+        game.scoring_method = "territory"
+        game.komi = record.komi or 0.0
+    game.score = running_score(game, position)
+    counted = None
+    if isinstance(position, rules.OthelloPosition) and position.is_over:
+        counted = position.result()
+    elif isinstance(position, rules.GoPosition) and position.is_over:
+        counted = count(game, position, record.dead).result
+    result = record.result or counted or ""
+    finish(game, result=result[: Game._meta.get_field("result").max_length])
+    game.save()
+    Move.objects.bulk_create(
+        [move_row(game, ply, diff) for ply, (_, diff) in enumerate(played, start=1)]
+    )
+    return game
+
+
+def _record_name(name: str | None, default: str) -> str:
+    return (name or "").strip()[:NAME_MAX_LENGTH] or default

@@ -1,0 +1,196 @@
+"""Creating, joining and calling off games; a guest's seats passing to an account."""
+
+from __future__ import annotations
+
+import functools
+import math
+import secrets
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import events, rules
+from games.models import Color, Game
+from games.selectors import COLORS, color_of
+from games.services.base import (
+    GameError,
+    Player,
+    is_int,
+    locked,
+    on_commit,
+    refuse_ended,
+    running_score,
+    scoring_method,
+)
+
+NAME_MAX_LENGTH = 40
+# The engine plays Othello on any even board; the server stops where a page still shows it.
+OTHELLO_MAX_SIZE = 16
+KOMI_LIMIT = 50
+DEFAULT_KOMI = {"territory": 6.5, "area": 7.5}
+
+
+@transaction.atomic
+def create_game(
+    *,
+    player: Player,
+    kind: str,
+    size: int,
+    color: str,
+    name: str,
+    komi: float | None = None,
+    scoring: str = "territory",
+) -> Game:
+    """A new game, waiting for an opponent, with ``player`` seated as ``color``.
+
+    ``color`` is ``black``, ``white`` or ``random``; ``komi`` (default 6.5 for territory
+    scoring, 7.5 for area) and ``scoring`` (``territory`` or ``area``) apply to Go only.
+    Raises GameError("bad_request") for any option the game does not allow, a blank or
+    too long name, or a player with neither session nor account.
+    """
+    name = _seat_name(player, name)
+    if kind not in rules.KINDS:
+        raise GameError("bad_request", f"kind must be one of {', '.join(rules.KINDS)}")
+    if not is_int(size):
+        raise GameError("bad_request", "size must be an integer")
+    if kind == Game.Kind.OTHELLO and size > OTHELLO_MAX_SIZE:
+        raise GameError(
+            "bad_request", f"Othello boards are at most {OTHELLO_MAX_SIZE}x{OTHELLO_MAX_SIZE}"
+        )
+    try:
+        position = rules.new_position(kind, size)
+    except rules.RulesError as error:
+        raise GameError("bad_request", str(error)) from None
+    if color == "random":
+        color = secrets.choice(COLORS)
+    elif color not in COLORS:
+        raise GameError("bad_request", "color must be black, white or random")
+    game = Game(
+        kind=kind,
+        size=size,
+        creator_color=color,
+        snapshot=position.to_snapshot(),
+        to_move=position.to_move.value,
+    )
+    if kind == Game.Kind.GO:
+        game.scoring_method = scoring_method(scoring)
+        game.komi = _komi(komi, game.scoring_method)
+    game.score = running_score(game, position)
+    _seat(game, color, player, name)
+    game.save()
+    return game
+
+
+@transaction.atomic
+def join_game(*, player: Player, game_id: str, name: str) -> Game:
+    """The game with ``player`` seated in its free seat, the game now active.
+
+    A player already seated, or a game that is not waiting for an opponent, gets the
+    game unchanged: the visitor watches. Raises GameError("bad_request") for an unknown
+    game, or when there is a seat to take but the name is blank or too long or the
+    player has neither session nor account.
+    """
+    game = locked(game_id)
+    if game.status != Game.Status.WAITING or color_of(game, player) is not None:
+        return game
+    free = Color.WHITE if game.creator_color == Color.BLACK else Color.BLACK
+    _seat(game, free, player, _seat_name(player, name))
+    game.status = Game.Status.ACTIVE
+    game.save()
+    on_commit(lambda: events.broadcast_state(game))
+    return game
+
+
+@transaction.atomic
+def abort(*, player: Player, game_id: str) -> Game:
+    """The game called off by its creator before anyone joined; status ``aborted``.
+
+    Raises GameError: bad_request (unknown game, or the game has started: resign
+    instead), not_a_player, game_over.
+    """
+    game = locked(game_id)
+    if color_of(game, player) is None:
+        raise GameError("not_a_player", "only the player who created the game can abort it")
+    return _call_off(game)
+
+
+@transaction.atomic
+def abort_as_admin(*, game_id: str) -> Game:
+    """The game called off from the admin before anyone joined; status ``aborted``.
+
+    Raises GameError: bad_request (unknown game, or the game has started), game_over.
+    """
+    return _call_off(locked(game_id))
+
+
+def _call_off(game: Game) -> Game:
+    refuse_ended(game)
+    if game.status != Game.Status.WAITING:
+        raise GameError("bad_request", "the game has started: resign instead")
+    game.status = Game.Status.ABORTED
+    game.finished_at = timezone.now()
+    game.save()
+    on_commit(lambda: events.broadcast_state(game))
+    return game
+
+
+@transaction.atomic
+def claim_guest_seats(*, guest_session_key: str, player: Player) -> list[Game]:
+    """The games whose guest seats, held by the session ``guest_session_key``, now belong
+    to ``player``'s account (and its current session): a guest who logs in or signs up
+    keeps playing, and finds those games among the account's.
+
+    A seat of a game in which the account already sits stays as it was (one account
+    plays one side). Each changed game is broadcast (its seats changed hands). Raises
+    GameError("bad_request") for a ``player`` without an account or a blank key.
+    """
+    if player.user_id is None or not guest_session_key:
+        raise GameError("bad_request", "guest seats go to an account, from a session")
+    held = Q(black_user=None, black_session_key=guest_session_key) | Q(
+        white_user=None, white_session_key=guest_session_key
+    )
+    claimed = []
+    for game in Game.objects.select_for_update().filter(held).order_by("pk"):
+        if color_of(game, player) is not None:
+            continue
+        guest = Player(session_key=guest_session_key)
+        color = color_of(game, guest)
+        assert color is not None, "the query found the guest's seat"
+        _seat(game, color, player, getattr(game, f"{color}_name"))
+        game.save()
+        on_commit(functools.partial(events.broadcast_state, game))
+        claimed.append(game)
+    return claimed
+
+
+def _seat(game: Game, color: str, player: Player, name: str) -> None:
+    setattr(game, f"{color}_name", name)
+    setattr(game, f"{color}_user_id", player.user_id)
+    setattr(game, f"{color}_session_key", player.session_key or "")
+
+
+def _seat_name(player: Player, name: object) -> str:
+    if player.token is None:
+        raise GameError("bad_request", "taking a seat needs a session or an account")
+    if not isinstance(name, str) or not name.strip():
+        raise GameError("bad_request", "a seat needs a name")
+    if len(name.strip()) > NAME_MAX_LENGTH:
+        raise GameError("bad_request", f"names are at most {NAME_MAX_LENGTH} characters")
+    return name.strip()
+
+
+def _komi(komi: object, scoring: str) -> float:
+    if komi is None:
+        return DEFAULT_KOMI[scoring]
+    if (
+        not isinstance(komi, int | float)
+        or isinstance(komi, bool)
+        or not math.isfinite(komi)
+        or abs(komi) > KOMI_LIMIT
+        or komi * 2 != int(komi * 2)
+    ):
+        raise GameError(
+            "bad_request", f"komi must be a multiple of 0.5 from -{KOMI_LIMIT} to {KOMI_LIMIT}"
+        )
+    return float(komi)

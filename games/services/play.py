@@ -1,0 +1,139 @@
+"""Moves: a placement (with Othello's automatic passes), a pass, a resignation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from games import events, rules
+from games.models import Game, Move
+from games.rules import go
+from games.selectors import color_of, position_of
+from games.services.base import (
+    GameError,
+    Player,
+    changed_key,
+    check_ply,
+    check_point_shape,
+    finish,
+    locked,
+    move_row,
+    on_board,
+    on_commit,
+    refuse_ended,
+    refuse_waiting,
+    running_score,
+)
+from games.services.scoring import count, drop_marking
+
+
+@transaction.atomic
+def play(*, player: Player, game_id: str, ply: int, point: Any) -> list[Move]:
+    """The stored moves: the placement on ``point`` ([row, col]), then any automatic pass.
+
+    ``ply`` is the number of moves the caller has seen. Raises GameError, the first of:
+    bad_request (a ply or point that is not integers, a point off the board, an unknown
+    game), not_a_player, game_over, stale (``ply`` is not current), not_your_turn (also
+    while waiting for an opponent), illegal_move (the rules' reason; also while Go is
+    being scored).
+    """
+    check_ply(ply)
+    check_point_shape(point)
+    game = locked(game_id)
+    point = on_board(game, point)
+    _check_turn(game, player, ply)
+    return _apply_move(game, rules.Move.place(point))
+
+
+@transaction.atomic
+def pass_turn(*, player: Player, game_id: str, ply: int) -> list[Move]:
+    """The stored pass (Go only). Two passes in a row end the game.
+
+    Raises GameError in the order of ``play``; a pass in Othello is illegal_move (its
+    passes are automatic).
+    """
+    check_ply(ply)
+    game = locked(game_id)
+    _check_turn(game, player, ply)
+    if game.kind == Game.Kind.OTHELLO:
+        raise GameError("illegal_move", "Othello has no voluntary pass: passes are automatic")
+    return _apply_move(game, rules.Move.pass_turn())
+
+
+@transaction.atomic
+def resign(*, player: Player, game_id: str) -> list[Move]:
+    """The stored resignation of ``player``, on either side's turn (Go's scoring phase
+    too: the marking is dropped); the opponent wins.
+
+    Raises GameError: bad_request (unknown game), not_a_player, game_over,
+    not_your_turn (still waiting for an opponent).
+    """
+    game = locked(game_id)
+    color = color_of(game, player)
+    if color is None:
+        raise GameError("not_a_player", "only the players can resign")
+    refuse_ended(game)
+    refuse_waiting(game)
+    move = Move(game=game, ply=game.ply + 1, color=color, action=Move.Action.RESIGN)
+    move.diff = {changed_key(game): []}
+    game.ply = move.ply
+    if game.status == Game.Status.SCORING:
+        drop_marking(game, position_of(game))
+    finish(game, result=f"{rules.Color(color).opponent.letter}+R")
+    move.save()
+    game.save()
+    on_commit(lambda: events.broadcast_moved(game, [move]))
+    return [move]
+
+
+def _check_turn(game: Game, player: Player, ply: int) -> None:
+    """The contract's order after bad_request, for a placement or a pass."""
+    color = color_of(game, player)
+    if color is None:
+        raise GameError("not_a_player", "spectators cannot play")
+    refuse_ended(game)
+    if ply != game.ply:
+        raise GameError("stale", f"the game is at ply {game.ply}, not {ply}")
+    refuse_waiting(game)
+    if game.status == Game.Status.SCORING:
+        raise GameError("illegal_move", "the game is being scored: resume it to play on")
+    if color != game.to_move:
+        raise GameError("not_your_turn", f"it is {game.to_move}'s turn")
+
+
+def _apply_move(game: Game, move: rules.Move) -> list[Move]:
+    """Play ``move`` and Othello's automatic passes; store them and the new position."""
+    position = position_of(game)
+    try:
+        position, diff = position.play(move)
+    except rules.IllegalMoveError as error:
+        raise GameError("illegal_move", str(error)) from None
+    except rules.InvalidMoveError as error:
+        raise GameError("bad_request", str(error)) from None
+    diffs = [diff]
+    while isinstance(position, rules.OthelloPosition) and position.must_pass:
+        position, diff = position.play(rules.Move.pass_turn())
+        diffs.append(diff)
+    moves = [move_row(game, game.ply + number, diff) for number, diff in enumerate(diffs, 1)]
+    game.ply += len(moves)
+    game.snapshot = position.to_snapshot()
+    game.to_move = position.to_move.value
+    game.score = running_score(game, position)
+    if position.is_over:
+        _end_of_play(game, position)
+    Move.objects.bulk_create(moves)
+    game.save()
+    on_commit(lambda: events.broadcast_moved(game, moves))
+    return moves
+
+
+def _end_of_play(game: Game, position: rules.Position) -> None:
+    if isinstance(position, rules.OthelloPosition):
+        finish(game, result=position.result() or "Draw")
+        return
+    # Two passes: the players now agree on the dead stones, starting from the rules' guess.
+    game.status = Game.Status.SCORING
+    game.black_accepted = game.white_accepted = False
+    game.marking += 1
+    count(game, position, go.estimate_dead(position))
