@@ -1,7 +1,8 @@
 """The game's websocket: decode a message, call one service, send.
 
-Client to server: `play` {ply, point}, `pass` {ply}, `resign`, `sync`, and in Go's
-scoring phase `mark` {point, marking?}, `accept` {marking?}, `resume` {marking?}.
+Client to server: `play` {ply, point}, `pass` {ply}, `resign`, `sync`, `claim` (the
+opponent left), and in Go's scoring phase `mark` {point, marking?}, `accept` {marking?},
+`resume` {marking?}.
 Server to client: `state` on connect and on `sync`, `moved` after every stored
 move, `state` after every other change (a join, a mark, an accept, a resume;
 both broadcast by the services once their transaction commits, see
@@ -24,13 +25,13 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError
 
-from games import events, selectors, services
+from games import clockwatch, events, selectors, services
 from games.services import GameError, Player
 
 MAX_MESSAGE_BYTES = 4096
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_TRY_AGAIN_LATER = 1013
-MESSAGE_TYPES = ("play", "pass", "resign", "sync", "mark", "accept", "resume")
+MESSAGE_TYPES = ("play", "pass", "resign", "sync", "mark", "accept", "resume", "claim")
 
 
 def parse_message(text: str) -> dict[str, Any]:
@@ -83,6 +84,8 @@ def _perform(message: dict[str, Any], *, player: Player, game_id: str) -> None:
         services.mark(player=player, game_id=game_id, point=get("point"), marking=get("marking"))
     elif kind == "accept":
         services.accept(player=player, game_id=game_id, marking=get("marking"))
+    elif kind == "claim":
+        services.claim(player=player, game_id=game_id)
     else:
         services.resume(player=player, game_id=game_id, marking=get("marking"))
 
@@ -103,6 +106,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 return
             self.group = events.group_name(self.game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
+            # A player's socket makes the seat online (everyone is told, by `state`).
+            self.seated = await _database(
+                services.connected,
+                player=self.player,
+                game_id=self.game_id,
+                process=clockwatch.PROCESS_NAME,
+                channel_name=self.channel_name,
+            )
             # Read again once in the group, so that no move can fall between state and
             # events.
             await self.send_json({"type": "state", "game": await self._state()})
@@ -112,6 +123,12 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "seated", None):
+            try:
+                await _database(services.disconnected, channel_name=self.channel_name)
+            except GameError:
+                # The database is down: the clock watch retries until it is back.
+                clockwatch.disconnect_later(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None:
@@ -133,8 +150,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def game_state(self, event: dict[str, Any]) -> None:
-        """A changed game without a move (a join, an abort, Go's count), from
-        `events.broadcast_state`."""
+        """A changed game without a move (a join, an abort, Go's count, a seat online or
+        offline), from `events.broadcast_state`."""
+        if event.get("skip") == self.channel_name:
+            return  # this socket's own arrival: its client got the state on connect
         await self.send_json({"type": "state", "game": self._personal(event)})
 
     async def layer_rejoined(self, event: dict[str, Any]) -> None:

@@ -7,9 +7,10 @@ spectators alike):
 - ``{"type": "game.moved", "move": M, "game": G, "seats": ...}``, one per stored move, in
   ply order. G is the game after the whole service call, so when an Othello move is
   followed by an automatic pass, both events carry the state after the pass.
-- ``{"type": "game.state", "game": G, "seats": ...}`` for a change without a move: a
-  player joined, the game was aborted, Go's count changed (a mark, an accept, the game
-  finished by both accepts, a resume).
+- ``{"type": "game.state", "game": G, "seats": ..., "skip": channel or None}`` for a
+  change without a move: a player joined, the game was aborted, Go's count changed (a
+  mark, an accept, the game finished by both accepts, a resume), a seat came online or
+  went offline.
 """
 
 from __future__ import annotations
@@ -37,10 +38,11 @@ def broadcast_moved(game: Game, moves: list[Move]) -> None:
         )
 
 
-def broadcast_state(game: Game) -> None:
-    """Send ``game.state`` to the game's group."""
+def broadcast_state(game: Game, *, skip: str | None = None) -> None:
+    """Send ``game.state`` to the game's group (but to the channel ``skip``, which sends
+    its client the state itself: a socket that just connected)."""
     game_json, seats = _public_state(game)
-    _send(game, {"type": "game.state", "game": game_json, "seats": seats})
+    _send(game, {"type": "game.state", "game": game_json, "seats": seats, "skip": skip})
 
 
 def _public_state(game: Game) -> tuple[dict[str, Any], dict[str, str | None]]:

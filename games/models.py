@@ -109,6 +109,28 @@ class Game(models.Model):
         default=0, help_text="Go: the number of the current marking of dead stones."
     )
 
+    # The clock (games.rules.clock; the services charge it, games.clockwatch flags it).
+    # ``clocks`` holds each side's clock as of the start of its turn (the side to move)
+    # or after its last move; the side to move has been thinking since
+    # ``turn_started_at`` and runs out at ``deadline``. Both are empty while no clock
+    # runs (no time control, waiting, scoring, over).
+    time_control = models.JSONField(
+        null=True, blank=True, help_text="TimeControl.to_json(); empty: no clock."
+    )
+    clocks = models.JSONField(
+        null=True, blank=True, help_text='{"black": C, "white": C} (games.rules.clock.SideClock)'
+    )
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+
+    # Presence: a seat is online while one of its sockets is open on any process
+    # (games.models.Connection); ``away_since`` is when it last went offline, or since it
+    # was taken when it never came.
+    black_online = models.BooleanField(default=False)
+    white_online = models.BooleanField(default=False)
+    black_away_since = models.DateTimeField(null=True, blank=True)
+    white_away_since = models.DateTimeField(null=True, blank=True)
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -129,6 +151,12 @@ class Game(models.Model):
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
             models.Index(fields=["kind", "size", "status"], name="game_kind_size_status"),
             models.Index(fields=["status", "-finished_at"], name="game_status_finished"),
+            # The clock watch: the games whose running clock has run out.
+            models.Index(
+                fields=["deadline"],
+                name="game_deadline",
+                condition=models.Q(deadline__isnull=False),
+            ),
         )
 
     def __str__(self) -> str:
@@ -138,21 +166,28 @@ class Game(models.Model):
 
 
 class Move(models.Model):
-    """One stored move: a placement, a pass (Othello's automatic ones too) or a resignation."""
+    """One stored move: a placement, a pass (Othello's automatic ones too), a resignation,
+    or the end of a game by the clock (timeout) or by a player gone (forfeit); ``color``
+    is the side that moved, resigned, ran out or left."""
 
     class Action(models.TextChoices):
         PLACE = "place", "Place"
         PASS = "pass", "Pass"
         RESIGN = "resign", "Resign"
+        TIMEOUT = "timeout", "Ran out of time"
+        FORFEIT = "forfeit", "Left the game"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField(help_text="1 for the first move of the game.")
     color = models.CharField(max_length=5, choices=Color.choices)
-    action = models.CharField(max_length=6, choices=Action.choices)
+    action = models.CharField(max_length=7, choices=Action.choices)
     row = models.PositiveSmallIntegerField(null=True, blank=True)
     col = models.PositiveSmallIntegerField(null=True, blank=True)
     diff = models.JSONField(
         default=dict, blank=True, help_text='{"flipped": [[r, c], ...]} or {"captured": [...]}'
+    )
+    clock_ms = models.IntegerField(
+        null=True, blank=True, help_text="The mover's time left after the move (remaining_ms)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -166,3 +201,33 @@ class Move(models.Model):
     def __str__(self) -> str:
         where = f" ({self.row}, {self.col})" if self.row is not None else ""
         return f"{self.ply}. {self.color} {self.action}{where}"
+
+
+class ServerProcess(models.Model):
+    """A server process that is up: it writes ``seen_at`` every second or so
+    (games.clockwatch). One that stopped writing is gone (killed): its sockets no longer
+    count; and when every process had stopped, the site was down, and the clocks that
+    ran meanwhile are credited that time."""
+
+    name = models.CharField(max_length=80, primary_key=True)
+    started_at = models.DateTimeField()
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Connection(models.Model):
+    """An open websocket of a seated player: what makes the seat online."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
+    color = models.CharField(max_length=5, choices=Color.choices)
+    process = models.CharField(max_length=80, db_index=True)
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened_at = models.DateTimeField()
+
+    class Meta:
+        indexes = (models.Index(fields=["game", "color"], name="connection_game_color"),)
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.color} on {self.process}"

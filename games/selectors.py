@@ -8,13 +8,17 @@ the same number of queries after 3 moves or after 300.
 
 from __future__ import annotations
 
+import datetime
 import functools
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from games import rules
 from games.models import Game, Move
+from games.rules.clock import SideClock, TimeControl
 
 if TYPE_CHECKING:
     from games.services import Player
@@ -72,10 +76,12 @@ def game_state(game: Game, *, you: str | None) -> dict[str, Any]:
     """G, the contract's state object, for a viewer playing ``you`` (a colour or None).
 
     Go adds its count (see ``COUNT_KEYS``): ``score`` holds the totals of the current
-    marking while the game is being scored, the final ones once finished.
+    marking while the game is being scored, the final ones once finished. ``clock`` and
+    ``away_ms`` are as of now (the running clock charged up to this moment).
 
     Costs one query (the moves), or none when they were prefetched.
     """
+    now = timezone.now()
     position = position_of(game)
     moves = [move_json(move) for move in game.moves.all()]
     active = game.status == Game.Status.ACTIVE
@@ -100,6 +106,10 @@ def game_state(game: Game, *, you: str | None) -> dict[str, Any]:
             {color.value: count for color, count in position.prisoners.items()} if is_go else None
         ),
         **(_count_state(game) if is_go else dict.fromkeys(COUNT_KEYS)),
+        "clock": clock_state(game, now),
+        "online": {color: getattr(game, f"{color}_online") for color in COLORS},
+        "away_ms": {color: _away_ms(game, color, now) for color in COLORS},
+        "abandon_seconds": settings.ABANDON_SECONDS,
         "last_move": moves[-1] if moves else None,
         "moves": moves,
     }
@@ -121,6 +131,32 @@ def _count_state(game: Game) -> dict[str, Any]:
     }
 
 
+def clock_state(game: Game, now: datetime.datetime) -> dict[str, Any] | None:
+    """G's ``clock``: None without a time control; else the system, the colour whose
+    clock runs (or None), each side's C as of ``now``, and the settings."""
+    if game.time_control is None or game.clocks is None:
+        return None
+    control = TimeControl.from_json(game.time_control)
+    running = str(game.to_move) if game.turn_started_at is not None else None
+    sides = {}
+    for color in COLORS:
+        side = SideClock.from_json(game.clocks[color])
+        if color == running:
+            assert game.turn_started_at is not None
+            thought = int((now - game.turn_started_at).total_seconds() * 1000)
+            side = control.thinking(side, max(0, thought))
+        sides[color] = side.to_json()
+    return {**control.to_json(), "running": running, **sides}
+
+
+def _away_ms(game: Game, color: str, now: datetime.datetime) -> int | None:
+    """How long ``color``'s seat has been offline; None while online or never taken."""
+    since = getattr(game, f"{color}_away_since")
+    if getattr(game, f"{color}_online") or since is None:
+        return None
+    return max(0, int((now - since).total_seconds() * 1000))
+
+
 def state_for(game_id: str, *, you: Player) -> dict[str, Any] | None:
     """G of the game ``game_id`` as ``you`` sees it; None when there is no such game."""
     game = Game.objects.filter(public_id=game_id).first()
@@ -130,14 +166,15 @@ def state_for(game_id: str, *, you: Player) -> dict[str, Any] | None:
 
 
 def move_json(move: Move) -> dict[str, Any]:
-    """M, the contract's move object: ply, color, action, point, flipped or captured, notation.
+    """M, the contract's move object: ply, color, action, point, flipped or captured,
+    notation, clock_ms (the mover's time left after the move; None without a clock).
 
     Reads ``move.game`` (no query when the move came from ``game.moves``).
     """
     game = move.game
     point = [move.row, move.col] if move.row is not None else None
-    if move.action == Move.Action.RESIGN:
-        notation = "resign"
+    if move.action in ENDINGS:
+        notation = ENDINGS[move.action]
     else:
         rules_move = rules.Move.place((move.row, move.col)) if point else rules.Move.pass_turn()
         notation = start_position(game.kind, game.size).notation(rules_move)
@@ -148,7 +185,16 @@ def move_json(move: Move) -> dict[str, Any]:
         "point": point,
         **move.diff,
         "notation": notation,
+        "clock_ms": move.clock_ms,
     }
+
+
+ENDINGS = {
+    Move.Action.RESIGN: "resign",
+    Move.Action.TIMEOUT: "time",
+    Move.Action.FORFEIT: "forfeit",
+}
+"""The moves that end a game without touching the board, and their notation."""
 
 
 @functools.cache
@@ -162,8 +208,14 @@ def start_position(kind: str, size: int) -> rules.Position:
 
 
 def open_games() -> QuerySet[Game]:
-    """Games waiting for an opponent, newest first (at most ``LOBBY_LIMIT``)."""
-    return Game.objects.filter(status=Game.Status.WAITING).order_by("-created_at")[:LOBBY_LIMIT]
+    """Games waiting for an opponent whose creator is online (one of their sockets is
+    open), newest first (at most ``LOBBY_LIMIT``)."""
+    creator_online = Q(creator_color="black", black_online=True) | Q(
+        creator_color="white", white_online=True
+    )
+    return Game.objects.filter(creator_online, status=Game.Status.WAITING).order_by("-created_at")[
+        :LOBBY_LIMIT
+    ]
 
 
 def games_of(player: Player, *, active: bool = False) -> QuerySet[Game]:

@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from games import clockwatch  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from othello_site import websocket_flow  # noqa: E402
 
@@ -23,6 +24,8 @@ settings.SECRET_KEY  # noqa: B018
 
 # The message limit and back-pressure, where daphne reads the frames.
 websocket_flow.install()
+# Every process watches the clocks (and writes its heartbeat) as soon as daphne serves.
+clockwatch.start_when_serving()
 
 application = ProtocolTypeRouter(
     {

@@ -17,6 +17,10 @@ Environment variables:
                      SECURE_COOKIES, else 0: no header)
     SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD  on/off, the header's two flags
     RATE_LIMITS      off: no limit at all (games.limits; load benchmarks from one address)
+    ABANDON_SECONDS  how long a player must be offline before the opponent may claim the
+                     game (default 60)
+    PROCESS_TIMEOUT  seconds without a heartbeat after which a server process counts as
+                     gone, its sockets offline (default 20)
     DATABASE_URL     e.g. postgres://user@host:5432/name (psycopg 3)
     REDIS_URL        e.g. redis://host:6379/0 (channels-redis)
 """
@@ -86,6 +90,12 @@ if _HSTS and not _HSTS.isdigit():
 SECURE_HSTS_SECONDS = int(_HSTS) if _HSTS else (365 * 24 * 3600 if _SECURE else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = _flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=_SECURE)
 SECURE_HSTS_PRELOAD = _flag("SECURE_HSTS_PRELOAD", default=_SECURE)
+
+# A player whose opponent has been offline this long may claim the game (services.presence).
+ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))
+# A server process that has not been seen for this long was killed: its sockets are
+# offline (games.clockwatch; tests shorten it).
+PROCESS_TIMEOUT = float(os.environ.get("PROCESS_TIMEOUT", "20"))
 
 # games.limits: on unless RATE_LIMITS=off (django-ratelimit reads RATELIMIT_ENABLE).
 RATE_LIMITS = os.environ.get("RATE_LIMITS", "").strip().lower() != "off"

@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
-from twisted.internet import reactor
 from twisted.internet.interfaces import IPushProducer
 from zope.interface import implementer
 
@@ -115,7 +115,7 @@ class FlowControlledProtocol(WebSocketProtocol):  # type: ignore[misc]
         super().onMessage(payload, isBinary)
         if self.application_queue.qsize() >= QUEUE_HIGH and "queue" not in self._held:
             self.hold("queue")
-            reactor.callLater(QUEUE_POLL, self._drain)
+            _reactor().callLater(QUEUE_POLL, self._drain)
 
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
         if hasattr(self, "_held"):
@@ -141,7 +141,7 @@ class FlowControlledProtocol(WebSocketProtocol):  # type: ignore[misc]
         self._held.discard(reason)
         if not self._held and self.state == self.STATE_OPEN:
             self.transport.resumeProducing()
-            reactor.callLater(0, self.consumeData)  # what was left in the buffer
+            _reactor().callLater(0, self.consumeData)  # what was left in the buffer
 
     def _refuse(self, now: float) -> None:
         self._dropped += 1
@@ -157,7 +157,7 @@ class FlowControlledProtocol(WebSocketProtocol):  # type: ignore[misc]
             return
         self._dropped = 0
         self.hold("rate")
-        reactor.callLater(PAUSE, self.release, "rate")
+        _reactor().callLater(PAUSE, self.release, "rate")
 
     def _drain(self) -> None:
         if self.state != self.STATE_OPEN:
@@ -165,7 +165,16 @@ class FlowControlledProtocol(WebSocketProtocol):  # type: ignore[misc]
         if self.application_queue.qsize() <= QUEUE_LOW:
             self.release("queue")
         else:
-            reactor.callLater(QUEUE_POLL, self._drain)
+            _reactor().callLater(QUEUE_POLL, self._drain)
+
+
+def _reactor() -> Any:
+    # Imported when first needed: importing it installs a reactor, which is daphne's to
+    # choose (its asyncio reactor), not this module's (imported by othello_site.asgi in
+    # processes daphne does not serve too).
+    from twisted.internet import reactor
+
+    return reactor
 
 
 def install() -> None:

@@ -8,6 +8,7 @@ a server that does not answer makes them fail, never skip.
 
 from __future__ import annotations
 
+import datetime
 import os
 from collections.abc import Iterator
 from contextlib import suppress
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 from channels.layers import channel_layers
 from django.core.cache import cache
+from django.utils import timezone
 
 from games import events
 from games.services import Player
@@ -66,6 +68,28 @@ def fresh_rate_limits() -> Iterator[None]:
     yield
     with suppress(Exception):
         cache.clear()
+
+
+class FrozenClock:
+    """Django's clock (``timezone.now``), standing still until the test moves it."""
+
+    def __init__(self, start: datetime.datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime.datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += datetime.timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def frozen_clock(monkeypatch: pytest.MonkeyPatch) -> FrozenClock:
+    """``timezone.now`` stands still (``advance(seconds)`` moves it): every timestamp the
+    services write and every clock they charge follow it, and unit tests never sleep."""
+    clock = FrozenClock(timezone.now())
+    monkeypatch.setattr(timezone, "now", clock)
+    return clock
 
 
 @pytest.fixture

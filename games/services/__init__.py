@@ -11,10 +11,13 @@ websocket's session and account, never from anything a client sends.
 
 One module a use case family, as Zulip's ``zerver/actions``: ``lobby`` (create, join,
 call off, a guest's seats to an account), ``play`` (moves), ``scoring`` (Go's count),
-``imports`` (records); ``base`` holds what they share. Callers use this package's names.
+``clock`` (charging, the flag, the site's downtime), ``presence`` (who is online, claiming
+a game left), ``imports`` (records); ``base`` holds what they share. Callers use this
+package's names.
 """
 
 from games.services.base import ERROR_CODES, GameError, Player
+from games.services.clock import credit_downtime, flag, out_of_time
 from games.services.imports import import_game
 from games.services.lobby import (
     DEFAULT_KOMI,
@@ -28,6 +31,7 @@ from games.services.lobby import (
     join_game,
 )
 from games.services.play import pass_turn, play, resign
+from games.services.presence import claim, connected, disconnected, heartbeat, sweep
 from games.services.scoring import accept, mark, resume
 
 __all__ = [
@@ -41,13 +45,21 @@ __all__ = [
     "abort",
     "abort_as_admin",
     "accept",
+    "claim",
     "claim_guest_seats",
+    "connected",
     "create_game",
+    "credit_downtime",
+    "disconnected",
+    "flag",
+    "heartbeat",
     "import_game",
     "join_game",
     "mark",
+    "out_of_time",
     "pass_turn",
     "play",
     "resign",
     "resume",
+    "sweep",
 ]

@@ -12,7 +12,9 @@ from django.utils import timezone
 
 from games import events, rules
 from games.models import Color, Game
+from games.rules.clock import TimeControl
 from games.selectors import COLORS, color_of
+from games.services import clock
 from games.services.base import (
     GameError,
     Player,
@@ -41,11 +43,13 @@ def create_game(
     name: str,
     komi: float | None = None,
     scoring: str = "territory",
+    time_control: TimeControl | None = None,
 ) -> Game:
     """A new game, waiting for an opponent, with ``player`` seated as ``color``.
 
     ``color`` is ``black``, ``white`` or ``random``; ``komi`` (default 6.5 for territory
-    scoring, 7.5 for area) and ``scoring`` (``territory`` or ``area``) apply to Go only.
+    scoring, 7.5 for area) and ``scoring`` (``territory`` or ``area``) apply to Go only;
+    ``time_control``: the clock, None for none (its clocks start when the game does).
     Raises GameError("bad_request") for any option the game does not allow, a blank or
     too long name, or a player with neither session nor account.
     """
@@ -77,6 +81,7 @@ def create_game(
         game.scoring_method = scoring_method(scoring)
         game.komi = _komi(komi, game.scoring_method)
     game.score = running_score(game, position)
+    clock.start_clocks(game, time_control)
     _seat(game, color, player, name)
     game.save()
     return game
@@ -97,6 +102,7 @@ def join_game(*, player: Player, game_id: str, name: str) -> Game:
     free = Color.WHITE if game.creator_color == Color.BLACK else Color.BLACK
     _seat(game, free, player, _seat_name(player, name))
     game.status = Game.Status.ACTIVE
+    clock.start_turn(game, timezone.now())
     game.save()
     on_commit(lambda: events.broadcast_state(game))
     return game
@@ -168,6 +174,9 @@ def _seat(game: Game, color: str, player: Player, name: str) -> None:
     setattr(game, f"{color}_name", name)
     setattr(game, f"{color}_user_id", player.user_id)
     setattr(game, f"{color}_session_key", player.session_key or "")
+    if not getattr(game, f"{color}_online"):
+        # Away until a socket of theirs opens (games.services.presence).
+        setattr(game, f"{color}_away_since", timezone.now())
 
 
 def _seat_name(player: Player, name: object) -> str:

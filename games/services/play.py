@@ -1,15 +1,22 @@
-"""Moves: a placement (with Othello's automatic passes), a pass, a resignation."""
+"""Moves: a placement (with Othello's automatic passes), a pass, a resignation.
+
+Each checks the clock (``clock.on_time``): a move that comes after the deadline is never
+stored; the game is lost on time instead.
+"""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from games import events, rules
 from games.models import Game, Move
 from games.rules import go
 from games.selectors import color_of, position_of
+from games.services import clock
 from games.services.base import (
     GameError,
     Player,
@@ -28,6 +35,7 @@ from games.services.base import (
 from games.services.scoring import count, drop_marking
 
 
+@clock.on_time
 @transaction.atomic
 def play(*, player: Player, game_id: str, ply: int, point: Any) -> list[Move]:
     """The stored moves: the placement on ``point`` ([row, col]), then any automatic pass.
@@ -41,11 +49,13 @@ def play(*, player: Player, game_id: str, ply: int, point: Any) -> list[Move]:
     check_ply(ply)
     check_point_shape(point)
     game = locked(game_id)
+    now = timezone.now()
     point = on_board(game, point)
-    _check_turn(game, player, ply)
-    return _apply_move(game, rules.Move.place(point))
+    _check_turn(game, player, ply, now)
+    return _apply_move(game, rules.Move.place(point), now)
 
 
+@clock.on_time
 @transaction.atomic
 def pass_turn(*, player: Player, game_id: str, ply: int) -> list[Move]:
     """The stored pass (Go only). Two passes in a row end the game.
@@ -55,12 +65,14 @@ def pass_turn(*, player: Player, game_id: str, ply: int) -> list[Move]:
     """
     check_ply(ply)
     game = locked(game_id)
-    _check_turn(game, player, ply)
+    now = timezone.now()
+    _check_turn(game, player, ply, now)
     if game.kind == Game.Kind.OTHELLO:
         raise GameError("illegal_move", "Othello has no voluntary pass: passes are automatic")
-    return _apply_move(game, rules.Move.pass_turn())
+    return _apply_move(game, rules.Move.pass_turn(), now)
 
 
+@clock.on_time
 @transaction.atomic
 def resign(*, player: Player, game_id: str) -> list[Move]:
     """The stored resignation of ``player``, on either side's turn (Go's scoring phase
@@ -70,16 +82,20 @@ def resign(*, player: Player, game_id: str) -> list[Move]:
     not_your_turn (still waiting for an opponent).
     """
     game = locked(game_id)
+    now = timezone.now()
     color = color_of(game, player)
     if color is None:
         raise GameError("not_a_player", "only the players can resign")
     refuse_ended(game)
+    clock.check_on_time(game, now)
     refuse_waiting(game)
     move = Move(game=game, ply=game.ply + 1, color=color, action=Move.Action.RESIGN)
     move.diff = {changed_key(game): []}
+    move.clock_ms = clock.clock_ms(game, color, now)
     game.ply = move.ply
     if game.status == Game.Status.SCORING:
         drop_marking(game, position_of(game))
+    clock.stop(game)
     finish(game, result=f"{rules.Color(color).opponent.letter}+R")
     move.save()
     game.save()
@@ -87,12 +103,14 @@ def resign(*, player: Player, game_id: str) -> list[Move]:
     return [move]
 
 
-def _check_turn(game: Game, player: Player, ply: int) -> None:
-    """The contract's order after bad_request, for a placement or a pass."""
+def _check_turn(game: Game, player: Player, ply: int, now: datetime.datetime) -> None:
+    """The contract's order after bad_request, for a placement or a pass (a deadline
+    passed is game_over: clock.TimeRanOut)."""
     color = color_of(game, player)
     if color is None:
         raise GameError("not_a_player", "spectators cannot play")
     refuse_ended(game)
+    clock.check_on_time(game, now)
     if ply != game.ply:
         raise GameError("stale", f"the game is at ply {game.ply}, not {ply}")
     refuse_waiting(game)
@@ -102,8 +120,9 @@ def _check_turn(game: Game, player: Player, ply: int) -> None:
         raise GameError("not_your_turn", f"it is {game.to_move}'s turn")
 
 
-def _apply_move(game: Game, move: rules.Move) -> list[Move]:
-    """Play ``move`` and Othello's automatic passes; store them and the new position."""
+def _apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Move]:
+    """Play ``move`` and Othello's automatic passes; store them and the new position; the
+    mover's clock charged, the next turn's started."""
     position = position_of(game)
     try:
         position, diff = position.play(move)
@@ -116,12 +135,16 @@ def _apply_move(game: Game, move: rules.Move) -> list[Move]:
         position, diff = position.play(rules.Move.pass_turn())
         diffs.append(diff)
     moves = [move_row(game, game.ply + number, diff) for number, diff in enumerate(diffs, 1)]
+    moves[0].clock_ms = clock.charge(game, moves[0].color, now)
+    for automatic in moves[1:]:  # an automatic pass takes no time
+        automatic.clock_ms = clock.clock_ms(game, automatic.color, now)
     game.ply += len(moves)
     game.snapshot = position.to_snapshot()
     game.to_move = position.to_move.value
     game.score = running_score(game, position)
     if position.is_over:
         _end_of_play(game, position)
+    clock.start_turn(game, now)
     Move.objects.bulk_create(moves)
     game.save()
     on_commit(lambda: events.broadcast_moved(game, moves))

@@ -15,11 +15,13 @@ from collections.abc import Collection
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from games import events, rules
 from games.models import Game
 from games.rules import go
 from games.selectors import color_of, position_of
+from games.services import clock
 from games.services.base import (
     GameError,
     Player,
@@ -100,6 +102,7 @@ def resume(*, player: Player, game_id: str, marking: Any = None) -> Game:
     game.snapshot = position.to_snapshot()
     game.to_move = position.to_move.value
     game.status = Game.Status.ACTIVE
+    clock.start_turn(game, timezone.now())
     drop_marking(game, position)
     game.marking += 1
     game.save()

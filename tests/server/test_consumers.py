@@ -136,6 +136,12 @@ async def players(seats: Table) -> AsyncIterator[tuple[Socket, Socket]]:
         socket(seats.game_id, seats.black) as black,
         socket(seats.game_id, seats.white) as white,
     ):
+        # White's arrival reaches Black as state: White is online now.
+        arrival = await black.receive()
+        assert (arrival["type"], arrival["game"]["online"]) == (
+            "state",
+            {"black": True, "white": True},
+        )
         yield black, white
 
 
@@ -237,6 +243,7 @@ async def test_a_move_reaches_both_players_and_a_spectator_each_with_its_colour(
                 "point": [0, 1],
                 "flipped": [[1, 1]],
                 "notation": "b1",
+                "clock_ms": None,
             }
             game = event["game"]
             assert (game["ply"], game["to_move"], game["you"]) == (1, "white", you)
@@ -271,6 +278,7 @@ async def test_othellos_automatic_pass_arrives_as_its_own_moved_event() -> None:
                 "point": None,
                 "flipped": [],
                 "notation": "pass",
+                "clock_ms": None,
             }
             assert (event["game"]["ply"], event["game"]["to_move"]) == (5, "white")
         # White moves again, at the ply that counts the pass.
@@ -301,6 +309,7 @@ async def test_go_pass_pass_ends_play_for_everyone_and_two_accepts_finish() -> N
                 "point": None,
                 "captured": [],
                 "notation": "pass",
+                "clock_ms": None,
             }
             game = event["game"]
             # Counting: 24 points of territory against komi 6.5.
@@ -525,13 +534,13 @@ async def test_the_game_row_is_untouched_by_errors() -> None:
         game = Game.objects.get(public_id=seats.game_id)
         return (game.ply, game.snapshot, game.to_move, game.status, game.updated_at)
 
-    before = await database_sync_to_async(snapshot)()
     async with players(seats) as (black, white):
+        before = await database_sync_to_async(snapshot)()
         assert await black.error({"type": "play", "ply": 0, "point": [0, 0]}) == "illegal_move"
         assert await white.error({"type": "play", "ply": 0, "point": [0, 1]}) == "not_your_turn"
         assert await black.error({"type": "play", "ply": 3, "point": [0, 1]}) == "stale"
         assert await black.error({"type": "pass", "ply": 0}) == "illegal_move"
-    assert await database_sync_to_async(snapshot)() == before
+        assert await database_sync_to_async(snapshot)() == before
 
 
 # Go's scoring phase: mark, accept, resume

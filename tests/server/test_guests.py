@@ -73,6 +73,7 @@ async def test_a_guest_who_signs_up_plays_on_over_the_websocket() -> None:
         socket(game_id, session_of(signed_up.bob)) as white,
         socket(game_id, signed_up.guest_session) as old_session,
     ):
+        assert (await black.receive())["game"]["online"]["white"]  # Bob arrived
         assert (await black.state())["you"] == "black"
         assert (await old_session.state())["you"] is None
         await play(black, 0, [2, 3])

@@ -290,6 +290,7 @@ def test_a_placement_is_stored_with_its_flips(black: Player, white: Player) -> N
     assert (game.ply, game.to_move, game.score) == (1, "white", {"black": 4, "white": 1})
 
 
+@pytest.mark.usefixtures("frozen_clock")  # G's away_ms is as of the moment it is built
 def test_a_move_is_broadcast_once_the_transaction_commits(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
@@ -311,6 +312,7 @@ def test_a_move_is_broadcast_once_the_transaction_commits(
         "point": [2, 3],
         "flipped": [[3, 3]],
         "notation": "d3",
+        "clock_ms": None,
     }
     expected = selectors.game_state(reload(game), you=None)
     del expected["you"]
@@ -589,6 +591,7 @@ def test_either_player_may_resign_on_any_turn(
         "point": None,
         "flipped": [],
         "notation": "resign",
+        "clock_ms": None,
     }
     assert event["game"]["result"] == "W+R"
     assert type(event["move"]["action"]) is str

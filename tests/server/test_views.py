@@ -222,6 +222,7 @@ def test_joining_with_a_name_too_long_is_400_and_takes_no_seat() -> None:
 # The game page and state.json
 
 
+@pytest.mark.usefixtures("frozen_clock")  # G's away_ms is as of the moment it is built
 def test_the_game_page_offers_the_free_seat_to_a_visitor_only() -> None:
     ann, bob = Client(), Client()
     game_id = create(ann)
@@ -276,6 +277,7 @@ def test_only_the_creator_calls_off_only_a_waiting_game(who: str) -> None:
     assert state(ann, game_id)["status"] == expected
 
 
+@pytest.mark.usefixtures("frozen_clock")
 def test_state_json_is_the_selectors_state_for_this_viewer() -> None:
     ann = Client()
     game_id = create(ann, kind="go", size=9)
@@ -305,14 +307,18 @@ def test_an_unknown_game_is_404(method: str, path: str) -> None:
 def test_home_lists_open_games_your_games_and_finished_games() -> None:
     ann, bob, cy = Client(), Client(), Client()
     open_id = create(ann, kind="go", size=13, name="Ann")
+    hidden_id = create(Client(), name="Dee")  # its creator never opened the game's page
+    services.connected(player=player(ann), game_id=open_id, process="p", channel_name="ann")
     finished_id = create(bob, name="Bob")
     cy.post(f"/games/{finished_id}/join/", {"name": "Cy"})
     services.resign(player=player(bob), game_id=finished_id)
 
     home = cy.get("/")
     assert home.status_code == 200
+    # The lobby lists only the games whose creator is online.
     assert [game.public_id for game in home.context["open_games"]] == [open_id]
     page = home.content.decode()
+    assert hidden_id not in page
     assert f'action="/games/{open_id}/join/"' in page
     assert 'value="Cy"' in page  # the join form is prefilled with Cy's name
     assert [game.public_id for game in home.context["finished_games"]] == [finished_id]

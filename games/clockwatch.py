@@ -1,0 +1,136 @@
+"""Every server process watches the clocks and writes its heartbeat.
+
+A task on each daphne process's event loop, started as soon as daphne serves
+(``start_when_serving``), that every ``TICK`` seconds:
+
+- flags every active game whose deadline has passed (``services.flag``, one locked
+  transaction: processes racing to flag one game store one ``timeout`` move), so a game
+  ends within a second of its deadline whether or not anyone is connected;
+- writes this process's heartbeat (``services.heartbeat``), every ``HEARTBEAT`` seconds;
+- sweeps the sockets of processes whose heartbeat stopped (killed): their seats go
+  offline (``services.sweep``), every ``SWEEP`` seconds.
+
+On start it registers the process and, when no process had written a heartbeat for
+``DOWNTIME_GAP`` seconds (the whole site was down, nobody watched), gives every running
+clock the time it was down (``services.credit_downtime``): a restart never decides a game.
+
+Why a task in every process polling an index of deadlines, rather than a separate
+worker or a task sleeping until the earliest deadline: nothing more to run (the README's
+one command serves everything); any process may be killed and the others still flag;
+and four cheap indexed queries a second cost less than telling every process about
+every new deadline (each move sets one) to sleep until the earliest. The database
+calls run on a thread of the watch's own, so a busy consumer thread never delays a flag.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import logging
+import os
+import secrets
+import socket
+import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from asgiref.sync import SyncToAsync
+from django.conf import settings
+from django.db import close_old_connections
+
+from games import services
+
+logger = logging.getLogger(__name__)
+
+PROCESS_NAME = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+"""This process, as the heartbeats and the sockets' presence name it."""
+
+TICK = 0.25
+HEARTBEAT = 1.0
+SWEEP = 2.0
+DOWNTIME_GAP = datetime.timedelta(seconds=5)
+
+Result = TypeVar("Result")
+
+_disconnected: set[str] = set()
+
+
+def disconnect_later(channel_name: str) -> None:
+    """A seated player's socket closed while the database could not be reached: forget it
+    once the database is back (or the seat would stay online)."""
+    _disconnected.add(channel_name)
+
+
+class ClockWatch:
+    """The watch of one process (``run`` forever)."""
+
+    def __init__(self, process: str = PROCESS_NAME) -> None:
+        self.process = process
+        self.executor = ThreadPoolExecutor(1, thread_name_prefix="clockwatch")
+
+    async def run(self) -> None:
+        """Credit the site's downtime, then watch until cancelled."""
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                credited = await self._database(
+                    services.credit_downtime, process=self.process, gap=DOWNTIME_GAP
+                )
+                break
+            except Exception:
+                logger.exception("clock watch: could not register this process; retrying")
+                await asyncio.sleep(1)
+        if credited:
+            logger.warning("the site was down: %d running clocks credited", len(credited))
+        beat = sweep = loop.time()
+        while True:
+            try:
+                await self.tick()
+                if loop.time() - beat >= HEARTBEAT:
+                    beat = loop.time()
+                    await self._database(services.heartbeat, process=self.process)
+                if loop.time() - sweep >= SWEEP:
+                    sweep = loop.time()
+                    await self._database(services.sweep, timeout=settings.PROCESS_TIMEOUT)
+            except Exception:
+                # The database is unreachable, say: the watch goes on once it is back.
+                logger.exception("clock watch")
+            await asyncio.sleep(TICK)
+
+    async def tick(self) -> None:
+        """Flag every game whose clock has run out; forget the sockets that closed while
+        the database was down."""
+        due = await self._database(services.out_of_time)
+        for game_id in due:
+            await self._database(services.flag, game_id=game_id)
+        for channel_name in list(_disconnected):
+            await self._database(services.disconnected, channel_name=channel_name)
+            _disconnected.discard(channel_name)
+
+    async def _database(self, call: Callable[..., Result], *args: Any, **kwargs: Any) -> Result:
+        def with_connections() -> Result:
+            close_old_connections()
+            try:
+                return call(*args, **kwargs)
+            finally:
+                close_old_connections()
+
+        # SyncToAsync (not a bare thread): a broadcast the call schedules runs on this
+        # process's event loop, where the channel layer lives.
+        run = SyncToAsync(with_connections, thread_sensitive=False, executor=self.executor)
+        result: Result = await run()
+        return result
+
+
+def start_when_serving() -> None:
+    """Start the watch on daphne's event loop once its reactor runs (nothing happens in a
+    process that daphne does not serve: the tests' in-process ASGI calls, commands)."""
+    if "daphne.server" not in sys.modules:
+        return
+    from twisted.internet import reactor
+
+    def start() -> None:
+        asyncio.get_event_loop().create_task(ClockWatch().run())
+
+    reactor.callWhenRunning(start)  # type: ignore[attr-defined]

@@ -1,0 +1,220 @@
+"""The clock on the server: charging a move, starting a turn, the flag, and the time the
+site was down.
+
+The server is the only clock: a side is charged, when its move is stored, the time from
+the start of its turn to that moment, both read from the server's own clock
+(``timezone.now``) in the move's transaction. A turn starts when the game becomes active
+(the second seat taken), when the opponent's move is stored, or when play resumes after
+Go's count; Othello's automatic pass takes no time. The rules of each time control are
+games.rules.clock's.
+
+When the side to move runs out, ``flag`` stores a ``timeout`` move (B+T / W+T); the
+processes' clock watch (games.clockwatch) calls it within a second of the deadline,
+whether or not anyone is connected, and a request that finds the deadline passed first
+flags the game itself (``on_time``) and is answered ``game_over``. ``flag`` locks the game
+like every change, so processes racing to flag store one move.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import events
+from games.models import Game, Move, ServerProcess
+from games.rules import Color
+from games.rules.clock import SideClock, TimeControl
+from games.services.base import GameError, changed_key, finish, locked, on_commit
+
+Result = TypeVar("Result")
+
+
+class TimeRanOut(Exception):
+    """Raised inside a service's transaction when the game's deadline has passed: the
+    transaction is rolled back and ``on_time`` flags the game instead."""
+
+
+def control_of(game: Game) -> TimeControl | None:
+    """The game's time control, None without a clock."""
+    return None if game.time_control is None else TimeControl.from_json(game.time_control)
+
+
+def stored_clock(game: Game, color: str) -> SideClock:
+    """``color``'s clock as stored: as of the start of its turn, or after its last move."""
+    assert game.clocks is not None, "a game with a time control has clocks"
+    return SideClock.from_json(game.clocks[color])
+
+
+def elapsed_ms(game: Game, now: datetime.datetime) -> int:
+    """How long the side to move has been thinking at ``now`` (0 when no clock runs)."""
+    if game.turn_started_at is None:
+        return 0
+    return max(0, int((now - game.turn_started_at).total_seconds() * 1000))
+
+
+def running(game: Game) -> str | None:
+    """The colour whose clock runs, None when none does."""
+    return str(game.to_move) if game.turn_started_at is not None else None
+
+
+def clock_at(game: Game, color: str, now: datetime.datetime) -> SideClock:
+    """``color``'s clock as of ``now``: thinking since its turn began if it runs."""
+    control = control_of(game)
+    assert control is not None, "only a game with a time control has clocks"
+    clock = stored_clock(game, color)
+    if running(game) != color:
+        return clock
+    return control.thinking(clock, elapsed_ms(game, now))
+
+
+def start_clocks(game: Game, control: TimeControl | None) -> None:
+    """Set a new game's time control and each side's starting clock (none runs yet)."""
+    if control is None:
+        return
+    game.time_control = control.to_json()
+    game.clocks = {color.value: control.start().to_json() for color in Color}
+
+
+def start_turn(game: Game, now: datetime.datetime) -> None:
+    """The side to move's clock starts at ``now`` (if the game has one and is active);
+    otherwise every clock stops."""
+    control = control_of(game)
+    if control is None or game.status != Game.Status.ACTIVE:
+        stop(game)
+        return
+    game.turn_started_at = now
+    time_left = control.time_left_ms(stored_clock(game, str(game.to_move)))
+    game.deadline = now + datetime.timedelta(milliseconds=time_left)
+
+
+def stop(game: Game) -> None:
+    """No clock runs (scoring, over); what the side to move spent is not charged."""
+    game.turn_started_at = None
+    game.deadline = None
+
+
+def charge(game: Game, color: str, now: datetime.datetime) -> int | None:
+    """Charge ``color`` (the side to move) for the move it makes at ``now``; its time
+    left after the move (``remaining_ms``), None without a clock. Raises TimeRanOut if
+    it had run out: the move is never stored."""
+    control = control_of(game)
+    if control is None or game.clocks is None:
+        return None
+    clock = stored_clock(game, color)
+    spent = elapsed_ms(game, now)
+    if control.flagged(clock, spent):
+        raise TimeRanOut
+    after = control.moved(clock, spent)
+    game.clocks = {**game.clocks, color: after.to_json()}
+    return after.remaining_ms
+
+
+def clock_ms(game: Game, color: str, now: datetime.datetime) -> int | None:
+    """``color``'s time left at ``now`` without charging it (a resignation, a pass that is
+    automatic); None without a clock."""
+    if control_of(game) is None:
+        return None
+    return clock_at(game, color, now).remaining_ms
+
+
+def check_on_time(game: Game, now: datetime.datetime) -> None:
+    """Raises TimeRanOut if the game's running clock has run out at ``now``."""
+    if game.deadline is not None and game.status == Game.Status.ACTIVE and now >= game.deadline:
+        raise TimeRanOut
+
+
+def on_time(service: Callable[..., Result]) -> Callable[..., Result]:
+    """A service that checks the clock (``check_on_time``): when the deadline had passed,
+    its transaction is rolled back, the game is flagged in a transaction of its own, and
+    the caller gets GameError("game_over"): the game was lost on time."""
+
+    @functools.wraps(service)
+    def checked(*, game_id: str, **kwargs: Any) -> Result:
+        try:
+            return service(game_id=game_id, **kwargs)
+        except TimeRanOut:
+            flag(game_id=game_id)
+            raise GameError("game_over", "the game is over: time ran out") from None
+
+    return checked
+
+
+@transaction.atomic
+def flag(*, game_id: str) -> list[Move]:
+    """The ``timeout`` move of the side whose clock ran out (B+T if White ran out, W+T if
+    Black did), stored and broadcast; [] when the game's clock has not run out (not yet,
+    or it was flagged already, or the game moved on): a game never flags twice."""
+    game = locked(game_id)
+    now = timezone.now()
+    try:
+        check_on_time(game, now)
+    except TimeRanOut:
+        pass
+    else:
+        return []
+    loser = str(game.to_move)
+    move = Move(
+        game=game,
+        ply=game.ply + 1,
+        color=loser,
+        action=Move.Action.TIMEOUT,
+        diff={changed_key(game): []},
+        clock_ms=0,
+    )
+    assert game.clocks is not None
+    game.clocks = {**game.clocks, loser: clock_at(game, loser, game.deadline or now).to_json()}
+    game.ply = move.ply
+    stop(game)
+    finish(game, result=f"{Color(loser).opponent.letter}+T")
+    move.save()
+    game.save()
+    on_commit(lambda: events.broadcast_moved(game, [move]))
+    return [move]
+
+
+def out_of_time() -> list[str]:
+    """The ids of the active games whose running clock has run out."""
+    return list(
+        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=timezone.now()).values_list(
+            "public_id", flat=True
+        )
+    )
+
+
+# The site down
+
+
+@transaction.atomic
+def credit_downtime(*, process: str, gap: datetime.timedelta) -> list[str]:
+    """Register the server process ``process`` as up; if no process had been seen for more
+    than ``gap`` (the whole site was down: nobody watched the clocks), every running
+    clock gets that time back, so that a restart never decides a game. The ids of the
+    games credited.
+
+    Locks the processes' table, so that processes starting together credit once.
+    """
+    now = timezone.now()
+    list(ServerProcess.objects.select_for_update().all())
+    last = ServerProcess.objects.order_by("-seen_at").values_list("seen_at", flat=True).first()
+    ServerProcess.objects.update_or_create(
+        name=process, defaults={"started_at": now, "seen_at": now}
+    )
+    if last is None or now - last <= gap:
+        return []
+    credited = []
+    for game in Game.objects.select_for_update().filter(
+        status=Game.Status.ACTIVE, turn_started_at__isnull=False
+    ):
+        assert game.turn_started_at is not None and game.deadline is not None
+        # The turn's time before the site went down was watched: only the rest is given.
+        unwatched = now - max(last, game.turn_started_at)
+        game.turn_started_at += unwatched
+        game.deadline += unwatched
+        game.save(update_fields=["turn_started_at", "deadline", "updated_at"])
+        credited.append(game.public_id)
+    return credited

@@ -1,0 +1,155 @@
+"""Who is at the table, and a game its opponent left.
+
+A seat is online while one of its sockets is open on any server process: each socket
+of a seated player is a ``Connection`` row, written by the consumer on connect and
+deleted on disconnect. A process that is killed cannot delete its rows, so each process
+writes a heartbeat (``heartbeat``, from games.clockwatch) and every process sweeps the
+rows of processes not seen for ``PROCESS_TIMEOUT`` seconds (``sweep``). Each change of a
+seat's presence is stored on the game (``<color>_online``, ``<color>_away_since``) and
+reaches everyone as ``state``.
+
+A player whose opponent has been offline for ``ABANDON_SECONDS`` may ``claim`` the game:
+a stored ``forfeit`` move, B+F / W+F.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import events, rules
+from games.models import Connection, Game, Move, ServerProcess
+from games.selectors import COLORS, color_of, position_of
+from games.services import clock
+from games.services.base import (
+    GameError,
+    Player,
+    changed_key,
+    finish,
+    locked,
+    on_commit,
+    refuse_ended,
+)
+from games.services.scoring import drop_marking
+
+
+@transaction.atomic
+def connected(*, player: Player, game_id: str, process: str, channel_name: str) -> str | None:
+    """A socket of ``player`` opened on ``process``: the seat it holds is online. Its
+    colour; None for a spectator (not tracked). Raises GameError("bad_request") for an
+    unknown game."""
+    game = locked(game_id)
+    color = color_of(game, player)
+    if color is None:
+        return None
+    now = timezone.now()
+    Connection.objects.create(
+        game=game, color=color, process=process, channel_name=channel_name, opened_at=now
+    )
+    _recount(game, color, now, skip=channel_name)
+    return color
+
+
+@transaction.atomic
+def disconnected(*, channel_name: str) -> None:
+    """The socket ``channel_name`` closed: its seat is offline once it had no other."""
+    connection = Connection.objects.filter(channel_name=channel_name).first()
+    if connection is None:
+        return
+    game = Game.objects.select_for_update().get(pk=connection.game_id)
+    connection.delete()
+    _recount(game, connection.color, timezone.now())
+
+
+@transaction.atomic
+def heartbeat(*, process: str) -> None:
+    """``process`` is up (its sockets count)."""
+    now = timezone.now()
+    updated = ServerProcess.objects.filter(name=process).update(seen_at=now)
+    if not updated:
+        ServerProcess.objects.create(name=process, started_at=now, seen_at=now)
+
+
+@transaction.atomic
+def sweep(*, timeout: float) -> list[str]:
+    """Forget the sockets of the processes not seen for ``timeout`` seconds (killed):
+    their seats go offline. The ids of the games whose presence changed."""
+    now = timezone.now()
+    cutoff = now - datetime.timedelta(seconds=timeout)
+    alive = set(ServerProcess.objects.filter(seen_at__gte=cutoff).values_list("name", flat=True))
+    ServerProcess.objects.filter(seen_at__lt=cutoff).delete()
+    # A process that never wrote a heartbeat counts once its sockets are older than that.
+    gone = Connection.objects.exclude(process__in=alive).filter(opened_at__lt=cutoff)
+    changed = []
+    for game_id in sorted(set(gone.values_list("game_id", flat=True))):
+        game = Game.objects.select_for_update().get(pk=game_id)
+        gone.filter(game=game).delete()
+        for color in COLORS:
+            if _recount(game, color, now):
+                changed.append(game.public_id)
+    return changed
+
+
+def _recount(game: Game, color: str, now: datetime.datetime, *, skip: str | None = None) -> bool:
+    """Store whether ``color``'s seat is online; broadcast (to all but ``skip``) and True
+    if that changed."""
+    online = Connection.objects.filter(game=game, color=color).exists()
+    if online == getattr(game, f"{color}_online"):
+        return False
+    setattr(game, f"{color}_online", online)
+    setattr(game, f"{color}_away_since", None if online else now)
+    game.save(update_fields=[f"{color}_online", f"{color}_away_since", "updated_at"])
+    on_commit(lambda: events.broadcast_state(game, skip=skip))
+    return True
+
+
+@clock.on_time
+@transaction.atomic
+def claim(*, player: Player, game_id: str) -> list[Move]:
+    """The stored ``forfeit`` of ``player``'s opponent, who has been offline for
+    ``ABANDON_SECONDS``: ``player`` wins (B+F / W+F).
+
+    Raises GameError: bad_request (unknown game), not_a_player, game_over,
+    illegal_move (no opponent yet, or the opponent is online or has not been away
+    long enough: the message says how long is left).
+    """
+    game = locked(game_id)
+    now = timezone.now()
+    color = color_of(game, player)
+    if color is None:
+        raise GameError("not_a_player", "only the players can claim the game")
+    refuse_ended(game)
+    clock.check_on_time(game, now)
+    if game.status == Game.Status.WAITING:
+        raise GameError("illegal_move", "there is no opponent yet: call the game off instead")
+    absent = rules.Color(color).opponent.value
+    since = getattr(game, f"{absent}_away_since")
+    if getattr(game, f"{absent}_online") or since is None:
+        raise GameError("illegal_move", f"{absent.capitalize()} is here: the game goes on")
+    wait = settings.ABANDON_SECONDS - (now - since).total_seconds()
+    if wait > 0:
+        raise GameError(
+            "illegal_move",
+            f"{absent.capitalize()} has been away for {int((now - since).total_seconds())} s: "
+            f"you may claim the game in {int(wait) + 1} s",
+        )
+    move = Move(
+        game=game,
+        ply=game.ply + 1,
+        color=absent,
+        action=Move.Action.FORFEIT,
+        diff={changed_key(game): []},
+        clock_ms=clock.clock_ms(game, absent, now),
+    )
+    game.ply = move.ply
+    if game.status == Game.Status.SCORING:
+        drop_marking(game, position_of(game))
+    clock.stop(game)
+    finish(game, result=f"{rules.Color(color).letter}+F")
+    move.save()
+    game.save()
+    on_commit(lambda: events.broadcast_moved(game, [move]))
+    return [move]
