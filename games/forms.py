@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 
+from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
 from games.services import KOMI_LIMIT, NAME_MAX_LENGTH
 
 OTHELLO_SIZES = tuple(range(4, 17, 2))
@@ -18,6 +19,41 @@ GO_SIZES = (9, 13, 19, 3, 5, 7, 11, 15, 17)
 SIZES = {"othello": OTHELLO_SIZES, "go": GO_SIZES}
 DEFAULT_SIZES = {"othello": 8, "go": 19}
 DEFAULT_KOMI = 6.5
+
+CLOCK_SETTINGS = SETTINGS  # the form's fields, in order
+
+CLOCK_LABELS = {
+    "none": "No clock",
+    "fischer": "Fischer (main time + increment)",
+    "byoyomi": "Byo-yomi (main time + periods)",
+    "canadian": "Canadian (main time + stones in a period)",
+    "absolute": "Absolute (main time only)",
+    "correspondence": "Correspondence (days per move)",
+}
+
+
+# The home form's presets (its script fills the clock fields from them): what players of
+# each game are used to, then correspondence for both. A preset without a kind is for both.
+def _preset(label: str, kind: str | None, clock: str, **settings: int) -> dict[str, Any]:
+    return {"label": label, "kind": kind, "clock": clock, **settings}
+
+
+CLOCK_PRESETS = [
+    _preset("No clock", None, "none"),
+    _preset("5 min + 3 s", "othello", "fischer", main_time=300, increment=3),
+    _preset("10 min", "othello", "fischer", main_time=600, increment=0),
+    _preset("1 min + 2 s", "othello", "fischer", main_time=60, increment=2),
+    _preset(
+        "10 min + 5 x 30 s byo-yomi", "go", "byoyomi", main_time=600, periods=5, period_time=30
+    ),
+    _preset(
+        "20 min + 25 / 5 min Canadian", "go", "canadian", main_time=1200, stones=25, period_time=300
+    ),
+    _preset("5 min + 10 s", "go", "fischer", main_time=300, increment=10),
+    _preset("1 day a move", None, "correspondence", days=1),
+    _preset("3 days a move", None, "correspondence", days=3),
+    _preset("7 days a move", None, "correspondence", days=7),
+]
 
 
 def _size_choices() -> list[tuple[str, list[tuple[int, str]]]]:
@@ -38,12 +74,15 @@ class NameField(forms.CharField):
 
 
 class NewGameForm(forms.Form):
-    """`POST /games/new/`: kind, size, colour, name, and komi and scoring for Go.
+    """`POST /games/new/`: kind, size, colour, name, komi and scoring for Go, and the
+    clock: ``clock`` (none or a system of games.rules.clock) with the settings it needs
+    (``main_time``, ``increment``, ``periods``, ``period_time``, ``stones``, ``days``).
 
     Size, colour, komi and scoring may be left out: they default to the kind's
     usual board (Othello 8, Go 19), a random colour, territory scoring and the
     services' komi for that scoring (6.5 for territory). A size the kind does
-    not offer is an error on `size`.
+    not offer is an error on `size`; a clock setting missing or out of range is an
+    error on that setting.
     """
 
     kind = forms.ChoiceField(
@@ -79,8 +118,22 @@ class NewGameForm(forms.Form):
         help_text="Go only.",
     )
 
+    clock = forms.ChoiceField(
+        label="Clock",
+        choices=[(system, CLOCK_LABELS[system]) for system in ("none", *SYSTEMS)],
+        required=False,
+        initial="none",
+    )
+    main_time = forms.IntegerField(label="Main time (seconds)", required=False, min_value=0)
+    increment = forms.IntegerField(label="Increment (seconds)", required=False, min_value=0)
+    periods = forms.IntegerField(label="Periods", required=False, min_value=1)
+    period_time = forms.IntegerField(label="Period (seconds)", required=False, min_value=1)
+    stones = forms.IntegerField(label="Stones per period", required=False, min_value=1)
+    days = forms.IntegerField(label="Days per move", required=False, min_value=1)
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        self._clean_clock(cleaned)
         kind = cleaned.get("kind")
         if kind is None:
             return cleaned
@@ -107,13 +160,33 @@ class NewGameForm(forms.Form):
         if data["kind"] == "go":
             options["komi"] = data["komi"]
             options["scoring"] = data["scoring"]
+        if data.get("time_control") is not None:
+            options["time_control"] = data["time_control"]
         return options
+
+    def _clean_clock(self, cleaned: dict[str, Any]) -> None:
+        """``time_control`` from ``clock`` and the fields its system needs; an error on
+        the field at fault (missing, out of range)."""
+        system = cleaned.get("clock") or "none"
+        cleaned["time_control"] = None
+        if system == "none" or any(field in self.errors for field in NEEDS[system]):
+            return
+        settings = {field: cleaned.get(field) for field in NEEDS[system]}
+        try:
+            cleaned["time_control"] = TimeControl.build(system, **settings)
+        except TimeControlError as error:
+            self.add_error(error.field, str(error).capitalize() + ".")
 
 
 class JoinForm(forms.Form):
     """`POST /games/<id>/join/`: the name to sit down with."""
 
     name = NameField()
+
+
+def clock_menu() -> dict[str, Any]:
+    """The presets and what each system needs, for the create form's script."""
+    return {"presets": CLOCK_PRESETS, "needs": NEEDS}
 
 
 def size_menu() -> dict[str, dict[str, Any]]:

@@ -121,6 +121,7 @@ def replay(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResp
             "last": game.ply,
         },
         "transcript": _has_transcript(game),
+        "time_control": records.time_control_text(game),
     }
     return render(request, "games/replay.html", context)
 
@@ -150,7 +151,13 @@ def _status_text(game: Game, ply: int, moves: list[dict[str, Any]]) -> str:
         text = f"Start position ({game.ply} moves)" if game.ply else "Start position"
     else:
         move = moves[ply - 1]
-        what = {"place": move["notation"], "pass": "passes", "resign": "resigns"}[move["action"]]
+        what = {
+            "place": move["notation"],
+            "pass": "passes",
+            "resign": "resigns",
+            "timeout": "runs out of time",
+            "forfeit": "left the game",
+        }[move["action"]]
         text = f"Move {ply} of {game.ply}: {move['color'].title()} {what}"
     result = records.result_text(game.result, game.kind)
     return f"{text}. {result}" if result and ply == game.ply else text

@@ -17,8 +17,9 @@ from django.db.models import Count, Q, QuerySet
 
 from games import board_svg, rules
 from games.models import Game, Move
+from games.rules.clock import TimeControl
 from games.rules.sgf import GameRecord, Setup
-from games.selectors import COLORS, IN_PLAY, move_json, start_position
+from games.selectors import COLORS, ENDINGS, IN_PLAY, move_json, start_position
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,9 @@ def point_names(game: Game, points: Iterable[Sequence[int]]) -> list[str]:
 
 
 def diff_of(move: Move) -> rules.Diff | None:
-    """What the stored ``move`` changed on the board; None for a resignation."""
-    if move.action == Move.Action.RESIGN:
+    """What the stored ``move`` changed on the board; None for the end of a game that is
+    no move on it (a resignation, a timeout, a forfeit)."""
+    if move.action in ENDINGS:
         return None
     point = (move.row, move.col) if move.row is not None and move.col is not None else None
     changed = {key: tuple((r, c) for r, c in points) for key, points in move.diff.items()}
@@ -139,13 +141,14 @@ def _marked(moves: Sequence[Move], *, othello: bool) -> rules.Point | None:
     for move in reversed(moves):
         if move.action == Move.Action.PLACE:
             return (move.row, move.col)  # type: ignore[return-value]
-        if move.action == Move.Action.RESIGN or not othello:
+        if move.action in ENDINGS or not othello:
             return None
     return None
 
 
 def result_text(result: str, kind: str) -> str:
-    """ "Black wins by 12 discs", "White wins by resignation", "Draw"; "" for no result."""
+    """ "Black wins by 12 discs", "White wins by resignation", "Black wins on time",
+    "White wins: Black left the game", "Draw"; "" for no result."""
     if not result or result == "Draw":
         return result
     letter, _, margin = result.partition("+")
@@ -154,8 +157,20 @@ def result_text(result: str, kind: str) -> str:
         return result
     if margin == "R":
         return f"{winner} wins by resignation"
+    if margin == "T":
+        return f"{winner} wins on time"
+    if margin == "F":
+        loser = "White" if winner == "Black" else "Black"
+        return f"{winner} wins: {loser} left the game"
     unit = "point" if kind == Game.Kind.GO else "disc"
     return f"{winner} wins by {margin} {unit}{'' if margin == '1' else 's'}"
+
+
+def time_control_text(game: Game) -> str:
+    """The game's clock in a player's words: "5 min + 3 s a move", "No clock"."""
+    if game.time_control is None:
+        return "No clock"
+    return TimeControl.from_json(game.time_control).describe()
 
 
 def final_count(game: Game) -> dict[str, Any] | None:
@@ -219,7 +234,8 @@ def replay_data(game: Game) -> dict[str, Any]:
     """What the replay page's script needs: the start board and every move M with its diff.
 
     ``live`` is true while the game can still change (waiting, active, scoring);
-    ``count`` is ``final_count``, shown at the last move.
+    ``count`` is ``final_count``, shown at the last move; ``start_clock_ms`` each side's
+    time before its first move (None without a clock; after a move, its M's clock_ms).
     """
     moves = [move_json(move) for move in game.moves.all()]
     return {
@@ -234,6 +250,11 @@ def replay_data(game: Game) -> dict[str, Any]:
         "moves": moves,
         "live": game.status in IN_PLAY,
         "count": final_count(game),
+        "start_clock_ms": (
+            None
+            if game.time_control is None
+            else TimeControl.from_json(game.time_control).start().remaining_ms
+        ),
     }
 
 

@@ -3,6 +3,8 @@
 // clicks on legal points, and on stones while Go is being scored; it knows no
 // rule of either game.
 
+import { ENDINGS } from "./record.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 40;
 // Go's column letters skip I (it reads like J and 1).
@@ -279,7 +281,7 @@ export function createBoard(svg, { onPlay = () => {}, onMark = () => {} } = {}) 
     if (game.kind === "othello" && Array.isArray(game.moves)) {
       for (let i = game.moves.length - 1; i >= 0; i--) {
         if (game.moves[i].action === "place") return game.moves[i];
-        if (game.moves[i].action === "resign") return null;
+        if (ENDINGS.has(game.moves[i].action)) return null;
       }
       return null;
     }

@@ -2,6 +2,7 @@
 // Every change on screen comes from a server message; a click only sends.
 
 import { createBoard } from "./board.js";
+import { createClocks } from "./clock.js";
 import { connectToGame } from "./connection.js";
 import { COLOR_NAME, createMoveList, resultText } from "./record.js";
 
@@ -12,6 +13,9 @@ const ERROR_SHOWN_MS = 4000;
 const page = document.getElementById("game");
 const $ = (id) => document.getElementById(id);
 let game = JSON.parse($("game-state").textContent);
+// When the current G arrived: its clocks and away times are as of then.
+let receivedAt = performance.now();
+const clocks = createClocks(page);
 
 const board = createBoard($("board"), {
   onPlay: (point) => send({ type: "play", ply: game.ply, point }),
@@ -56,6 +60,7 @@ function update(next, move) {
     withdrawn = true;
   }
   game = next;
+  receivedAt = performance.now();
   board.render(game, fresh);
   drawPanel();
 }
@@ -138,6 +143,52 @@ function drawPlayers() {
     const score = row.querySelector(".player-score");
     score.textContent = scoreText(color);
     score.dataset.caption = scoreCaption(color);
+    drawPresence(row, color);
+  }
+}
+
+/** A seat's dot: green while one of its sockets is open, grey while away. */
+function drawPresence(row, color) {
+  const presence = row.querySelector(".presence");
+  const seated = Boolean(game.players[color]);
+  const online = Boolean(game.online?.[color]);
+  presence.hidden = !seated;
+  row.classList.toggle("online", seated && online);
+  row.classList.toggle("away", seated && !online);
+  const words = online ? "online" : "away";
+  presence.title = `${game.players[color] ?? COLOR_NAME[color]} is ${words}`;
+  presence.querySelector(".presence-text").textContent = `(${words})`;
+}
+
+// --- claiming a game the opponent left -------------------------------------------
+
+let claimTimer = null;
+
+/** How long until the opponent has been away long enough to claim; null while they are
+ * here (or there is nothing to claim). */
+function claimWaitMs() {
+  if (!game.you || !["active", "scoring"].includes(game.status)) return null;
+  const opponent = game.you === "black" ? "white" : "black";
+  const away = game.away_ms?.[opponent];
+  if (game.online?.[opponent] || away === null || away === undefined) return null;
+  return game.abandon_seconds * 1000 - away - (performance.now() - receivedAt);
+}
+
+function drawClaim() {
+  clearInterval(claimTimer);
+  const wait = claimWaitMs();
+  $("claim").hidden = wait === null;
+  if (wait === null) return;
+  const opponent = game.players[game.you === "black" ? "white" : "black"] ?? "Your opponent";
+  const button = $("claim-button");
+  if (wait > 0) {
+    $("claim-text").textContent =
+      `${opponent} has left. You may claim the win in ${Math.ceil(wait / 1000)} s.`;
+    button.disabled = true;
+    claimTimer = setInterval(drawClaim, 1000);
+  } else {
+    $("claim-text").textContent = `${opponent} has left the game.`;
+    button.disabled = false;
   }
 }
 
@@ -255,15 +306,24 @@ function drawPanel() {
   drawMoves();
   drawCount();
   drawControls();
-  const names = `${game.players.black ?? "?"} vs ${game.players.white ?? "?"}`;
-  const prefix = yourTurn() ? "● Your move · " : "";
-  const kind = `${KIND_NAME[game.kind]} ${game.size}×${game.size}`;
-  document.title = `${prefix}${kind}: ${names} · Othello & Go`;
+  drawClaim();
+  clocks.show(game);
+  document.title = `${titlePrefix()}${KIND_NAME[game.kind]} ${game.size}×${game.size}: ${
+    game.players.black ?? "?"
+  } vs ${game.players.white ?? "?"} · Othello & Go`;
+}
+
+/** Whose move it is, first in the tab's title. */
+function titlePrefix() {
+  if (yourTurn()) return "● Your move · ";
+  if (game.status !== "active") return "";
+  return `${game.players[game.to_move] ?? COLOR_NAME[game.to_move]} to move · `;
 }
 
 // --- buttons -----------------------------------------------------------------
 
 $("pass-button")?.addEventListener("click", () => send({ type: "pass", ply: game.ply }));
+$("claim-button").addEventListener("click", () => send({ type: "claim" }));
 
 $("accept-button")?.addEventListener("click", () =>
   send({ type: "accept", marking: game.marking }),

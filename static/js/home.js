@@ -1,9 +1,15 @@
-// The create form: the size menu follows the kind, and Go's options (komi,
-// scoring) show only for Go. The sizes come from the server (#size-menu);
-// the server validates everything again.
+// The create form: the size menu follows the kind, Go's options (komi, scoring)
+// show only for Go, and the clock is chosen from presets for the kind (or
+// "Custom…", which shows the clock fields). The sizes and presets come from the
+// server (#size-menu, #clock-menu); the server validates everything again.
 
 const form = document.getElementById("new-game-form");
 const menu = JSON.parse(document.getElementById("size-menu").textContent);
+const clocks = JSON.parse(document.getElementById("clock-menu").textContent);
+const presetField = document.getElementById("clock-preset-field");
+const presetSelect = document.getElementById("clock-preset");
+const custom = document.getElementById("clock-custom");
+const CUSTOM = "custom";
 
 function selectedKind() {
   const checked = form.querySelector('[name="kind"]:checked');
@@ -22,9 +28,48 @@ function fillSizes(kind) {
 
 function showKindOptions(kind) {
   for (const field of form.querySelectorAll("[data-only-kind]")) {
-    field.hidden = field.dataset.onlyKind !== kind;
-    // A hidden option is not sent, so it can never fail the other kind's form.
-    for (const control of field.querySelectorAll("input, select")) control.disabled = field.hidden;
+    show(field, field.dataset.onlyKind === kind);
+  }
+}
+
+// A hidden field is not sent, so it can never fail the form.
+function show(field, visible) {
+  field.hidden = !visible;
+  for (const control of field.querySelectorAll("input, select")) control.disabled = !visible;
+}
+
+// The presets of this kind; the one matching the clock fields is selected, else "Custom…".
+function fillPresets(kind) {
+  const presets = clocks.presets.filter((preset) => !preset.kind || preset.kind === kind);
+  const matching = presets.findIndex(matchesFields);
+  const options = presets.map((preset, index) => new Option(preset.label, String(index)));
+  options.push(new Option("Custom…", CUSTOM));
+  presetSelect.replaceChildren(...options);
+  presetSelect.value = matching >= 0 ? String(matching) : CUSTOM;
+  presetSelect.presets = presets;
+}
+
+function matchesFields(preset) {
+  if (preset.clock !== (form.elements.clock.value || "none")) return false;
+  const needs = clocks.needs[preset.clock] || [];
+  return needs.every((name) => Number(form.elements[name].value) === preset[name]);
+}
+
+function applyPreset() {
+  const preset = presetSelect.presets[Number(presetSelect.value)];
+  if (preset) {
+    form.elements.clock.value = preset.clock;
+    for (const name of clocks.needs[preset.clock] || []) form.elements[name].value = preset[name];
+  }
+  showClockFields();
+}
+
+// The custom fields hide behind a preset, but are still sent: they hold its settings.
+function showClockFields() {
+  custom.hidden = presetSelect.value !== CUSTOM;
+  const needs = clocks.needs[form.elements.clock.value] || [];
+  for (const field of form.querySelectorAll("[data-clock-setting]")) {
+    show(field, needs.includes(field.dataset.clockSetting));
   }
 }
 
@@ -32,9 +77,14 @@ function update() {
   const kind = selectedKind();
   fillSizes(kind);
   showKindOptions(kind);
+  fillPresets(kind);
+  showClockFields();
 }
 
 for (const input of form.querySelectorAll('[name="kind"]')) {
   input.addEventListener("change", update);
 }
+presetSelect.addEventListener("change", applyPreset);
+form.elements.clock.addEventListener("change", showClockFields);
+presetField.hidden = false;
 update();

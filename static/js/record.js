@@ -3,12 +3,31 @@
 
 export const COLOR_NAME = { black: "Black", white: "White" };
 
-/** "Black wins by 12 discs", "White wins by resignation", "Draw"; "" for no result. */
+/** The moves that end a game without touching the board. */
+export const ENDINGS = new Set(["resign", "timeout", "forfeit"]);
+
+/** A move in words after its player's name: "d3", "passes", "runs out of time". */
+export function moveWords(move) {
+  const words = {
+    pass: "passes",
+    resign: "resigns",
+    timeout: "runs out of time",
+    forfeit: "left the game",
+  };
+  return words[move.action] ?? move.notation;
+}
+
+/**
+ * "Black wins by 12 discs", "White wins by resignation", "Black wins on time",
+ * "White wins: Black left the game", "Draw"; "" for no result.
+ */
 export function resultText(result, kind) {
   if (!result || result === "Draw") return result ?? "";
   const [letter, margin] = result.split("+");
   const winner = letter === "B" ? "Black" : "White";
   if (margin === "R") return `${winner} wins by resignation`;
+  if (margin === "T") return `${winner} wins on time`;
+  if (margin === "F") return `${winner} wins: ${letter === "B" ? "White" : "Black"} left the game`;
   const unit = kind === "go" ? "point" : "disc";
   return `${winner} wins by ${margin} ${unit}${margin === "1" ? "" : "s"}`;
 }

@@ -8,7 +8,8 @@
 
 import { createBoard } from "./board.js";
 import { connectToGame } from "./connection.js";
-import { COLOR_NAME, createMoveList, resultText } from "./record.js";
+import { formatClock } from "./clock.js";
+import { COLOR_NAME, ENDINGS, createMoveList, moveWords, resultText } from "./record.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const $ = (id) => document.getElementById(id);
@@ -27,7 +28,7 @@ if (data.kind === "othello") {
   }
 }
 // markAt[p]: the placement board.js marks after p moves (Othello's survives its
-// automatic pass; nothing after a resignation).
+// automatic pass; nothing after a resignation, a timeout or a forfeit).
 const markAt = [null];
 moves.forEach(remember);
 let ply = 0;
@@ -39,7 +40,7 @@ const board = createBoard($("board"));
 
 function remember(move) {
   const before = markAt[markAt.length - 1];
-  markAt.push(move.action === "place" ? move : move.action === "resign" ? null : before);
+  markAt.push(move.action === "place" ? move : ENDINGS.has(move.action) ? null : before);
 }
 
 // --- stepping ----------------------------------------------------------------
@@ -103,8 +104,7 @@ function statusText() {
     text = moves.length ? `Start position (${moves.length} moves)` : "Start position";
   } else {
     const move = moves[ply - 1];
-    const what = { place: move.notation, pass: "passes", resign: "resigns" }[move.action];
-    text = `Move ${ply} of ${moves.length}: ${COLOR_NAME[move.color]} ${what}`;
+    text = `Move ${ply} of ${moves.length}: ${COLOR_NAME[move.color]} ${moveWords(move)}`;
   }
   const outcome = resultText(result, data.kind);
   return outcome && ply === moves.length ? `${text}. ${outcome}` : text;
@@ -172,7 +172,23 @@ function draw(move) {
   $("picture-link").href = `/games/${encodeURIComponent(data.id)}/board.svg?ply=${ply}`;
   $("replay-status").textContent = statusText();
   drawScores();
+  drawClocks();
   drawMoveList();
+}
+
+/** Each side's clock after the moves shown: the time left after its last move (M's
+ * clock_ms), or its starting time; nothing for a game without a clock. */
+function drawClocks() {
+  for (const color of ["black", "white"]) {
+    const box = $(`clock-${color}`);
+    if (!box) continue;
+    let left = data.start_clock_ms;
+    for (const move of moves.slice(0, ply)) {
+      if (move.color === color && move.clock_ms !== null) left = move.clock_ms;
+    }
+    box.hidden = left === null;
+    box.querySelector(".clock-time").textContent = left === null ? "" : formatClock(left);
+  }
 }
 
 // --- controls ----------------------------------------------------------------

@@ -14,9 +14,11 @@ from typing import Any
 
 import pytest
 from django.db import connections
+from django.utils import timezone
 
 from games import rules, services
 from games.models import Game, Move
+from games.rules.clock import TimeControl
 from games.services import GameError, Player
 
 ROUNDS = 30
@@ -105,3 +107,50 @@ def test_racing_submissions_for_one_ply_land_exactly_once(kind: str, size: int) 
 
     assert game.ply >= ROUNDS
     assert replay(game).to_snapshot() == game.snapshot
+
+
+@pytest.mark.django_db(transaction=True)
+def test_processes_racing_to_flag_one_game_store_one_timeout() -> None:
+    """As the clock watches of several processes do when a deadline passes: each flags,
+    and a move arriving at that moment too; one timeout is stored, nothing else."""
+    black = Player(session_key="black-session", user_id=None)
+    white = Player(session_key="white-session", user_id=None)
+    game = services.create_game(
+        player=black,
+        kind="othello",
+        size=8,
+        color="black",
+        name="Ann",
+        time_control=TimeControl.absolute(main_time=60),
+    )
+    services.join_game(player=white, game_id=game.public_id, name="Bob")
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now())
+
+    barrier = threading.Barrier(4)
+    outcomes: list[Any] = []
+
+    def flag() -> None:
+        try:
+            barrier.wait()
+            outcomes.append(len(services.flag(game_id=game.public_id)))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=flag) for _ in range(3)]
+    threads.append(
+        threading.Thread(
+            target=submit,
+            args=(barrier, outcomes),
+            kwargs={"player": black, "game_id": game.public_id, "ply": 0, "point": (2, 3)},
+        )
+    )
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    # The move comes too late whoever flags first: the flag or the move's own check.
+    assert "game_over" in outcomes
+    assert sum(outcome for outcome in outcomes if isinstance(outcome, int)) <= 1
+    assert [move.action for move in Move.objects.filter(game=game)] == ["timeout"]
+    assert Game.objects.get(pk=game.pk).result == "W+T"
