@@ -86,6 +86,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "status",
         "result",
         "final_score",
+        "clock",
         "move_count",
         "created_at",
         "finished_at",
@@ -115,6 +116,19 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         ),
         ("Players", {"fields": ("black_name", "white_name", "creator_color")}),
         ("Position", {"fields": ("ply", "to_move", "score", "komi", "scoring_method")}),
+        (
+            "Clock and presence",
+            {
+                "fields": (
+                    "clock",
+                    "clocks",
+                    "turn_started_at",
+                    "deadline",
+                    ("black_online", "black_away_since"),
+                    ("white_online", "white_away_since"),
+                )
+            },
+        ),
         ("Dates", {"fields": ("played_on", "created_at", "updated_at", "finished_at")}),
     )
     # Every field shown is read-only: what changes a game is a service.
@@ -135,6 +149,11 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return request.user.has_perm("games.change_game")
 
     # Columns and fields
+
+    @admin.display(description="clock")
+    def clock(self, game: Game) -> str:
+        """The time control in words ("5 min + 3 s a move", "No clock")."""
+        return records.time_control_text(game)
 
     @admin.display(description="size", ordering="size")
     def board_size(self, game: Game) -> str:

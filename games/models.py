@@ -189,6 +189,11 @@ class Move(models.Model):
     clock_ms = models.IntegerField(
         null=True, blank=True, help_text="The mover's time left after the move (remaining_ms)."
     )
+    overtime_left = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="In overtime: byo-yomi periods or Canadian stones left after the move.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -18,7 +18,7 @@ from django.db.models import Count, Q, QuerySet
 from games import board_svg, rules
 from games.models import Game, Move
 from games.rules.clock import TimeControl
-from games.rules.sgf import GameRecord, Setup
+from games.rules.sgf import GameRecord, MoveClock, Setup
 from games.selectors import COLORS, ENDINGS, IN_PLAY, move_json, start_position
 
 
@@ -192,15 +192,21 @@ def record_of(game: Game) -> GameRecord:
     from, moves, and for a Go game finished by counting the agreed dead stones and the
     territory.
 
-    A resignation is not a move in SGF: it only shows in the result (``W+R``). Reads
+    A resignation, a timeout or a forfeit is not a move in SGF: it only shows in the
+    result (``W+R``, ``W+T``, ``W+F``). The clock is ``TM``/``OT`` and each move's time
+    left (``BL``/``WL``, ``OB``/``OW``). Reads
     ``game.moves.all()`` (prefetch it when exporting many games).
     """
     moves = []
+    clocks = []
     for move in game.moves.all():
         diff = diff_of(move)
         if diff is not None:
             play = rules.Move.place(diff.point) if diff.point else rules.Move.pass_turn()
             moves.append((diff.color, play))
+            clocks.append(
+                None if move.clock_ms is None else MoveClock(move.clock_ms, move.overtime_left)
+            )
     count = final_count(game)
     dead: frozenset[rules.Point] = frozenset()
     territory: dict[rules.Color, frozenset[rules.Point]] = {}
@@ -223,6 +229,10 @@ def record_of(game: Game) -> GameRecord:
         dead=dead,
         territory=territory,
         setup=None if game.start is None else Setup.from_json(game.start),
+        time_control=(
+            None if game.time_control is None else TimeControl.from_json(game.time_control)
+        ),
+        clocks=tuple(clocks) if any(clock is not None for clock in clocks) else (),
     )
 
 

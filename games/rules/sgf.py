@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import codecs
 import datetime
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -58,6 +59,7 @@ from sgfmill import sgf_grammar, sgf_properties  # type: ignore[import-untyped]
 
 from . import Position, new_position
 from .base import EMPTY, Color, Diff, InvalidMoveError, Move, Point, RulesError
+from .clock import TimeControl, TimeControlError
 from .go import GoPosition
 from .othello import OthelloPosition
 
@@ -128,6 +130,15 @@ class Setup:
         return cls(tuple(data["rows"]), Color(data["to_move"]), data.get("handicap"))
 
 
+class MoveClock(NamedTuple):
+    """A mover's time left after its move, as SGF's ``BL``/``WL`` and ``OB``/``OW`` say:
+    ``remaining_ms`` (main time, or the current period once in overtime) and, in
+    overtime, ``overtime_left`` (byo-yomi periods or Canadian stones), else None."""
+
+    remaining_ms: int
+    overtime_left: int | None = None
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One game as a record: who played, the moves, and how it ended.
@@ -140,6 +151,9 @@ class GameRecord:
     dead and ``territory`` the points each colour owns (a colour without
     territory has no key). ``game_name`` is ``GN``, ``comment`` is ``GC``.
     ``setup`` is the start position when it is not the game's own, None otherwise.
+    ``time_control`` is the clock (``TM`` and ``OT``; None without one, or one the record
+    names in words this module does not read); ``clocks``, when not empty, the mover's
+    time left after each move of ``moves`` (None where the record does not say).
     """
 
     kind: GameKind
@@ -155,6 +169,8 @@ class GameRecord:
     game_name: str | None = None
     comment: str | None = None
     setup: Setup | None = None
+    time_control: TimeControl | None = None
+    clocks: tuple[MoveClock | None, ...] = ()
 
     @property
     def played_on(self) -> datetime.date | None:
@@ -259,10 +275,18 @@ def _game_tree(record: GameRecord) -> object:
             root[identifier] = [sgf_grammar.escape_text(text.encode("utf-8"))]
     if record.setup is not None:
         _write_setup(root, record.setup, record.size)
+    if record.time_control is not None:
+        _write_time_control(root, record.time_control)
     nodes = [root]
-    for color, move in record.moves:
+    for number, (color, move) in enumerate(record.moves):
         value = b"" if move.point is None else _point_value(move.point, record.size)
-        nodes.append({color.letter: [value]})
+        node = {color.letter: [value]}
+        clock = record.clocks[number] if number < len(record.clocks) else None
+        if clock is not None:
+            node[f"{color.letter}L"] = [sgf_properties.serialise_real(clock.remaining_ms / 1000)]
+            if clock.overtime_left is not None:
+                node[f"O{color.letter}"] = [str(clock.overtime_left).encode("ascii")]
+        nodes.append(node)
     if record.kind == "go":
         _write_points(nodes[-1], "TB", record.territory.get(Color.BLACK, ()), record.size)
         _write_points(nodes[-1], "TW", record.territory.get(Color.WHITE, ()), record.size)
@@ -270,6 +294,21 @@ def _game_tree(record: GameRecord) -> object:
     tree = sgf_grammar.Coarse_game_tree()
     tree.sequence = nodes
     return tree
+
+
+def _write_time_control(root: PropertyMap, control: TimeControl) -> None:
+    """TM (main time, seconds) and OT, in the words other servers use (``5x30 byo-yomi``,
+    ``25/300 Canadian``) and ``_read_time_control`` reads back."""
+    if control.main_time is not None:
+        root["TM"] = [str(control.main_time).encode("ascii")]
+    overtime = {
+        "fischer": f"fischer +{control.increment}",
+        "byoyomi": f"{control.periods}x{control.period_time} byo-yomi",
+        "canadian": f"{control.stones}/{control.period_time} Canadian",
+        "absolute": "absolute",
+        "correspondence": f"{control.days} days per move",
+    }[control.system]
+    root["OT"] = [sgf_grammar.escape_text(overtime.encode("ascii"))]
 
 
 def _write_setup(root: PropertyMap, setup: Setup, size: int) -> None:
@@ -367,6 +406,7 @@ def _read_game(nodes: list[PropertyMap], encoding: str | None) -> GameRecord:
     _refuse_later_setup(nodes)
     entries = [_entry(node, number, size) for number, node in _move_nodes(nodes)]
     played = list(_replay(start, entries, fill_passes=True))
+    clocks = tuple(step.clock for step in played)
     final = played[-1].position if played else start
     last = nodes[-1]
     dead = _read_points(last, "MA", size) if kind == "go" else frozenset()
@@ -388,7 +428,45 @@ def _read_game(nodes: list[PropertyMap], encoding: str | None) -> GameRecord:
         game_name=reader.simple_text("GN"),
         comment=reader.text("GC"),
         setup=setup,
+        time_control=_read_time_control(root, reader),
+        clocks=clocks if any(clock is not None for clock in clocks) else (),
     )
+
+
+_OVERTIME = {
+    "fischer": re.compile(r"fischer\s*\+?\s*(?P<increment>[0-9]+)\s*s?", re.IGNORECASE),
+    "byoyomi": re.compile(
+        r"(?P<periods>[0-9]+)\s*x\s*(?P<period_time>[0-9]+)\s*byo-?yomi", re.IGNORECASE
+    ),
+    "canadian": re.compile(
+        r"(?P<stones>[0-9]+)\s*/\s*(?P<period_time>[0-9]+)\s*canadian", re.IGNORECASE
+    ),
+    "absolute": re.compile(r"absolute", re.IGNORECASE),
+    "correspondence": re.compile(r"(?P<days>[0-9]+)\s*days?\s*per\s*move", re.IGNORECASE),
+}
+
+
+def _read_time_control(root: PropertyMap, reader: _Reader) -> TimeControl | None:
+    """The clock TM and OT name, when OT is in words this module writes; else None (a
+    record's clock in other words is not guessed at)."""
+    overtime = (reader.simple_text("OT") or "").strip()
+    main = _ascii(root, "TM", "")
+    try:
+        main_time = round(float(main)) if main else None
+    except ValueError:
+        return None
+    if not overtime and main_time:
+        overtime = "absolute"
+    for system, pattern in _OVERTIME.items():
+        found = pattern.fullmatch(overtime)
+        if found is None:
+            continue
+        settings = {name: int(value) for name, value in found.groupdict().items()}
+        try:
+            return TimeControl.build(system, main_time=main_time, **settings)
+        except TimeControlError:
+            return None
+    return None
 
 
 def _territory(node: PropertyMap, size: int) -> dict[Color, frozenset[Point]]:
@@ -597,13 +675,32 @@ def _entry(node: PropertyMap, number: int, size: int) -> _Entry:
         raise RecordError(f"move {number}: {color.letter} has {len(values)} values")
     raw = values[0]
     label = f"{color.letter}[{raw.decode('ascii', 'replace')}]"
+    clock = _move_clock(node, color, number)
     if raw == b"" or (raw == b"tt" and size <= 19):
-        return _Entry(color, Move.pass_turn(), label)
+        return _Entry(color, Move.pass_turn(), label, clock)
     try:
         point = _point(color.letter, raw, size)
     except RecordError as error:
         raise RecordError(f"move {number}: {error}") from None
-    return _Entry(color, Move.place(point), label)
+    return _Entry(color, Move.place(point), label, clock)
+
+
+def _move_clock(node: PropertyMap, color: Color, number: int) -> MoveClock | None:
+    """BL/WL (seconds left) and OB/OW (periods or stones left) of a move's node."""
+    left = _ascii(node, f"{color.letter}L", "")
+    if not left:
+        return None
+    overtime = _ascii(node, f"O{color.letter}", "")
+    try:
+        seconds = float(left)
+        overtime_left = int(overtime) if overtime else None
+    except ValueError:
+        raise RecordError(
+            f"move {number}: {color.letter}L[{left}] O{color.letter}[{overtime}] is no time left"
+        ) from None
+    if not math.isfinite(seconds):
+        raise RecordError(f"move {number}: {color.letter}L[{left}] is no time left")
+    return MoveClock(max(0, round(seconds * 1000)), overtime_left)
 
 
 def _check_dead(dead: frozenset[Point], final: Position) -> None:
@@ -615,15 +712,16 @@ def _check_dead(dead: frozenset[Point], final: Position) -> None:
 
 
 def _result(text: str | None) -> str | None:
-    """RE as the server spells it: ``B+R`` for a resignation, ``Draw`` for a jigo."""
+    """RE as the server spells it: ``B+R`` for a resignation, ``B+T`` on time, ``B+F`` for
+    a forfeit, ``Draw`` for a jigo."""
     if text is None or text.strip() in ("", "?", "Void"):
         return None
     text = text.strip()
     if text in ("0", "Draw", "Jigo"):
         return "Draw"
-    winner = re.fullmatch(r"([BW])\+(R|Resign)", text, re.IGNORECASE)
+    winner = re.fullmatch(r"([BW])\+(R|Resign|T|Time|F|Forfeit)", text, re.IGNORECASE)
     if winner is not None:
-        return f"{winner[1].upper()}+R"
+        return f"{winner[1].upper()}+{winner[2][0].upper()}"
     return text
 
 
@@ -636,6 +734,7 @@ class _Entry(NamedTuple):
     color: Color | None
     move: Move
     label: str = ""
+    clock: MoveClock | None = None
 
 
 class _Step(NamedTuple):
@@ -643,6 +742,7 @@ class _Step(NamedTuple):
     move: Move
     position: Position
     diff: Diff
+    clock: MoveClock | None = None
 
 
 def replay(record: GameRecord) -> list[tuple[Position, Diff]]:
@@ -698,7 +798,7 @@ def _replay(start: Position, entries: Iterable[_Entry], *, fill_passes: bool) ->
             position, diff = position.play(entry.move)
         except RulesError as error:
             raise RecordError(f"{where}: {error}") from None
-        yield _Step(color, entry.move, position, diff)
+        yield _Step(color, entry.move, position, diff, entry.clock)
     if fill_passes and isinstance(position, OthelloPosition) and position.must_pass:
         yield _pass(position)[1]
 

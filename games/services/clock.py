@@ -98,28 +98,36 @@ def stop(game: Game) -> None:
     game.deadline = None
 
 
-def charge(game: Game, color: str, now: datetime.datetime) -> int | None:
-    """Charge ``color`` (the side to move) for the move it makes at ``now``; its time
-    left after the move (``remaining_ms``), None without a clock. Raises TimeRanOut if
-    it had run out: the move is never stored."""
+def charge(move: Move, game: Game, now: datetime.datetime) -> None:
+    """Charge ``move``'s mover (the side to move) for the move it makes at ``now`` and
+    stamp ``move`` with its time left (``clock_ms``, ``overtime_left``); nothing without
+    a clock. Raises TimeRanOut if it had run out: the move is never stored."""
     control = control_of(game)
     if control is None or game.clocks is None:
-        return None
+        return
+    color = str(move.color)
     clock = stored_clock(game, color)
     spent = elapsed_ms(game, now)
     if control.flagged(clock, spent):
         raise TimeRanOut
     after = control.moved(clock, spent)
     game.clocks = {**game.clocks, color: after.to_json()}
-    return after.remaining_ms
+    stamp(move, after)
 
 
-def clock_ms(game: Game, color: str, now: datetime.datetime) -> int | None:
-    """``color``'s time left at ``now`` without charging it (a resignation, a pass that is
-    automatic); None without a clock."""
-    if control_of(game) is None:
-        return None
-    return clock_at(game, color, now).remaining_ms
+def stamp(move: Move, side: SideClock) -> None:
+    """``move`` records its mover's time left: ``side``."""
+    move.clock_ms = side.remaining_ms
+    move.overtime_left = (
+        (side.periods if side.stones is None else side.stones) if side.overtime else None
+    )
+
+
+def stamp_unmoved(move: Move, game: Game, now: datetime.datetime) -> None:
+    """``move`` (a resignation, an automatic pass, a timeout, a forfeit) records its
+    colour's time left at ``now``, without charging it; nothing without a clock."""
+    if control_of(game) is not None:
+        stamp(move, clock_at(game, str(move.color), now))
 
 
 def check_on_time(game: Game, now: datetime.datetime) -> None:
@@ -164,10 +172,11 @@ def flag(*, game_id: str) -> list[Move]:
         color=loser,
         action=Move.Action.TIMEOUT,
         diff={changed_key(game): []},
-        clock_ms=0,
     )
     assert game.clocks is not None
-    game.clocks = {**game.clocks, loser: clock_at(game, loser, game.deadline or now).to_json()}
+    ran_out = clock_at(game, loser, game.deadline or now)
+    stamp(move, ran_out)
+    game.clocks = {**game.clocks, loser: ran_out.to_json()}
     game.ply = move.ply
     stop(game)
     finish(game, result=f"{Color(loser).opponent.letter}+T")

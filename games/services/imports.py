@@ -20,7 +20,8 @@ def import_game(*, record: sgf.GameRecord) -> Game:
     belong to no session or account: nobody plays on in an imported game. A game played
     to its end is counted (Go: with the record's dead stones, ``MA``); the result is the
     record's when it has one, else that count, else blank. It was played on the day the
-    record's ``DT`` names (``played_on``; none when it names no day). It starts from the
+    record's ``DT`` names (``played_on``; none when it names no day), with its clock
+    (``TM``/``OT``) and each move's time left (``BL``/``WL``, ``OB``/``OW``). It starts from the
     record's setup when it has one (``start``); a setup without moves is a finished game at
     ply 0 whose result is the record's, else an Othello board's count when nobody can move,
     else blank (a Go position is not counted).
@@ -47,6 +48,7 @@ def import_game(*, record: sgf.GameRecord) -> Game:
         ply=len(played),
         to_move=position.to_move.value,
         played_on=record.played_on,
+        time_control=None if record.time_control is None else record.time_control.to_json(),
     )
     if record.kind == Game.Kind.GO:
         game.scoring_method = "territory"
@@ -60,9 +62,11 @@ def import_game(*, record: sgf.GameRecord) -> Game:
     result = record.result or counted or ""
     finish(game, result=result[: Game._meta.get_field("result").max_length])
     game.save()
-    Move.objects.bulk_create(
-        [move_row(game, ply, diff) for ply, (_, diff) in enumerate(played, start=1)]
-    )
+    moves = [move_row(game, ply, diff) for ply, (_, diff) in enumerate(played, start=1)]
+    for move, clock in zip(moves, record.clocks, strict=False):
+        if clock is not None:
+            move.clock_ms, move.overtime_left = clock
+    Move.objects.bulk_create(moves)
     return game
 
 

@@ -91,7 +91,7 @@ def resign(*, player: Player, game_id: str) -> list[Move]:
     refuse_waiting(game)
     move = Move(game=game, ply=game.ply + 1, color=color, action=Move.Action.RESIGN)
     move.diff = {changed_key(game): []}
-    move.clock_ms = clock.clock_ms(game, color, now)
+    clock.stamp_unmoved(move, game, now)
     game.ply = move.ply
     if game.status == Game.Status.SCORING:
         drop_marking(game, position_of(game))
@@ -135,9 +135,9 @@ def _apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Mo
         position, diff = position.play(rules.Move.pass_turn())
         diffs.append(diff)
     moves = [move_row(game, game.ply + number, diff) for number, diff in enumerate(diffs, 1)]
-    moves[0].clock_ms = clock.charge(game, moves[0].color, now)
+    clock.charge(moves[0], game, now)
     for automatic in moves[1:]:  # an automatic pass takes no time
-        automatic.clock_ms = clock.clock_ms(game, automatic.color, now)
+        clock.stamp_unmoved(automatic, game, now)
     game.ply += len(moves)
     game.snapshot = position.to_snapshot()
     game.to_move = position.to_move.value

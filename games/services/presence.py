@@ -142,8 +142,8 @@ def claim(*, player: Player, game_id: str) -> list[Move]:
         color=absent,
         action=Move.Action.FORFEIT,
         diff={changed_key(game): []},
-        clock_ms=clock.clock_ms(game, absent, now),
     )
+    clock.stamp_unmoved(move, game, now)
     game.ply = move.ply
     if game.status == Game.Status.SCORING:
         drop_marking(game, position_of(game))

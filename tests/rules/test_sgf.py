@@ -22,10 +22,12 @@ from games.rules import (
     new_position,
 )
 from games.rules import sgf as sgf_module
+from games.rules.clock import TimeControl
 from games.rules.sgf import (
     IMPORT_SIZES,
     GameKind,
     GameRecord,
+    MoveClock,
     RecordError,
     Setup,
     export_collection,
@@ -849,3 +851,79 @@ def _as_sgfmill_moves(record: GameRecord) -> list[tuple[str, tuple[int, int] | N
         )
         for color, move in record.moves
     ]
+
+
+# Clocks: TM, OT, BL/WL, OB/OW
+
+
+TIMED_GO = replace(
+    SCORED_GO,
+    result="W+T",
+    dead=frozenset(),
+    territory={},
+    time_control=TimeControl.byoyomi(main_time=600, periods=5, period_time=30),
+    clocks=(
+        MoveClock(598_250),
+        MoveClock(590_000),
+        *(MoveClock(30_000, 5 - i % 5) for i in range(10)),
+        MoveClock(12_500, 1),
+        None,  # a move whose node says nothing
+    ),
+)
+
+
+def test_a_timed_game_writes_its_clock_and_each_moves_time_left() -> None:
+    text = unwrapped(export_sgf(TIMED_GO))
+
+    assert "TM[600]" in text
+    assert "OT[5x30 byo-yomi]" in text
+    assert ";B[ba]BL[598.25]" in text
+    assert ";W[da]WL[590]" in text
+    assert ";OW[4]W[db]WL[30]" in text  # in overtime: the periods left
+    assert ";B[]BL[12.5]OB[1];W[])" in text  # the last move's node says nothing
+    assert "RE[W+T]" in text
+
+
+@pytest.mark.parametrize(
+    "control",
+    [
+        TimeControl.fischer(main_time=300, increment=3),
+        TimeControl.absolute(main_time=90),
+        TimeControl.canadian(main_time=1200, stones=25, period_time=300),
+        TimeControl.byoyomi(main_time=0, periods=3, period_time=10),
+        TimeControl.correspondence(days=3),
+    ],
+)
+def test_every_time_control_comes_back(control: TimeControl) -> None:
+    record = replace(TIMED_GO, time_control=control)
+    assert import_sgf(export_sgf(record)) == record
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [("B+T", "B+T"), ("W+Time", "W+T"), ("b+forfeit", "B+F"), ("W+F", "W+F")],
+)
+def test_results_on_time_and_by_forfeit_are_read(written: str, read: str) -> None:
+    assert import_sgf(f"(;GM[1]SZ[9]RE[{written}];B[ee])").result == read
+
+
+@pytest.mark.parametrize(
+    ("root", "control"),
+    [
+        ("TM[1800]", TimeControl.absolute(main_time=1800)),
+        (
+            "TM[600]OT[25/600 Canadian]",
+            TimeControl.canadian(main_time=600, stones=25, period_time=600),
+        ),
+        ("TM[300]OT[3 periods of 30 seconds]", None),  # words this module does not read
+        ("TM[abc]", None),
+        ("", None),
+    ],
+)
+def test_time_controls_written_by_others(root: str, control: TimeControl | None) -> None:
+    assert import_sgf(f"(;GM[1]SZ[9]{root};B[ee])").time_control == control
+
+
+def test_a_time_left_that_is_no_number_is_refused() -> None:
+    with pytest.raises(RecordError, match=r"move 1: BL\[soon\]"):
+        import_sgf("(;GM[1]SZ[9];B[ee]BL[soon])")

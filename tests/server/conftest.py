@@ -56,24 +56,24 @@ def database_url() -> Iterator[str]:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-Servers = Callable[[Mapping[str, str | None]], AbstractContextManager[tuple[str, str]]]
-"""The ``daphnes`` fixture: ``with daphnes(overrides) as (first, second)``."""
+Servers = Callable[[Mapping[str, str | None]], AbstractContextManager[list[Daphne]]]
+"""The ``daphnes`` fixture: ``with daphnes(overrides) as [first, second]``."""
 
 
 @pytest.fixture
 def daphnes(tmp_path: Path) -> Servers:
     """``daphnes(overrides)``: two daphne processes under the environment with
-    ``overrides`` (see tests.daphne.environment), started at once and stopped after;
-    their base URLs. Their logs are in the test's tmp_path."""
+    ``overrides`` (see tests.daphne.environment), started at once and stopped after (a
+    test may kill one). Their logs are in the test's tmp_path."""
 
     @contextmanager
-    def two(overrides: Mapping[str, str | None]) -> Iterator[tuple[str, str]]:
+    def two(overrides: Mapping[str, str | None]) -> Iterator[list[Daphne]]:
         env = environment(overrides)
         servers = [
             Daphne(env, tmp_path / f"daphne-{number}.log", start_timeout=20, stop_timeout=20)
             for number in (1, 2)
         ]
         with running(servers):
-            yield servers[0].url, servers[1].url
+            yield servers
 
     return two

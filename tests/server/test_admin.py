@@ -56,6 +56,7 @@ def test_the_game_list_shows_every_column(admin_client: Client) -> None:
         game.result,
         f'<td class="field-final_score">{game.score["black"]}\N{EN DASH}{game.score["white"]}</td>',
         f'<td class="field-move_count">{game.ply}</td>',
+        '<td class="field-clock">No clock</td>',
     ):
         assert text in html
     headers = [column["text"] for column in response.context["result_headers"]]
@@ -68,6 +69,7 @@ def test_the_game_list_shows_every_column(admin_client: Client) -> None:
         "status",
         "result",
         "score",
+        "clock",
         "moves",
         "created at",
         "finished at",

@@ -26,8 +26,8 @@ LINE = [[0, 1], [0, 2], [2, 3], [0, 0]]
 @pytest.fixture
 def two_servers(database_url: str, daphnes: Servers) -> Iterator[tuple[str, str]]:
     """Two daphne processes on one database and one Redis: their base URLs."""
-    with daphnes({"DATABASE_URL": database_url}) as bases:
-        yield bases
+    with daphnes({"DATABASE_URL": database_url}) as servers:
+        yield servers[0].url, servers[1].url
 
 
 async def test_two_daphne_processes_serve_one_game_live(two_servers: tuple[str, str]) -> None:

@@ -60,8 +60,8 @@ def to_move(black: Follower, white: Follower) -> tuple[Follower, Follower]:
 async def test_after_a_redis_restart_both_players_keep_receiving_moves(
     database_url: str, redis_server: RedisServer, daphnes: Servers
 ) -> None:
-    with daphnes({"DATABASE_URL": database_url, "REDIS_URL": redis_server.url}) as bases:
-        _, black, white = await followers(*bases)
+    with daphnes({"DATABASE_URL": database_url, "REDIS_URL": redis_server.url}) as servers:
+        _, black, white = await followers(servers[0].url, servers[1].url)
         try:
             await move_seen_by_both(black, white, timeout=RECOVERY)
 
@@ -111,8 +111,8 @@ async def test_while_postgresql_is_unreachable_a_move_is_unavailable_and_nothing
     database_url: str, proxied_database: tuple[str, TcpProxy], daphnes: Servers
 ) -> None:
     proxied, proxy = proxied_database
-    with daphnes({"DATABASE_URL": proxied}) as bases:
-        game_id, black, white = await followers(*bases)
+    with daphnes({"DATABASE_URL": proxied}) as servers:
+        game_id, black, white = await followers(servers[0].url, servers[1].url)
         try:
             await move_seen_by_both(black, white, timeout=RECOVERY)
             before = await asyncio.to_thread(stored_plies, database_url, game_id)

@@ -160,6 +160,7 @@ async def test_every_process_counts_together(database_url: str, daphnes: Servers
                 assert error.headers["Retry-After"]
         return statuses
 
-    with daphnes({"DATABASE_URL": database_url}) as bases:
+    with daphnes({"DATABASE_URL": database_url}) as servers:
+        bases = [server.url for server in servers]
         tries = [await asyncio.to_thread(ten_games_then, *bases) for _ in range(2)]
         assert [429, 429] in tries, tries

@@ -25,8 +25,10 @@ from games.rules import (
     position_from_snapshot,
 )
 from games.rules import Move as RulesMove
+from games.rules.clock import TimeControl
 from games.rules.sgf import GameRecord, Setup, export_sgf, import_sgf, replay
 from games.services import GameError, Player
+from tests.conftest import FrozenClock
 from tests.rules.test_sgf import HANDICAP_SGF, HANDICAP_START
 
 pytestmark = pytest.mark.django_db
@@ -409,3 +411,29 @@ def test_archive_filters_and_counts_moves() -> None:
     assert [game.pk for game in records.archive(player="nobody")] == []
     assert [game.pk for game in records.archive(player="bo")] == [go.pk, othello.pk]
     assert [game.pk for game in records.archive(mine=[go.pk])] == [go.pk]
+
+
+def test_a_timed_game_keeps_its_clock_and_its_time_result_through_sgf(
+    black: Player, white: Player, frozen_clock: FrozenClock
+) -> None:
+    control = TimeControl.byoyomi(main_time=10, periods=2, period_time=5)
+    game = services.create_game(
+        player=black, kind="go", size=9, color="black", name="Ann", time_control=control
+    )
+    services.join_game(player=white, game_id=game.public_id, name="Bob")
+    for ply, (seconds, point) in enumerate([(4, [2, 2]), (12, [6, 6]), (3, [2, 6])]):
+        frozen_clock.advance(seconds)
+        mover = black if ply % 2 == 0 else white
+        services.play(player=mover, game_id=game.public_id, ply=ply, point=point)
+    frozen_clock.advance(20)  # White's last period runs out
+    services.flag(game_id=game.public_id)
+    game = Game.objects.get(pk=game.pk)
+
+    text = export_sgf(records.record_of(game))
+    imported = services.import_game(record=import_sgf(text))
+
+    assert (imported.result, imported.time_control) == ("B+T", game.time_control)
+    played = [(m.clock_ms, m.overtime_left) for m in game.moves.filter(action="place")]
+    assert played == [(6000, None), (5000, 2), (3000, None)]
+    assert [(m.clock_ms, m.overtime_left) for m in imported.moves.all()] == played
+    assert records.result_text(imported.result, "go") == "Black wins on time"
