@@ -6,7 +6,7 @@ not a test): does every websocket client receive every move of its game?
     .venv/bin/python bench/load.py --games 50 --moves 20 --spectators
     .venv/bin/python bench/load.py --layer-defaults # channels-redis's default limits
 
-It creates a fresh database ``bench_load_<pid>`` on the PostgreSQL at 127.0.0.1:5432
+It creates a fresh database ``bench_load_<random>`` on the PostgreSQL at 127.0.0.1:5432
 (user postgres), migrates it, flushes Redis database 5 on 127.0.0.1:6379, and starts
 two daphne processes on free loopback ports. Each round creates its N games over HTTP
 as a browser does (the CSRF cookie from ``GET /``, ``POST /games/new/``, a second
@@ -44,8 +44,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.parse
-import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -62,7 +60,8 @@ from websockets.typing import Origin
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.clients import Browser, seat_two
-from tests.daphne import ROOT, Daphne, DaphneError, environment, migrate, running
+from tests.daphne import ROOT, Daphne, DaphneError, environment, running
+from tests.processes import fresh_database
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/5"
@@ -82,22 +81,6 @@ def raise_open_files_limit() -> None:
     wanted = OPEN_FILES if hard == resource.RLIM_INFINITY else min(OPEN_FILES, hard)
     if soft != resource.RLIM_INFINITY and soft < wanted:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-
-
-@contextmanager
-def fresh_database() -> Iterator[str]:
-    """A migrated database of its own on the local PostgreSQL; its URL. Dropped after."""
-    name = f"bench_load_{os.getpid()}"
-    with psycopg.connect(POSTGRES, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = urllib.parse.urlsplit(POSTGRES)._replace(path=f"/{name}").geturl()
-    try:
-        migrate(environment({"DATABASE_URL": url, "SECRET_KEY": "bench"}))
-        yield url
-    finally:
-        with psycopg.connect(POSTGRES, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @contextmanager
@@ -494,7 +477,7 @@ def report(result: Result) -> None:
 async def run(args: argparse.Namespace) -> bool:
     ok = True
     with (
-        fresh_database() as database,
+        fresh_database(POSTGRES, "bench_load") as database,
         flushed_redis() as redis_url,
         two_servers(database, redis_url, layer_defaults=args.layer_defaults) as servers,
     ):

@@ -119,7 +119,7 @@ class NewGameForm(forms.Form):
     )
 
     clock = forms.ChoiceField(
-        label="Clock",
+        label="Time control",
         choices=[(system, CLOCK_LABELS[system]) for system in ("none", *SYSTEMS)],
         required=False,
         initial="none",

@@ -74,12 +74,12 @@ class Browser:
 
 
 def seat_two(
-    first: str, second: str, *, kind: str = "othello", size: int = 8
+    first: str, second: str, *, kind: str = "othello", size: int = 8, **options: Any
 ) -> tuple[str, Browser, Browser]:
-    """Black creates a game on the server ``first``, White joins on ``second``:
-    (game id, Black's browser, White's)."""
+    """Black creates a game on the server ``first`` (with the form's other ``options``: a
+    clock...), White joins on ``second``: (game id, Black's browser, White's)."""
     black, white = Browser(first), Browser(second)
-    game_id = black.create(kind=kind, size=size, color="black", name="Black")
+    game_id = black.create(kind=kind, size=size, color="black", name="Black", **options)
     white.join(game_id, "White")
     return game_id, black, white
 

@@ -4,17 +4,22 @@ For tests/server/test_faults.py: a Redis on a free port that the test kills and 
 again (without persistence, as the CI's Redis runs: a restarted Redis has forgotten
 everything), and a proxy in front of PostgreSQL that the test cuts (every connection
 closed, new ones refused) and restores, which is how a briefly unreachable database
-looks to the servers. Standard library only, like tests/daphne.py.
+looks to the servers. And for every test and benchmark on PostgreSQL, a fresh database
+of its own. Standard library only (psycopg for the database), like tests/daphne.py.
 """
 
 from __future__ import annotations
 
 import contextlib
+import secrets
 import shutil
 import socket
 import subprocess
 import threading
 import time
+import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.daphne import HOST, free_port
@@ -138,3 +143,23 @@ def _shut(connection: socket.socket) -> None:
     with contextlib.suppress(OSError):
         connection.shutdown(socket.SHUT_RDWR)
     connection.close()
+
+
+@contextmanager
+def fresh_database(server: str, prefix: str) -> Iterator[str]:
+    """A new, migrated PostgreSQL database on ``server`` (a URL), named ``<prefix>_<random>``;
+    its URL. Dropped at the end, whatever happens."""
+    import psycopg
+
+    from tests.daphne import environment, migrate
+
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    with psycopg.connect(server, dbname="postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = urllib.parse.urlsplit(server)._replace(path=f"/{name}").geturl()
+    try:
+        migrate(environment({"DATABASE_URL": url, "SECRET_KEY": "migrate"}))
+        yield url
+    finally:
+        with psycopg.connect(server, dbname="postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -20,9 +20,11 @@ def create_game(
     name: str,
     color: str = "black",
     komi: float | None = None,
+    clock: str | dict[str, Any] | None = None,
     home: str = "/",
 ) -> GamePage:
-    """Fill in the home page's form, create the game, and land on its page."""
+    """Fill in the home page's form, create the game, and land on its page. ``clock``: a
+    preset's label, or the custom fields (``{"clock": "absolute", "main_time": 3}``)."""
     page.goto(home)
     kind_field = page.locator('[name="kind"]').first
     if kind_field.evaluate("field => field.tagName") == "SELECT":
@@ -34,6 +36,14 @@ def create_game(
     page.fill('input[name="name"]', name)
     if komi is not None:
         page.fill('input[name="komi"]', str(komi))
+    if isinstance(clock, str):
+        page.select_option("#clock-preset", label=clock)
+    elif clock is not None:
+        page.select_option("#clock-preset", label="Custom…")
+        page.select_option('select[name="clock"]', clock["clock"])
+        for name, value in clock.items():
+            if name != "clock":
+                page.fill(f'input[name="{name}"]', str(value))
     page.click('#new-game-form button[type="submit"]')
     page.wait_for_url(GAME_URL)
     view = GamePage(page)

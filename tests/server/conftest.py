@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import os
-import secrets
-import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -14,7 +12,8 @@ import pytest
 
 from games.models import Game
 from games.services import GameError
-from tests.daphne import Daphne, environment, migrate, running
+from tests.daphne import Daphne, environment, running
+from tests.processes import fresh_database
 from tests.server.helpers import Events, Refused, stored
 
 
@@ -41,19 +40,8 @@ def refused(broadcasts: Events, django_capture_on_commit_callbacks: Any) -> Refu
 @pytest.fixture
 def database_url() -> Iterator[str]:
     """A fresh, migrated PostgreSQL database on DATABASE_URL's server, dropped afterwards."""
-    import psycopg
-
-    server = os.environ["DATABASE_URL"]
-    name = f"othello_daphne_{secrets.token_hex(4)}"
-    with psycopg.connect(server, dbname="postgres", autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = urllib.parse.urlsplit(server)._replace(path=f"/{name}").geturl()
-    try:
-        migrate(environment({"DATABASE_URL": url}))
+    with fresh_database(os.environ["DATABASE_URL"], "othello_daphne") as url:
         yield url
-    finally:
-        with psycopg.connect(server, dbname="postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 Servers = Callable[[Mapping[str, str | None]], AbstractContextManager[list[Daphne]]]

@@ -672,3 +672,57 @@ async def test_a_malformed_scoring_message_is_bad_request(message: dict[str, Any
         before = await pass_twice(black, white)
         assert await white.error(message) == "bad_request"
         assert {**(await white.state()), "you": None} == before
+
+
+# Clocks and presence
+
+
+async def test_presence_reaches_everyone_and_claim_needs_the_opponent_gone(
+    settings: Any,
+) -> None:
+    settings.ABANDON_SECONDS = 0
+    seats = await table()
+    async with socket(seats.game_id, seats.black) as black, socket(seats.game_id) as passer_by:
+        async with socket(seats.game_id, seats.white) as white:
+            for ws in (black, passer_by):
+                arrival = await ws.receive()
+                assert arrival["game"]["online"] == {"black": True, "white": True}
+            assert await black.error({"type": "claim"}) == "illegal_move"  # White is here
+            assert await passer_by.error({"type": "claim"}) == "not_a_player"
+            assert (await white.state())["away_ms"] == {"black": None, "white": None}
+        # White closed the page: everyone is told.
+        for ws in (black, passer_by):
+            left = await ws.receive()
+            assert (left["type"], left["game"]["online"]) == (
+                "state",
+                {"black": True, "white": False},
+            )
+            assert left["game"]["away_ms"]["white"] >= 0
+
+        await black.send({"type": "claim"})
+        for ws in (black, passer_by):
+            event = await ws.receive()
+            assert (event["move"]["action"], event["move"]["color"]) == ("forfeit", "white")
+            assert (event["game"]["status"], event["game"]["result"]) == ("finished", "B+F")
+
+
+async def test_a_timed_game_sends_its_clock_and_each_moves_time_left() -> None:
+    def timed() -> Table:
+        browser = Client()
+        response = browser.post(
+            "/games/new/",
+            {"kind": "othello", "size": 4, "color": "black", "name": "Ann"}
+            | {"clock": "fischer", "main_time": 60, "increment": 2},
+        )
+        game_id = response.url.strip("/").split("/")[-1]
+        return Table(game_id, browser.cookies["sessionid"].value, join(game_id, name="Bob"))
+
+    seats = await database_sync_to_async(timed)()
+    async with players(seats) as (black, white):
+        clock = (await black.state())["clock"]
+        assert (clock["system"], clock["running"], clock["increment"]) == ("fischer", "black", 2)
+        assert 55_000 < clock["black"]["remaining_ms"] <= 60_000
+        await play(black, 0, [0, 1])
+        moved = await white.receive()
+        assert 60_000 < moved["move"]["clock_ms"] <= 62_000  # the increment
+        assert moved["game"]["clock"]["running"] == "white"

@@ -112,6 +112,20 @@ def test_a_random_colour_seats_the_creator_somewhere() -> None:
         pytest.param({"kind": "go", "size": 9, "komi": "51"}, "komi", id="komi-too-big"),
         pytest.param({"kind": "go", "size": 9, "komi": "nan"}, "komi", id="komi-nan"),
         pytest.param({"kind": "go", "size": 9, "scoring": "stones"}, "scoring", id="scoring"),
+        pytest.param({"clock": "sundial"}, "clock", id="unknown-clock"),
+        pytest.param({"clock": "fischer", "main_time": 300}, "increment", id="fischer-no-inc"),
+        pytest.param({"clock": "absolute"}, "main_time", id="absolute-no-time"),
+        pytest.param({"clock": "absolute", "main_time": "1.5"}, "main_time", id="time-float"),
+        pytest.param({"clock": "absolute", "main_time": 0}, "main_time", id="no-main-time"),
+        pytest.param(
+            {"clock": "byoyomi", "main_time": 60, "periods": 0, "period_time": 30},
+            "periods",
+            id="byoyomi-no-periods",
+        ),
+        pytest.param(
+            {"clock": "canadian", "main_time": 60, "stones": 10}, "period_time", id="canadian"
+        ),
+        pytest.param({"clock": "correspondence", "days": 31}, "days", id="days-too-many"),
     ],
 )
 def test_bad_input_is_400_with_the_form_errors_and_stores_nothing(
@@ -126,6 +140,38 @@ def test_bad_input_is_400_with_the_form_errors_and_stores_nothing(
     assert form.errors[field][0] in response.content.decode()
     assert 'id="new-game-form"' in response.content.decode()
     assert Game.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("fields", "words", "main_time"),
+    [
+        ({"clock": "fischer", "main_time": 300, "increment": 3}, "5 min + 3 s a move", 300),
+        ({"clock": "byoyomi", "main_time": 600, "periods": 5, "period_time": 30}, "5 x 30 s", 600),
+        # A setting the system does not use is dropped.
+        ({"clock": "correspondence", "days": 3, "main_time": 9}, "3 days a move", None),
+    ],
+)
+def test_a_game_is_created_with_its_clock(
+    fields: dict[str, Any], words: str, main_time: int | None
+) -> None:
+    ann = Client()
+    game_id = create(ann, **fields)
+
+    clock = state(ann, game_id)["clock"]
+    assert (clock["system"], clock["running"], clock["main_time"]) == (
+        fields["clock"],
+        None,
+        main_time,
+    )
+    assert words in ann.get(f"/games/{game_id}/").content.decode()
+
+
+@pytest.mark.parametrize("fields", [{}, {"clock": "none", "main_time": 300}])
+def test_without_a_clock_a_game_has_none(fields: dict[str, Any]) -> None:
+    ann = Client()
+    game_id = create(ann, **fields)
+    assert state(ann, game_id)["clock"] is None
+    assert "No clock" in ann.get(f"/games/{game_id}/").content.decode()
 
 
 def test_new_game_is_post_only() -> None:
