@@ -3,9 +3,10 @@
 A task on each daphne process's event loop, started as soon as daphne serves
 (``start_when_serving``), that every ``TICK`` seconds:
 
-- flags every active game whose deadline has passed (``services.flag``, one locked
-  transaction: processes racing to flag one game store one ``timeout`` move), so a game
-  ends within a second of its deadline whether or not anyone is connected;
+- flags every active game whose deadline has passed (``services.flag_due``, locked
+  transactions of up to 50 games: processes racing to flag one game store one
+  ``timeout`` move), so a game ends within a second of its deadline whether or not
+  anyone is connected;
 - writes this process's heartbeat (``services.heartbeat``), every ``HEARTBEAT`` seconds;
 - sweeps the sockets of processes whose heartbeat stopped (killed): their seats go
   offline (``services.sweep``), every ``SWEEP`` seconds.
@@ -101,9 +102,8 @@ class ClockWatch:
     async def tick(self) -> None:
         """Flag every game whose clock has run out; forget the sockets that closed while
         the database was down."""
-        due = await self._database(services.out_of_time)
-        for game_id in due:
-            await self._database(services.flag, game_id=game_id)
+        while await self._database(services.flag_due):
+            pass
         for channel_name in list(_disconnected):
             await self._database(services.disconnected, channel_name=channel_name)
             _disconnected.discard(channel_name)

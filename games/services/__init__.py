@@ -17,7 +17,7 @@ package's names.
 """
 
 from games.services.base import ERROR_CODES, GameError, Player
-from games.services.clock import credit_downtime, flag, out_of_time
+from games.services.clock import credit_downtime, flag, flag_due
 from games.services.imports import import_game
 from games.services.lobby import (
     DEFAULT_KOMI,
@@ -52,11 +52,11 @@ __all__ = [
     "credit_downtime",
     "disconnected",
     "flag",
+    "flag_due",
     "heartbeat",
     "import_game",
     "join_game",
     "mark",
-    "out_of_time",
     "pass_turn",
     "play",
     "resign",

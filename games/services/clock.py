@@ -22,7 +22,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games import events
@@ -162,9 +162,29 @@ def flag(*, game_id: str) -> list[Move]:
     try:
         check_on_time(game, now)
     except TimeRanOut:
-        pass
-    else:
-        return []
+        return [_time_out(game, now)]
+    return []
+
+
+@transaction.atomic
+def flag_due(*, limit: int = 50) -> list[Move]:
+    """``flag`` for up to ``limit`` games whose clock has run out, earliest deadline first,
+    in one transaction (the clock watch calls it until it returns []). On PostgreSQL a
+    game another process is flagging is skipped (SKIP LOCKED), so that processes share
+    the work instead of queueing for the same rows."""
+    now = timezone.now()
+    skip_locked = connection.features.has_select_for_update_skip_locked
+    due = (
+        Game.objects.select_for_update(skip_locked=skip_locked)
+        .filter(status=Game.Status.ACTIVE, deadline__lte=now)
+        .order_by("deadline")[:limit]
+    )
+    return [_time_out(game, now) for game in due]
+
+
+def _time_out(game: Game, now: datetime.datetime) -> Move:
+    """Store the timeout of ``game``'s side to move (its clock has run out at ``now``) and
+    schedule its broadcast."""
     loser = str(game.to_move)
     move = Move(
         game=game,
@@ -183,16 +203,7 @@ def flag(*, game_id: str) -> list[Move]:
     move.save()
     game.save()
     on_commit(lambda: events.broadcast_moved(game, [move]))
-    return [move]
-
-
-def out_of_time() -> list[str]:
-    """The ids of the active games whose running clock has run out."""
-    return list(
-        Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=timezone.now()).values_list(
-            "public_id", flat=True
-        )
-    )
+    return move
 
 
 # The site down

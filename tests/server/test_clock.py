@@ -160,7 +160,6 @@ def test_the_flag_stores_a_timeout_and_ends_the_game(
     frozen_clock.advance(2.999)
     assert services.flag(game_id=game.public_id) == []  # not yet
     frozen_clock.advance(0.001)  # exactly at the deadline: out
-    assert services.out_of_time() == [game.public_id]
 
     with django_capture_on_commit_callbacks(execute=True):
         [move] = services.flag(game_id=game.public_id)
@@ -175,8 +174,26 @@ def test_the_flag_stores_a_timeout_and_ends_the_game(
     assert event["game"]["clock"]["running"] is None
     # Never twice.
     assert services.flag(game_id=game.public_id) == []
-    assert services.out_of_time() == []
+    assert services.flag_due() == []
     assert game.moves.count() == 1
+
+
+def test_the_watch_flags_every_game_due_earliest_first_and_no_other(
+    black: Player, white: Player, frozen_clock: FrozenClock
+) -> None:
+    games = [start(black, white, control) for control in (ABSOLUTE, FISCHER, ABSOLUTE)]
+    frozen_clock.advance(2)
+    Game.objects.filter(pk=games[2].pk).update(deadline=reload(games[0]).deadline)
+    Game.objects.filter(pk=games[0].pk).update(
+        deadline=reload(games[0]).deadline + datetime.timedelta(milliseconds=1)
+    )
+    frozen_clock.advance(1.5)
+
+    flagged = services.flag_due()
+
+    assert [move.game.public_id for move in flagged] == [games[2].public_id, games[0].public_id]
+    assert [reload(game).status for game in games] == ["finished", "active", "finished"]
+    assert services.flag_due() == []
 
 
 def test_a_move_after_the_deadline_is_never_stored_the_game_is_lost_on_time(
@@ -248,7 +265,7 @@ def test_a_restart_of_the_whole_site_gives_running_clocks_the_time_it_was_down(
 
     assert clock(game)["black"]["remaining_ms"] == 50 * S
     frozen_clock.advance(50)
-    assert services.out_of_time() == [game.public_id]
+    assert [move.game.public_id for move in services.flag_due()] == [game.public_id]
     assert set(ServerProcess.objects.values_list("name", flat=True)) == {"old", "new"}
 
 
