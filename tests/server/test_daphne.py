@@ -41,6 +41,8 @@ async def test_two_daphne_processes_serve_one_game_live(two_servers: tuple[str, 
                 you,
                 "active",
             )
+        # Bob's arrival reaches Ann, on the other process, as state.
+        assert (await ann_ws.receive())["game"]["online"] == {"black": True, "white": True}
 
         for ply, point in enumerate(LINE):
             mover = ann_ws if ply % 2 == 0 else bob_ws
