@@ -34,7 +34,7 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Literal, Self
+from typing import Literal, NamedTuple, Self
 
 from games.rules.base import Color, Point
 from games.rules.go import GoPosition
@@ -49,6 +49,7 @@ __all__ = [
     "Answer",
     "GnuGo",
     "GoGame",
+    "Strength",
     "available",
     "choose_move",
     "dead_stones",
@@ -69,20 +70,30 @@ GNUGO_OPTIONS = ("--mode", "gtp", "--chinese-rules", "--capture-all-dead", "--po
 LEVELS = range(1, 11)
 """The computer's levels, weakest first."""
 
-STRENGTH: Mapping[int, tuple[int, float]] = {
-    1: (0, 0.5),
-    2: (0, 0.35),
-    3: (0, 0.2),
-    4: (1, 0.1),
-    5: (2, 0.0),
-    6: (4, 0.0),
-    7: (6, 0.0),
-    8: (8, 0.0),
-    9: (9, 0.0),
-    10: (10, 0.0),
+
+class Strength(NamedTuple):
+    """How GNU Go plays at one of our levels."""
+
+    gnugo_level: int
+    """GNU Go's own ``level`` (0 to 10 are safe; 10 is its default and strongest)."""
+    random_share: float = 0.0
+    """The share of moves played at random instead of GNU Go's: uniformly among the
+    legal points that do not fill an own eye, and never instead of a pass or a resignation."""
+
+
+STRENGTH: Mapping[int, Strength] = {
+    1: Strength(0, 0.5),
+    2: Strength(0, 0.35),
+    3: Strength(0, 0.2),
+    4: Strength(1, 0.1),
+    5: Strength(2),
+    6: Strength(4),
+    7: Strength(6),
+    8: Strength(8),
+    9: Strength(9),
+    10: Strength(10),
 }
-"""For each level: GNU Go's ``level``, and the share of moves played at random
-instead (uniformly among the legal points that do not fill an own eye)."""
+"""Our levels 1..10 (``LEVELS``) and how GNU Go plays at each."""
 
 DEFAULT_TIME_LIMIT = 30.0
 """Seconds a ``genmove`` may take when the caller names no limit."""
@@ -194,6 +205,12 @@ class GnuGo:
         self._lock = threading.Lock()
         self._engine: GtpEngine | None = None
 
+    @property
+    def pid(self) -> int | None:
+        """The id of the running GNU Go process (for logs), None when none runs."""
+        engine = self._engine
+        return engine.pid if engine is not None and engine.alive else None
+
     def choose_move(
         self,
         game: GoGame,
@@ -214,18 +231,48 @@ class GnuGo:
         """
         if level not in LEVELS:
             raise ValueError(f"the level is 1 to 10, not {level!r}")
-        gnugo_level, random_share = STRENGTH[level]
+        try:
+            return self.genmove(game, to_move, STRENGTH[level], time_limit=time_limit)
+        except EngineError as error:
+            log.warning("%s; asking again at GNU Go level %d", error, FALLBACK_LEVEL)
+        fallback = Strength(FALLBACK_LEVEL)
+        try:
+            return self.genmove(
+                game, to_move, fallback, time_limit=min(time_limit, FALLBACK_TIME_LIMIT)
+            )
+        except EngineError as error:
+            log.warning("%s; the computer passes", error)
+            return None
+
+    def genmove(
+        self,
+        game: GoGame,
+        to_move: Color,
+        strength: Strength,
+        *,
+        time_limit: float = DEFAULT_TIME_LIMIT,
+    ) -> Answer:
+        """GNU Go's move for ``to_move`` in ``game`` played at ``strength``, one try: a point,
+        None to pass, or ``"resign"``.
+
+        Raises ``EngineTimeout`` when ``genmove`` takes more than ``time_limit``
+        seconds, ``EngineDied`` when the engine dies (either way the process is
+        gone; the next request starts another), ``GtpError`` when GNU Go
+        refuses a move of the game, ``OSError`` when it cannot be started.
+        """
         with self._lock:
-            try:
-                return self._genmove(game, to_move, gnugo_level, random_share, time_limit)
-            except EngineError as error:
-                log.warning("%s; asking again at GNU Go level %d", error, FALLBACK_LEVEL)
-            fallback_limit = min(time_limit, FALLBACK_TIME_LIMIT)
-            try:
-                return self._genmove(game, to_move, FALLBACK_LEVEL, 0.0, fallback_limit)
-            except EngineError as error:
-                log.warning("%s; the computer passes", error)
-                return None
+            engine = self._ready()
+            replay(engine, game)
+            engine.send(f"level {strength.gnugo_level}")
+            # The random point is drawn before genmove changes the board; it replaces
+            # only a placement, so the computer still passes and resigns as GNU Go does.
+            roll = self._rng.random() < strength.random_share
+            wild = self._random_point(engine, game.size, to_move) if roll else None
+            answer = engine.send(f"genmove {to_move.value}", timeout=time_limit)
+        if answer.lower() == "resign":
+            return "resign"
+        move = point_of(answer, game.size)
+        return wild if wild is not None and move is not None else move
 
     def dead_stones(self, game: GoGame, *, time_limit: float = DEFAULT_TIME_LIMIT) -> set[Point]:
         """The stones GNU Go counts as dead at the end of ``game``
@@ -267,27 +314,6 @@ class GnuGo:
                 self._engine.close()
             self._engine = GtpEngine(gnugo_command(self.path), timeout=COMMAND_TIMEOUT)
         return self._engine
-
-    def _genmove(
-        self,
-        game: GoGame,
-        color: Color,
-        gnugo_level: int,
-        random_share: float,
-        time_limit: float,
-    ) -> Answer:
-        engine = self._ready()
-        replay(engine, game)
-        engine.send(f"level {gnugo_level}")
-        # The random point is drawn before genmove changes the board; it replaces
-        # only a placement, so the computer still passes and resigns as GNU Go does.
-        roll = self._rng.random() < random_share
-        wild = self._random_point(engine, game.size, color) if roll else None
-        answer = engine.send(f"genmove {color.value}", timeout=time_limit)
-        if answer.lower() == "resign":
-            return "resign"
-        move = point_of(answer, game.size)
-        return wild if wild is not None and move is not None else move
 
     def _random_point(self, engine: GtpEngine, size: int, color: Color) -> Point | None:
         """A legal point for ``color``, drawn uniformly among those that do not fill one of

@@ -100,6 +100,12 @@ class GtpEngine:
         return self._process.pid
 
     @property
+    def returncode(self) -> int | None:
+        """The process's exit code once it has ended (negative: killed by that signal),
+        None while it runs."""
+        return self._process.poll()
+
+    @property
     def alive(self) -> bool:
         """True while the engine runs and has not failed: it can take commands."""
         return not self._stopped and self._process.poll() is None
@@ -170,8 +176,9 @@ class GtpEngine:
             line = self._next_line(command, deadline, timeout)
             if not status:
                 # Anything before the answer's status character is not GTP: skip it.
+                # No command carries an id, so no answer does either.
                 if line[:1] in ("=", "?"):
-                    status, first = line[0], line[1:].lstrip(" 0123456789")
+                    status, first = line[0], line[1:].strip()
                 continue
             if not line.strip():
                 break
