@@ -1,14 +1,16 @@
 """GNU Go's thinking time per level, and how strong the computer's levels play (a
 benchmark, not a test). The machine is shared, so run it niced:
 
-    nice -n 19 .venv/bin/python bench/gnugo.py                    # times: about 2 minutes
-    nice -n 19 .venv/bin/python bench/gnugo.py --quick            # times: under 30 s
+    nice -n 19 .venv/bin/python bench/gnugo.py                    # times: about 5 minutes
+    nice -n 19 .venv/bin/python bench/gnugo.py --quick            # times: about 2 minutes
     nice -n 19 .venv/bin/python bench/gnugo.py --match 1 0/0 --games 20
 
 Times: for each GNU Go level 0..10, GNU Go plays itself from the empty board
-(komi 7.5, random seed 1, so a run repeats) and every ``genmove`` is timed: the
-first 30 moves on 9x9, the first 60 on 19x19. Printed: mean, median and longest
-move, and the total. GNU Go's opening book makes the first moves almost free.
+(komi 7.5, random seed 1, so a run repeats) and every ``genmove`` is timed: moves
+1-30 on 9x9 (the opening and much of the middle game), and on 19x19 moves 1-60
+(the opening) and 61-120 (the middle game). Printed per stretch: mean, median
+and longest move, and the total. GNU Go's opening book makes the first few
+moves almost free. ``--quick``: levels 0 and 10 only.
 
 Matches (``--match A B``): 9x9 games, komi 7.5, between two strengths, each
 taking Black in half the games. A strength is one of our levels (``5``), or
@@ -42,12 +44,13 @@ from games.engine.gtp import GtpEngine
 from games.rules.base import Color, Point
 
 KOMI = 7.5
-OPENING_MOVES = {9: 30, 19: 60}
+STRETCHES = {9: ((1, 30),), 19: ((1, 60), (61, 120))}
+"""The moves timed on each size, first and last of each stretch (1 is the first move)."""
 MATCH_SIZE = 9
 MATCH_MOVES = 160
 
 
-def opening_times(size: int, level: int, moves: int) -> list[float]:
+def genmove_times(size: int, level: int, moves: int) -> list[float]:
     """Seconds of each ``genmove`` while GNU Go at ``level`` plays itself for ``moves`` moves."""
     times = []
     with GtpEngine(gnugo_command(), timeout=300) as engine:
@@ -64,15 +67,18 @@ def opening_times(size: int, level: int, moves: int) -> list[float]:
 
 def print_times(quick: bool) -> None:
     """Prints the table of ``genmove`` times by size and GNU Go level."""
-    print("size  level  moves  mean s  median s  max s  total s")
-    for size, moves in OPENING_MOVES.items():
-        for level in (0, 1, 5, 10) if quick else range(11):
-            times = opening_times(size, level, moves // 3 if quick else moves)
-            print(
-                f"{size:>2}x{size:<2} {level:>5} {len(times):>6} {statistics.mean(times):>7.3f}"
-                f" {statistics.median(times):>9.3f} {max(times):>6.2f} {sum(times):>8.1f}",
-                flush=True,
-            )
+    print("size   moves    level  mean s  median s  max s  total s")
+    for size, stretches in STRETCHES.items():
+        for level in (0, 10) if quick else range(11):
+            times = genmove_times(size, level, stretches[-1][1])
+            for first, last in stretches:
+                part = times[first - 1 : last]
+                print(
+                    f"{size:>2}x{size:<2}  {first:>3}-{last:<3}  {level:>5}"
+                    f" {statistics.mean(part):>7.3f} {statistics.median(part):>9.3f}"
+                    f" {max(part):>6.2f} {sum(part):>8.1f}",
+                    flush=True,
+                )
 
 
 def parse_strength(text: str) -> Strength:

@@ -104,6 +104,9 @@ FALLBACK_LEVEL = 0
 FALLBACK_TIME_LIMIT = 5.0
 """At most this many seconds (and never more than the first try's) for the second try."""
 
+COUNTING_LEVEL = 10
+"""GNU Go's level when it tells the dead stones: its most careful, whatever the game's level."""
+
 COMMAND_TIMEOUT = 5.0
 """Seconds any other command may take: they answer at once, so a longer wait means a hang."""
 
@@ -285,6 +288,7 @@ class GnuGo:
         with self._lock:
             engine = self._ready()
             replay(engine, game)
+            engine.send(f"level {COUNTING_LEVEL}")
             answer = engine.send("final_status_list dead", timeout=time_limit)
         return {_point(text, game.size) for text in answer.split()}
 
