@@ -209,15 +209,10 @@ CAPTURE = [
 ]
 
 
-STEADY = [level for level in LEVELS if not STRENGTH[level].random_share]
-"""The levels that never play at random."""
-
-
-@pytest.mark.parametrize("level", [STEADY[0], STEADY[-1]])
-def test_the_computer_captures_a_big_group_in_atari(gnugo_path: str, level: int) -> None:
+def test_the_computer_captures_a_big_group_in_atari(gnugo_path: str) -> None:
     # Four white stones with one liberty, F4 (3, 5): Black takes them.
     answer = choose_move(
-        size=7, komi=0.5, setup=setup_of(CAPTURE), moves=[], to_move=B, level=level, path=gnugo_path
+        size=7, komi=0.5, setup=setup_of(CAPTURE), moves=[], to_move=B, level=10, path=gnugo_path
     )
     assert answer == (3, 5)
 
