@@ -84,7 +84,8 @@ class Strength(NamedTuple):
     """How GNU Go plays at one of our levels."""
 
     gnugo_level: int
-    """GNU Go's own ``level`` (0 to 10 are safe; 10 is its default and strongest)."""
+    """GNU Go's own ``level``: 10 is its default; lower levels read less deeply, and
+    below 0 its tables run out."""
     random_share: float = 0.0
     """The share of moves played at random instead of GNU Go's: uniformly among the
     legal points that do not fill an own eye, and never instead of a pass or a resignation."""
