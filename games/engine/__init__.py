@@ -1,0 +1,1 @@
+"""Computer opponents: pure engines and bridges to engine processes; no Django."""
