@@ -123,6 +123,16 @@ class Game(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
 
+    # The computer's seat (games.services.computer): its colour ("" for a game between two
+    # people) and level; which process is thinking its move (a lease: another process
+    # takes over when that one stops writing its heartbeat) and since when; and in Go's
+    # count, the dead stones it sees (None: not looked yet).
+    computer_color = models.CharField(max_length=5, choices=Color.choices, blank=True)
+    computer_level = models.PositiveSmallIntegerField(null=True, blank=True)
+    computer_thinker = models.CharField(max_length=80, blank=True)
+    computer_since = models.DateTimeField(null=True, blank=True)
+    computer_dead = models.JSONField(null=True, blank=True)
+
     # Presence: a seat is online while one of its sockets is open on any process
     # (games.models.Connection); ``away_since`` is when it last went offline, or since it
     # was taken when it never came.

@@ -106,6 +106,7 @@ def game_state(game: Game, *, you: str | None) -> dict[str, Any]:
             {color.value: count for color, count in position.prisoners.items()} if is_go else None
         ),
         **(_count_state(game) if is_go else dict.fromkeys(COUNT_KEYS)),
+        "computer": game.computer_color or None,
         "clock": clock_state(game, now),
         "online": {color: getattr(game, f"{color}_online") for color in COLORS},
         "away_ms": {color: _away_ms(game, color, now) for color in COLORS},

@@ -1,11 +1,9 @@
 #!/bin/sh
 # Command 2: install everything the tests need and run the whole suite.
 EXTRAS=test . "$(dirname "$0")/_venv.sh"
-if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
-    sudo_cmd=""
-    [ "$(id -u)" = 0 ] || sudo_cmd="sudo"
-    $sudo_cmd apt-get update -qq && $sudo_cmd apt-get install -y -qq chromium >/dev/null
-fi
+. scripts/_apt.sh
+need_package /usr/bin/chromium chromium "the browser tests"
+need_package /usr/games/gnugo gnugo "the computer opponent in Go and its tests"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy

@@ -11,13 +11,14 @@ websocket's session and account, never from anything a client sends.
 
 One module a use case family, as Zulip's ``zerver/actions``: ``lobby`` (create, join,
 call off, a guest's seats to an account), ``play`` (moves), ``scoring`` (Go's count),
-``clock`` (charging, the flag, the site's downtime), ``presence`` (who is online, claiming
-a game left), ``imports`` (records); ``base`` holds what they share. Callers use this
-package's names.
+``clock`` (charging, the flag, the site's downtime), ``presence`` (who is online,
+claiming a game left), ``computer`` (the computer's seat, turns and moves), ``imports``
+(records); ``base`` holds what they share. Callers use this package's names.
 """
 
 from games.services.base import ERROR_CODES, GameError, Player
 from games.services.clock import credit_downtime, flag, flag_due
+from games.services.computer import Turn, claim_turns, computer_count, computer_move
 from games.services.imports import import_game
 from games.services.lobby import (
     DEFAULT_KOMI,
@@ -42,11 +43,15 @@ __all__ = [
     "OTHELLO_MAX_SIZE",
     "GameError",
     "Player",
+    "Turn",
     "abort",
     "abort_as_admin",
     "accept",
     "claim",
     "claim_guest_seats",
+    "claim_turns",
+    "computer_count",
+    "computer_move",
     "connected",
     "create_game",
     "credit_downtime",

@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import rules
+from games import events, rules
 from games.models import Game, Move
 from games.rules import go
 from games.selectors import seat_token
@@ -142,6 +142,32 @@ def scoring_method(scoring: object) -> go.ScoringMethod:
 
 
 # Writing
+
+
+def ending_move(game: Game, *, color: str, action: str) -> Move:
+    """The (unsaved) move that ends ``game`` without touching the board: ``action`` is
+    resign, timeout or forfeit, ``color`` the side that resigned, ran out or left."""
+    return Move(
+        game=game, ply=game.ply + 1, color=color, action=action, diff={changed_key(game): []}
+    )
+
+
+def end_with(game: Game, move: Move, *, result: str) -> list[Move]:
+    """Store ``move`` (an ``ending_move``) as ``game``'s last, the game finished with
+    ``result`` and its clocks stopped; broadcast once the transaction commits."""
+    game.ply = move.ply
+    stop_clocks(game)
+    finish(game, result=result)
+    move.save()
+    game.save()
+    on_commit(lambda: events.broadcast_moved(game, [move]))
+    return [move]
+
+
+def stop_clocks(game: Game) -> None:
+    """No clock runs (scoring, over); what the side to move spent is not charged."""
+    game.turn_started_at = None
+    game.deadline = None
 
 
 def finish(game: Game, *, result: str) -> None:

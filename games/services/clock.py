@@ -25,11 +25,10 @@ from typing import Any, TypeVar
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import events
 from games.models import Game, Move, ServerProcess
 from games.rules import Color
 from games.rules.clock import SideClock, TimeControl
-from games.services.base import GameError, changed_key, finish, locked, on_commit
+from games.services.base import GameError, end_with, ending_move, locked, stop_clocks
 
 Result = TypeVar("Result")
 
@@ -85,17 +84,11 @@ def start_turn(game: Game, now: datetime.datetime) -> None:
     otherwise every clock stops."""
     control = control_of(game)
     if control is None or game.status != Game.Status.ACTIVE:
-        stop(game)
+        stop_clocks(game)
         return
     game.turn_started_at = now
     time_left = control.time_left_ms(stored_clock(game, str(game.to_move)))
     game.deadline = now + datetime.timedelta(milliseconds=time_left)
-
-
-def stop(game: Game) -> None:
-    """No clock runs (scoring, over); what the side to move spent is not charged."""
-    game.turn_started_at = None
-    game.deadline = None
 
 
 def charge(move: Move, game: Game, now: datetime.datetime) -> None:
@@ -186,23 +179,12 @@ def _time_out(game: Game, now: datetime.datetime) -> Move:
     """Store the timeout of ``game``'s side to move (its clock has run out at ``now``) and
     schedule its broadcast."""
     loser = str(game.to_move)
-    move = Move(
-        game=game,
-        ply=game.ply + 1,
-        color=loser,
-        action=Move.Action.TIMEOUT,
-        diff={changed_key(game): []},
-    )
+    move = ending_move(game, color=loser, action=Move.Action.TIMEOUT)
     assert game.clocks is not None
     ran_out = clock_at(game, loser, game.deadline or now)
     stamp(move, ran_out)
     game.clocks = {**game.clocks, loser: ran_out.to_json()}
-    game.ply = move.ply
-    stop(game)
-    finish(game, result=f"{Color(loser).opponent.letter}+T")
-    move.save()
-    game.save()
-    on_commit(lambda: events.broadcast_moved(game, [move]))
+    [move] = end_with(game, move, result=f"{Color(loser).opponent.letter}+T")
     return move
 
 

@@ -14,7 +14,7 @@ from games import events, rules
 from games.models import Color, Game
 from games.rules.clock import TimeControl
 from games.selectors import COLORS, color_of
-from games.services import clock
+from games.services import clock, computer
 from games.services.base import (
     GameError,
     Player,
@@ -44,12 +44,16 @@ def create_game(
     komi: float | None = None,
     scoring: str = "territory",
     time_control: TimeControl | None = None,
+    opponent: str = "human",
+    level: int | None = None,
 ) -> Game:
     """A new game, waiting for an opponent, with ``player`` seated as ``color``.
 
     ``color`` is ``black``, ``white`` or ``random``; ``komi`` (default 6.5 for territory
     scoring, 7.5 for area) and ``scoring`` (``territory`` or ``area``) apply to Go only;
     ``time_control``: the clock, None for none (its clocks start when the game does).
+    ``opponent`` ``computer`` seats the computer at ``level`` (1..10) in the other seat at
+    once: the game is active (and the computer, if it plays Black, moves first).
     Raises GameError("bad_request") for any option the game does not allow, a blank or
     too long name, or a player with neither session nor account.
     """
@@ -83,6 +87,14 @@ def create_game(
     game.score = running_score(game, position)
     clock.start_clocks(game, time_control)
     _seat(game, color, player, name)
+    if opponent == "computer":
+        if not is_int(level) or level not in computer.LEVELS:
+            raise GameError("bad_request", "level must be an integer from 1 to 10")
+        computer.seat_computer(game, rules.Color(color).opponent.value, level)
+        game.status = Game.Status.ACTIVE
+        clock.start_turn(game, timezone.now())
+    elif opponent != "human":
+        raise GameError("bad_request", "opponent must be human or computer")
     game.save()
     return game
 

@@ -20,9 +20,10 @@ from games.services import clock
 from games.services.base import (
     GameError,
     Player,
-    changed_key,
     check_ply,
     check_point_shape,
+    end_with,
+    ending_move,
     finish,
     locked,
     move_row,
@@ -52,7 +53,7 @@ def play(*, player: Player, game_id: str, ply: int, point: Any) -> list[Move]:
     now = timezone.now()
     point = on_board(game, point)
     _check_turn(game, player, ply, now)
-    return _apply_move(game, rules.Move.place(point), now)
+    return apply_move(game, rules.Move.place(point), now)
 
 
 @clock.on_time
@@ -69,7 +70,7 @@ def pass_turn(*, player: Player, game_id: str, ply: int) -> list[Move]:
     _check_turn(game, player, ply, now)
     if game.kind == Game.Kind.OTHELLO:
         raise GameError("illegal_move", "Othello has no voluntary pass: passes are automatic")
-    return _apply_move(game, rules.Move.pass_turn(), now)
+    return apply_move(game, rules.Move.pass_turn(), now)
 
 
 @clock.on_time
@@ -89,18 +90,16 @@ def resign(*, player: Player, game_id: str) -> list[Move]:
     refuse_ended(game)
     clock.check_on_time(game, now)
     refuse_waiting(game)
-    move = Move(game=game, ply=game.ply + 1, color=color, action=Move.Action.RESIGN)
-    move.diff = {changed_key(game): []}
+    return resign_as(game, color, now)
+
+
+def resign_as(game: Game, color: str, now: datetime.datetime) -> list[Move]:
+    """``color`` resigns ``game`` (locked, in play) at ``now``: the stored move."""
+    move = ending_move(game, color=color, action=Move.Action.RESIGN)
     clock.stamp_unmoved(move, game, now)
-    game.ply = move.ply
     if game.status == Game.Status.SCORING:
         drop_marking(game, position_of(game))
-    clock.stop(game)
-    finish(game, result=f"{rules.Color(color).opponent.letter}+R")
-    move.save()
-    game.save()
-    on_commit(lambda: events.broadcast_moved(game, [move]))
-    return [move]
+    return end_with(game, move, result=f"{rules.Color(color).opponent.letter}+R")
 
 
 def _check_turn(game: Game, player: Player, ply: int, now: datetime.datetime) -> None:
@@ -120,9 +119,11 @@ def _check_turn(game: Game, player: Player, ply: int, now: datetime.datetime) ->
         raise GameError("not_your_turn", f"it is {game.to_move}'s turn")
 
 
-def _apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Move]:
-    """Play ``move`` and Othello's automatic passes; store them and the new position; the
-    mover's clock charged, the next turn's started."""
+def apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Move]:
+    """Play ``move`` for the side to move of ``game`` (locked, checked) at ``now``, and
+    Othello's automatic passes; store them and the new position; the mover's clock
+    charged, the next turn's started; broadcast after commit. Raises GameError
+    (illegal_move, bad_request) for a move the rules refuse."""
     position = position_of(game)
     try:
         position, diff = position.play(move)
@@ -155,8 +156,10 @@ def _end_of_play(game: Game, position: rules.Position) -> None:
     if isinstance(position, rules.OthelloPosition):
         finish(game, result=position.result() or "Draw")
         return
-    # Two passes: the players now agree on the dead stones, starting from the rules' guess.
+    # Two passes: the players now agree on the dead stones, starting from the rules' guess
+    # (the computer, when it plays, looks at them next: games.services.computer).
     game.status = Game.Status.SCORING
     game.black_accepted = game.white_accepted = False
+    game.computer_dead = None
     game.marking += 1
     count(game, position, go.estimate_dead(position))

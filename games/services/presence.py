@@ -27,8 +27,8 @@ from games.services import clock
 from games.services.base import (
     GameError,
     Player,
-    changed_key,
-    finish,
+    end_with,
+    ending_move,
     locked,
     on_commit,
     refuse_ended,
@@ -95,7 +95,9 @@ def sweep(*, timeout: float) -> list[str]:
 
 def _recount(game: Game, color: str, now: datetime.datetime, *, skip: str | None = None) -> bool:
     """Store whether ``color``'s seat is online; broadcast (to all but ``skip``) and True
-    if that changed."""
+    if that changed. The computer's seat is always online."""
+    if color == game.computer_color:
+        return False
     online = Connection.objects.filter(game=game, color=color).exists()
     if online == getattr(game, f"{color}_online"):
         return False
@@ -136,20 +138,8 @@ def claim(*, player: Player, game_id: str) -> list[Move]:
             f"{absent.capitalize()} has been away for {int((now - since).total_seconds())} s: "
             f"you may claim the game in {int(wait) + 1} s",
         )
-    move = Move(
-        game=game,
-        ply=game.ply + 1,
-        color=absent,
-        action=Move.Action.FORFEIT,
-        diff={changed_key(game): []},
-    )
+    move = ending_move(game, color=absent, action=Move.Action.FORFEIT)
     clock.stamp_unmoved(move, game, now)
-    game.ply = move.ply
     if game.status == Game.Status.SCORING:
         drop_marking(game, position_of(game))
-    clock.stop(game)
-    finish(game, result=f"{rules.Color(color).letter}+F")
-    move.save()
-    game.save()
-    on_commit(lambda: events.broadcast_moved(game, [move]))
-    return [move]
+    return end_with(game, move, result=f"{rules.Color(color).letter}+F")

@@ -61,6 +61,7 @@ def mark(*, player: Player, game_id: str, point: Any, marking: Any = None) -> Ga
     count(game, position, dead - chain if point in dead else dead | chain)
     game.black_accepted = game.white_accepted = False
     game.marking += 1
+    accept_if_computers(game)
     game.save()
     on_commit(lambda: events.broadcast_state(game))
     return game
@@ -159,10 +160,25 @@ def count(game: Game, position: rules.GoPosition, dead: Collection[rules.Point])
     return final
 
 
+def accept_if_computers(game: Game) -> None:
+    """In a game against the computer: once it has seen the dead stones
+    (``computer_dead``), it accepts a marking that is its own and waits on any other;
+    both accepted: the game is finished with that count."""
+    if not game.computer_color or game.computer_dead is None:
+        return
+    if sorted(game.dead) != sorted(game.computer_dead):
+        return
+    setattr(game, f"{game.computer_color}_accepted", True)
+    if game.black_accepted and game.white_accepted:
+        dead = {(row, col) for row, col in game.dead}
+        finish(game, result=count(game, _go_position(game), dead).result)
+
+
 def drop_marking(game: Game, position: rules.Position) -> None:
     """Forget the count of the scoring phase: no dead stones, the score of a game in play."""
     game.dead = []
     game.territory = None
     game.score_detail = None
     game.black_accepted = game.white_accepted = False
+    game.computer_dead = None
     game.score = running_score(game, position)
