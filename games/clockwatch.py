@@ -9,7 +9,9 @@ A task on each daphne process's event loop, started as soon as daphne serves
   anyone is connected;
 - writes this process's heartbeat (``services.heartbeat``), every ``HEARTBEAT`` seconds;
 - sweeps the sockets of processes whose heartbeat stopped (killed): their seats go
-  offline (``services.sweep``), every ``SWEEP`` seconds.
+  offline (``services.sweep``), every ``SWEEP`` seconds;
+- gives the computer's turns to this process's engines (games.computer), which is how
+  a move the computer owes is made even after the process thinking it was killed.
 
 On start it registers the process and, when no process had written a heartbeat for
 ``DOWNTIME_GAP`` seconds (the whole site was down, nobody watched), gives every running
@@ -41,6 +43,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games import services
+from games.computer import ComputerPool
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +72,7 @@ class ClockWatch:
     def __init__(self, process: str = PROCESS_NAME) -> None:
         self.process = process
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="clockwatch")
+        self.computer = ComputerPool(process)
 
     async def run(self) -> None:
         """Credit the site's downtime, then watch until cancelled."""
@@ -88,6 +92,7 @@ class ClockWatch:
         while True:
             try:
                 await self.tick()
+                await self.computer.tick(self._database)
                 if loop.time() - beat >= HEARTBEAT:
                     beat = loop.time()
                     await self._database(services.heartbeat, process=self.process)

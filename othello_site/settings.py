@@ -21,6 +21,8 @@ Environment variables:
                      game (default 60)
     PROCESS_TIMEOUT  seconds without a heartbeat after which a server process counts as
                      gone, its sockets offline (default 20)
+    COMPUTER_ENGINES the computer's engines thinking at once in each process (default 2)
+    GNUGO_PATH       GNU Go's program (default /usr/games/gnugo, Debian's gnugo)
     DATABASE_URL     e.g. postgres://user@host:5432/name (psycopg 3)
     REDIS_URL        e.g. redis://host:6379/0 (channels-redis)
 """
@@ -96,6 +98,11 @@ ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))
 # A server process that has not been seen for this long was killed: its sockets are
 # offline (games.clockwatch; tests shorten it).
 PROCESS_TIMEOUT = float(os.environ.get("PROCESS_TIMEOUT", "20"))
+
+# The computer opponent (games.computer): engines thinking at once in each process, and
+# GNU Go (Debian's gnugo).
+COMPUTER_ENGINES = int(os.environ.get("COMPUTER_ENGINES", "2"))
+GNUGO_PATH = os.environ.get("GNUGO_PATH", "/usr/games/gnugo")
 
 # games.limits: on unless RATE_LIMITS=off (django-ratelimit reads RATELIMIT_ENABLE).
 RATE_LIMITS = os.environ.get("RATE_LIMITS", "").strip().lower() != "off"

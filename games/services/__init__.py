@@ -18,7 +18,13 @@ claiming a game left), ``computer`` (the computer's seat, turns and moves), ``im
 
 from games.services.base import ERROR_CODES, GameError, Player
 from games.services.clock import credit_downtime, flag, flag_due
-from games.services.computer import Turn, claim_turns, computer_count, computer_move
+from games.services.computer import (
+    Turn,
+    claim_turns,
+    computer_count,
+    computer_move,
+    release_turn,
+)
 from games.services.imports import import_game
 from games.services.lobby import (
     DEFAULT_KOMI,
@@ -64,6 +70,7 @@ __all__ = [
     "mark",
     "pass_turn",
     "play",
+    "release_turn",
     "resign",
     "resume",
     "sweep",

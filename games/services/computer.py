@@ -191,6 +191,12 @@ def computer_count(*, game_id: str, marking: int, dead: Sequence[Sequence[int]])
     on_commit(lambda: events.broadcast_state(game))
 
 
+@transaction.atomic
+def release_turn(*, game_id: str) -> None:
+    """Give up the claim on ``game_id``'s turn (its engine failed): another look soon."""
+    Game.objects.filter(public_id=game_id).update(computer_thinker="", computer_since=None)
+
+
 def _release(game: Game) -> None:
     game.computer_thinker = ""
     game.computer_since = None

@@ -1,0 +1,84 @@
+"""The computer's engines in a server process: a bounded pool, fed by the clock watch.
+
+Each tick of the watch (games.clockwatch) claims as many turns the computer owes as this
+process has engines free (``services.claim_turns``; ``COMPUTER_ENGINES`` a process,
+default 2: the machine's cores), hands each to a worker process of its own
+(``games.engine.answer``, which imports no Django: a pure engine, or GNU Go over its
+pipes) and stores the answer through ``services.computer_move`` or
+``services.computer_count``. The thinking never runs on the event loop nor holds the GIL
+of the process that serves the sockets, so no other game waits for it; turns beyond the
+free engines wait in the database for the next tick (the longest waiting first). Each
+engine move has a time limit of its own (the level's budget; GNU Go's, with a fallback).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import logging
+import multiprocessing
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from django.conf import settings
+
+from games import services
+from games.engine.answer import answer
+
+logger = logging.getLogger(__name__)
+
+Database = Callable[..., Awaitable[Any]]
+
+
+class ComputerPool:
+    """The engines of this process (``size`` at once), claiming turns as ``process``."""
+
+    def __init__(self, process: str, size: int | None = None) -> None:
+        self.process = process
+        self.size = size or settings.COMPUTER_ENGINES
+        self.busy = 0
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.executor = ProcessPoolExecutor(
+            self.size, mp_context=multiprocessing.get_context("spawn")
+        )
+
+    async def tick(self, database: Database) -> None:
+        """Claim the turns there are engines free for, and start thinking them."""
+        free = self.size - self.busy
+        if free <= 0:
+            return
+        for turn in await database(services.claim_turns, process=self.process, limit=free):
+            self.busy += 1
+            task = asyncio.get_running_loop().create_task(self._think(turn, database))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _think(self, turn: services.Turn, database: Database) -> None:
+        try:
+            think = functools.partial(
+                answer, dataclasses.asdict(turn), gnugo_path=settings.GNUGO_PATH
+            )
+            result = await asyncio.get_running_loop().run_in_executor(self.executor, think)
+            if turn.task == "count":
+                await database(
+                    services.computer_count,
+                    game_id=turn.game_id,
+                    marking=turn.marking,
+                    dead=result["dead"],
+                )
+            else:
+                await database(
+                    services.computer_move,
+                    game_id=turn.game_id,
+                    ply=turn.ply,
+                    point=result["point"],
+                )
+        except services.GameError as error:
+            logger.info("the computer's answer in %s was refused: %s", turn.game_id, error)
+        except Exception:
+            logger.exception("the computer could not answer in %s", turn.game_id)
+            await database(services.release_turn, game_id=turn.game_id)
+        finally:
+            self.busy -= 1
