@@ -25,6 +25,11 @@ __all__ = ["Solver"]
 
 FASTEST_FIRST = 7
 """From this many empties up, the moves are sorted by the replies they leave."""
+TABLE_SIZE = 1 << 18
+"""The most positions the solver's table holds before it starts again."""
+INFINITY = 1 << 16
+"""More than any margin on any board."""
+_UNKNOWN = (-INFINITY, INFINITY, 0)
 
 
 class Solver:
@@ -33,7 +38,10 @@ class Solver:
     def __init__(self, size: int, check: Callable[[], None]) -> None:
         self._geometry = _geometry(size)
         self._board = self._geometry.board
+        self._around = _neighbours(self._geometry.board, self._geometry.up_shifts)
         self._check = check
+        self._table: dict[tuple[int, int], tuple[int, int, int]] = {}
+        """What each solved position's search proved: lower and upper bounds, best move."""
         self.nodes = 0
 
     def solve(self, own: int, other: int, alpha: int, beta: int) -> int:
@@ -51,24 +59,22 @@ class Solver:
             return self._few(own, other, empty, empties, alpha, beta, False)
         self.nodes += 1
         self._check()
+        key = (own, other)
+        lower, upper, table_move = self._table.get(key, _UNKNOWN)
+        if lower >= beta or lower == upper:
+            return lower
+        if upper <= alpha:
+            return upper
         geometry = self._geometry
         moves = _legal_bits(geometry, own, other)
         if not moves:
             if _legal_bits(geometry, other, own):
                 return -self._solve(other, own, empty, empties, -beta, -alpha)
             return own.bit_count() - other.bit_count()
-        children = []
-        while moves:
-            move = moves & -moves
-            moves ^= move
-            flipped = _flipped_bits(geometry, move, own, other)
-            mine, theirs = own | move | flipped, other ^ flipped
-            replies = _legal_bits(geometry, theirs, mine).bit_count()
-            children.append((replies, move, theirs, mine))
-        children.sort()
-        best = -self._board.bit_count() - 1
+        original_alpha = alpha
+        best, best_move = -INFINITY, 0
         first = True
-        for _, move, theirs, mine in children:
+        for _, move, theirs, mine in self._children(own, other, moves, table_move):
             child_empty = empty ^ move
             if first:
                 score = -self._solve(theirs, mine, child_empty, empties - 1, -beta, -alpha)
@@ -78,12 +84,37 @@ class Solver:
                 if alpha < score < beta:
                     score = -self._solve(theirs, mine, child_empty, empties - 1, -beta, -score)
             if score > best:
-                best = score
+                best, best_move = score, move
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
                         break
+        table = self._table
+        if len(table) >= TABLE_SIZE:
+            table.clear()
+        table[key] = (
+            best if best > original_alpha else lower,
+            best if best < beta else upper,
+            best_move,
+        )
         return best
+
+    def _children(
+        self, own: int, other: int, moves: int, first: int
+    ) -> list[tuple[int, int, int, int]]:
+        """Each of ``moves`` as (rank, move, their discs, my discs), ``first`` first, then
+        the moves that leave the fewest replies."""
+        geometry = self._geometry
+        children = []
+        while moves:
+            move = moves & -moves
+            moves ^= move
+            flipped = _flipped_bits(geometry, move, own, other)
+            mine, theirs = own | move | flipped, other ^ flipped
+            replies = -1 if move == first else _legal_bits(geometry, theirs, mine).bit_count()
+            children.append((replies, move, theirs, mine))
+        children.sort()
+        return children
 
     def _few(
         self, own: int, other: int, empty: int, empties: int, alpha: int, beta: int, passed: bool
@@ -92,12 +123,15 @@ class Solver:
         self.nodes += 1
         if empties == 1:
             return self._last(own, other, empty)
-        geometry = self._geometry
+        geometry, around = self._geometry, self._around
         best = None
         squares = empty
         while squares:
             move = squares & -squares
             squares ^= move
+            # Only a square next to a disc of the other side can flip one.
+            if not other & around[move]:
+                continue
             flipped = _flipped_bits(geometry, move, own, other)
             if not flipped:
                 continue
@@ -125,10 +159,27 @@ class Solver:
     def _last(self, own: int, other: int, square: int) -> int:
         """The final margin with one empty ``square`` left, ``own`` to move."""
         margin = own.bit_count() - other.bit_count()
-        flipped = _flipped_bits(self._geometry, square, own, other).bit_count()
-        if flipped:
-            return margin + 2 * flipped + 1
-        flipped = _flipped_bits(self._geometry, square, other, own).bit_count()
-        if flipped:
-            return margin - 2 * flipped - 1
+        around = self._around[square]
+        if other & around:
+            flipped = _flipped_bits(self._geometry, square, own, other).bit_count()
+            if flipped:
+                return margin + 2 * flipped + 1
+        if own & around:
+            flipped = _flipped_bits(self._geometry, square, other, own).bit_count()
+            if flipped:
+                return margin - 2 * flipped - 1
         return margin
+
+
+def _neighbours(board: int, shifts: tuple[int, ...]) -> dict[int, int]:
+    """The squares next to each square of ``board`` (the key, a one-bit int)."""
+    around = {}
+    squares = board
+    while squares:
+        square = squares & -squares
+        squares ^= square
+        near = 0
+        for shift in shifts:
+            near |= (square << shift) | (square >> shift)
+        around[square] = near & board
+    return around
