@@ -29,13 +29,12 @@ level  depth  seconds  endgame  noise
 6      4      0.25     10       0
 7      5      0.35     10       0
 8      6      0.5      12       0
-9      8      0.75     14       0
-10     any    1.0      any      0
+9      8      0.75     12       0
+10     any    1.0      14       0
 =====  =====  =======  =======  =====
 
-Level 10 has no depth limit and tries the exact solve whatever the number of
-empties; its budget bounds both. On bigger boards the same seconds buy less
-depth: the budget holds on every size.
+Level 10 has no depth limit: only its time bounds it. On bigger boards the
+same seconds buy less depth: the budget holds on every size.
 """
 
 from __future__ import annotations
@@ -52,7 +51,7 @@ from .search import Budget, ScoredMove, Search
 
 __all__ = ["LEVELS", "Level", "choose_move"]
 
-ENDGAME_PREFACE = 2
+ENDGAME_PREFACE = 4
 """Midgame depths searched before the exact solve: a move in hand if it times out."""
 
 
@@ -67,7 +66,7 @@ class Level:
 
 
 UNLIMITED = 1 << 16
-"""More depth or empties than any board has: the time budget alone limits level 10."""
+"""More depth than any board has empty squares: the time alone limits level 10."""
 
 LEVELS: dict[int, Level] = {
     1: Level(depth=1, seconds=0.05, endgame=0, noise=2500),
@@ -78,8 +77,8 @@ LEVELS: dict[int, Level] = {
     6: Level(depth=4, seconds=0.25, endgame=10, noise=0),
     7: Level(depth=5, seconds=0.35, endgame=10, noise=0),
     8: Level(depth=6, seconds=0.5, endgame=12, noise=0),
-    9: Level(depth=8, seconds=0.75, endgame=14, noise=0),
-    10: Level(depth=UNLIMITED, seconds=1.0, endgame=UNLIMITED, noise=0),
+    9: Level(depth=8, seconds=0.75, endgame=12, noise=0),
+    10: Level(depth=UNLIMITED, seconds=1.0, endgame=14, noise=0),
 }
 
 

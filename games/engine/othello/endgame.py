@@ -25,7 +25,7 @@ __all__ = ["Solver"]
 
 FASTEST_FIRST = 7
 """From this many empties up, the moves are sorted by the replies they leave."""
-TABLE_SIZE = 1 << 18
+TABLE_SIZE = 1 << 17
 """The most positions the solver's table holds before it starts again."""
 INFINITY = 1 << 16
 """More than any margin on any board."""

@@ -33,7 +33,7 @@ __all__ = ["EXACT", "Budget", "OutOfTime", "ScoredMove", "Search"]
 EXACT = MAX_SCORE
 """The search score of a decided game won by one disc (lost: the negative)."""
 INFINITY = EXACT * 1_000
-TABLE_SIZE = 1 << 18
+TABLE_SIZE = 1 << 17
 """The most positions the transposition table holds before it starts again."""
 
 
