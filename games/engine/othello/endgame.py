@@ -21,6 +21,8 @@ from collections.abc import Callable
 
 from games.rules.othello import _flipped_bits, _geometry, _legal_bits
 
+from .negascout import Child, negascout
+
 __all__ = ["Solver"]
 
 FASTEST_FIRST = 7
@@ -71,50 +73,38 @@ class Solver:
             if _legal_bits(geometry, other, own):
                 return -self._solve(other, own, empty, empties, -beta, -alpha)
             return own.bit_count() - other.bit_count()
-        original_alpha = alpha
-        best, best_move = -INFINITY, 0
-        first = True
-        for _, move, theirs, mine in self._children(own, other, moves, table_move):
-            child_empty = empty ^ move
-            if first:
-                score = -self._solve(theirs, mine, child_empty, empties - 1, -beta, -alpha)
-                first = False
-            else:
-                score = -self._solve(theirs, mine, child_empty, empties - 1, -alpha - 1, -alpha)
-                if alpha < score < beta:
-                    score = -self._solve(theirs, mine, child_empty, empties - 1, -beta, -score)
-            if score > best:
-                best, best_move = score, move
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
+        children = self._children(own, other, moves, table_move)
+        best, best_move = negascout(
+            children,
+            lambda child, low, high: (
+                -self._solve(child[1], child[2], empty ^ child[0], empties - 1, -high, -low)
+            ),
+            alpha,
+            beta,
+        )
         table = self._table
         if len(table) >= TABLE_SIZE:
             table.clear()
         table[key] = (
-            best if best > original_alpha else lower,
+            best if best > alpha else lower,
             best if best < beta else upper,
             best_move,
         )
         return best
 
-    def _children(
-        self, own: int, other: int, moves: int, first: int
-    ) -> list[tuple[int, int, int, int]]:
-        """Each of ``moves`` as (rank, move, their discs, my discs), ``first`` first, then
-        the moves that leave the fewest replies."""
+    def _children(self, own: int, other: int, moves: int, first: int) -> list[Child]:
+        """Each of ``moves`` and the position after it: ``first`` first, then fewest replies."""
         geometry = self._geometry
-        children = []
+        ranked = []
         while moves:
             move = moves & -moves
             moves ^= move
             flipped = _flipped_bits(geometry, move, own, other)
             mine, theirs = own | move | flipped, other ^ flipped
             replies = -1 if move == first else _legal_bits(geometry, theirs, mine).bit_count()
-            children.append((replies, move, theirs, mine))
-        children.sort()
-        return children
+            ranked.append((replies, (move, theirs, mine)))
+        ranked.sort()
+        return [child for _, child in ranked]
 
     def _few(
         self, own: int, other: int, empty: int, empties: int, alpha: int, beta: int, passed: bool

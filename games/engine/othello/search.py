@@ -20,13 +20,14 @@ the node: it is exact and much faster than searching with an evaluation.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from games.rules.othello import _flipped_bits, _geometry, _legal_bits
 
 from .endgame import Solver
 from .evaluate import MAX_SCORE, evaluator
+from .negascout import Child, negascout
 
 __all__ = ["EXACT", "Budget", "OutOfTime", "ScoredMove", "Search"]
 
@@ -102,7 +103,7 @@ class Search:
         the search is faster.
         """
         moves = _legal_bits(self._geometry, own, other)
-        scored = [ScoredMove(move, 0) for move in self._ordered(own, other, moves, 0)]
+        scored = [ScoredMove(child[0], 0) for child in self._ordered(own, other, moves, 0)]
         empties = (self._geometry.board & ~(own | other)).bit_count()
         for depth in depths:
             try:
@@ -184,26 +185,21 @@ class Search:
                     return lower
                 if upper <= alpha:
                     return upper
-        original_alpha = alpha
-        best, best_move = -INFINITY, 0
-        first = True
-        for move in self._ordered(own, other, moves, table_move) if depth > 1 else _bits(moves):
-            flipped = _flipped_bits(geometry, move, own, other)
-            theirs, mine = other ^ flipped, own | move | flipped
-            if first:
-                score = -self._negamax(theirs, mine, empties - 1, depth - 1, -beta, -alpha)
-                first = False
-            else:
-                score = -self._negamax(theirs, mine, empties - 1, depth - 1, -alpha - 1, -alpha)
-                if alpha < score < beta:
-                    score = -self._negamax(theirs, mine, empties - 1, depth - 1, -beta, -score)
-            if score > best:
-                best, best_move = score, move
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        self._store(key, depth, original_alpha, beta, best, best_move)
+        # Ordering costs a move generation per move: worth it above the last depth.
+        children = (
+            self._ordered(own, other, moves, table_move)
+            if depth > 1
+            else self._children(own, other, moves)
+        )
+        best, best_move = negascout(
+            children,
+            lambda child, low, high: (
+                -self._negamax(child[1], child[2], empties - 1, depth - 1, -high, -low)
+            ),
+            alpha,
+            beta,
+        )
+        self._store(key, depth, alpha, beta, best, best_move)
         return best
 
     def _store(
@@ -224,25 +220,27 @@ class Search:
         low, high = alpha // EXACT, -(-beta // EXACT)
         return self._solver.solve(own, other, low, high) * EXACT
 
-    def _ordered(self, own: int, other: int, moves: int, first: int) -> list[int]:
-        """``moves`` of ``own``: ``first`` (if one), corners, fewest replies, X squares last."""
-        geometry = self._geometry
+    def _ordered(self, own: int, other: int, moves: int, first: int) -> list[Child]:
+        """``moves`` of ``own`` and the positions after them, best-looking first.
+
+        ``first`` (if one of them), then the corners, then the moves that leave
+        the opponent the fewest replies, the X squares last.
+        """
         corners, x_squares = self._corners, self._x_squares
-        keyed = []
-        for move in _bits(moves):
-            flipped = _flipped_bits(geometry, move, own, other)
-            replies = _legal_bits(geometry, other ^ flipped, own | move | flipped).bit_count()
+        ranked = []
+        for child in self._children(own, other, moves):
+            move, theirs, mine = child
+            replies = _legal_bits(self._geometry, theirs, mine).bit_count()
             rank = replies - 100 * bool(move & corners) + 100 * bool(move & x_squares)
-            keyed.append((-1000 if move == first else rank, move))
-        keyed.sort()
-        return [move for _, move in keyed]
+            ranked.append((-1000 if move == first else rank, child))
+        ranked.sort()
+        return [child for _, child in ranked]
 
-
-def _bits(board: int) -> list[int]:
-    """The set bits of ``board``, lowest first, each as a one-bit int."""
-    bits = []
-    while board:
-        low = board & -board
-        bits.append(low)
-        board ^= low
-    return bits
+    def _children(self, own: int, other: int, moves: int) -> Iterator[Child]:
+        """Each of ``moves`` of ``own`` and the position after it, as they are asked for."""
+        geometry = self._geometry
+        while moves:
+            move = moves & -moves
+            moves ^= move
+            flipped = _flipped_bits(geometry, move, own, other)
+            yield move, other ^ flipped, own | move | flipped
