@@ -7,7 +7,10 @@ True
 
 Three parts, each measured and replaceable on its own, as in Edax and Egaroucid:
 ``search`` (negascout, iterative deepening, transposition table, move ordering),
-``evaluate`` (the static evaluation) and ``endgame`` (the exact solver).
+``evaluate`` (the static evaluation) and ``endgame`` (the exact solver); the
+negascout loop over one position's moves (``negascout``) serves both searches.
+They work on the rules module's bitboards (``OthelloPosition.bitboards()``) and
+its move generation, so the engine and the rules never disagree on a move.
 
 Levels trade depth and time. ``depth`` is the deepest midgame search; the
 search goes one move deeper at a time and stops at that depth or when the

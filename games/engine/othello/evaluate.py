@@ -5,14 +5,15 @@ hand-made Othello evaluations weigh (corners, the squares next to an empty
 corner, mobility, frontier discs, stable discs, edges), each term scaled so
 that one weight serves every board size:
 
-- corners and their neighbours are always four of each, so they count as they are;
+- every board has four corners, four X squares and eight C squares, so they
+  count as they are;
 - mobility and frontier count as a ratio, ``100 * (mine - theirs) / (mine + theirs + 2)``,
   since bigger boards have more of both;
 - stable and edge discs count per disc, with a weight divided by the size, since a
   side of the board has ``size`` squares.
 
-It never reaches ``MAX_SCORE``; the search ranks every decided game above any
-evaluation.
+It stays strictly between ``-MAX_SCORE`` and ``MAX_SCORE``: the search ranks
+every decided game above any evaluation.
 """
 
 from __future__ import annotations
@@ -24,17 +25,22 @@ from games.rules.othello import _Geometry, _geometry
 __all__ = ["MAX_SCORE", "Evaluator", "evaluator"]
 
 MAX_SCORE = 10_000
-"""An evaluation never reaches this, whatever the position and board size."""
+"""An evaluation never reaches this (nor its negative), whatever the position and size."""
 
 CORNER = 700
+"""A corner held: it can never be flipped, and it anchors the edges."""
 X_SQUARE = -250
 """A disc diagonally next to an empty corner: it opens the corner to the other side."""
 C_SQUARE = -100
 """A disc beside an empty corner along the edge: a lesser risk than an X square."""
 MOBILITY = 12
+"""Per point of the ratio of legal moves: having choices and leaving few."""
 FRONTIER = 6
+"""Per point of the ratio of frontier discs (next to an empty square), fewer being better."""
 STABLE = 400
+"""Divided by the size, per stable disc (one that can never be flipped)."""
 EDGE = 120
+"""Divided by the size, per disc on an edge, away from the corners."""
 
 
 def _ratio(mine: int, theirs: int) -> int:
@@ -125,7 +131,9 @@ class Evaluator:
             score += self._stable_weight * (
                 (stable & own).bit_count() - (stable & other).bit_count()
             )
-        return score
+        # Only a board of stable discs nearly all of one colour could reach the
+        # limit; clipped, it still ranks below a decided game.
+        return max(-MAX_SCORE + 1, min(MAX_SCORE - 1, score))
 
     def _next_to(self, squares: int) -> int:
         """The squares of the board next to one of ``squares``, in any of the eight directions."""
