@@ -1,7 +1,7 @@
 """Strength and speed of the Othello engine (a benchmark, not a test).
 
     nice -n 19 .venv/bin/python bench/engine.py --quick     # a few minutes
-    nice -n 19 .venv/bin/python bench/engine.py             # hours: see --levels, --games
+    nice -n 19 .venv/bin/python bench/engine.py             # hours: see --levels, --games, --skip
 
 Strength: each level plays 8x8 games against a random player (a uniform
 choice among the legal moves) and a greedy one (the move that flips the most
@@ -21,6 +21,10 @@ finish at 14 empties in Python (memoized, on the rules module's positions, it
 takes about a second at 10 empties and ten at 11). The table shows how many
 final margins agree, and the CPU time of each side (wall time would count
 whatever else the machine runs).
+
+Sizes: each level answers on three half-full positions of every even size from
+4 to 16; the table shows the longest wall time per move, to compare with the
+levels' budgets.
 """
 
 from __future__ import annotations
@@ -108,13 +112,13 @@ def bench_strength(levels: list[int], games: int, time_limit: float | None, seed
             )
 
 
-def random_position(rng: random.Random, empties: int) -> OthelloPosition:
-    """An 8x8 position with ``empties`` empty squares reached by random play, not over."""
+def random_position(rng: random.Random, size: int, empties: int) -> OthelloPosition:
+    """A position with ``empties`` empty squares reached by random play, with a move to make."""
     while True:
-        position = OthelloPosition.start(8)
+        position = OthelloPosition.start(size)
         while not position.is_over:
             black, white = position.bitboards()
-            if 64 - (black | white).bit_count() == empties and not position.must_pass:
+            if size * size - (black | white).bit_count() == empties and not position.must_pass:
                 return position
             legal = position.legal_moves()
             position = position.play(Move.place(rng.choice(legal)) if legal else Move.pass_turn())[
@@ -153,7 +157,7 @@ def bench_endgame(empties_range: range, positions: int, seed: int) -> None:
     for empties in empties_range:
         agree, solver_times, reference_times, nodes = 0, [], [], 0
         for _ in range(positions):
-            position = random_position(rng, empties)
+            position = random_position(rng, 8, empties)
             black, white = position.bitboards()
             own, other = (black, white) if position.to_move is Color.BLACK else (white, black)
             solver = Solver(8, lambda: None)
@@ -172,6 +176,23 @@ def bench_endgame(empties_range: range, positions: int, seed: int) -> None:
         )
 
 
+def bench_sizes(levels: list[int], seed: int) -> None:
+    print("Board sizes: the longest time per move (s) over 3 positions half full")
+    print(f"{'size':>4} " + " ".join(f"{f'L{level}':>6}" for level in levels))
+    rng = random.Random(seed)
+    for size in range(4, 17, 2):
+        positions = [random_position(rng, size, size * size // 2) for _ in range(3)]
+        longest = []
+        for level in levels:
+            times = []
+            for position in positions:
+                start = time.perf_counter()
+                choose_move(position, level=level, seed=seed)
+                times.append(time.perf_counter() - start)
+            longest.append(max(times))
+        print(f"{size:>4} " + " ".join(f"{seconds:>6.3f}" for seconds in longest), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short run (a few minutes)")
@@ -179,7 +200,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, help="games per level and opponent (default 100)")
     parser.add_argument("--time-limit", type=float, help="seconds per engine move, at most")
     parser.add_argument("--positions", type=int, help="endgame positions per empties (default 5)")
-    parser.add_argument("--skip", choices=("strength", "endgame"), help="leave one part out")
+    parser.add_argument(
+        "--skip",
+        choices=("strength", "endgame", "sizes"),
+        action="append",
+        default=[],
+        help="leave a part out (may be repeated)",
+    )
     parser.add_argument("--seed", type=int, default=2024, help="random seed (default 2024)")
     args = parser.parse_args()
     levels = sorted(LEVELS) if args.levels is None else [int(x) for x in args.levels.split(",")]
@@ -189,10 +216,12 @@ def main() -> None:
     if args.quick and args.levels is None:
         levels = [1, 5, 10]
     print(f"Python {sys.version.split()[0]}, seed {args.seed}, time limit {args.time_limit}")
-    if args.skip != "strength":
+    if "strength" not in args.skip:
         bench_strength(levels, games, args.time_limit, args.seed)
-    if args.skip != "endgame":
+    if "endgame" not in args.skip:
         bench_endgame(empties, positions, args.seed)
+    if "sizes" not in args.skip:
+        bench_sizes(levels, args.seed)
 
 
 if __name__ == "__main__":
