@@ -304,6 +304,13 @@ def test_the_time_limit_holds(size: int, time_limit: float) -> None:
     assert clock.now <= clock.step + time_limit + clock.step
 
 
+def test_an_exact_solve_cut_short_answers_with_the_midgame_search() -> None:
+    endgame = random_position(random.Random(14), 8, LEVELS[10].endgame)
+    clock = FakeClock(step=2**-10)
+    assert choose_move(endgame, level=10, clock=clock) in endgame.legal_moves()
+    assert clock.now <= LEVELS[10].seconds + 2 * clock.step
+
+
 def test_a_level_keeps_to_its_own_time_without_a_limit() -> None:
     clock = FakeClock(step=2**-10)
     choose_move(OthelloPosition.start(8), level=10, clock=clock)
