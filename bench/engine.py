@@ -25,11 +25,17 @@ whatever else the machine runs).
 Sizes: each level answers on three half-full positions of every even size from
 4 to 16; the table shows the longest wall time per move, to compare with the
 levels' budgets.
+
+Ladder (``--ladder``): each level listed plays the next one up, from openings
+of a few random moves, each opening once with each colour (the stronger
+levels are deterministic: from the start position they would play one game
+over and over); the table shows the upper level's wins, draws and losses.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 import time
@@ -44,6 +50,8 @@ from games.rules.base import Color, Move, Point
 from games.rules.othello import OthelloPosition, _flipped_bits, _geometry, _legal_bits
 
 Player = Callable[[OthelloPosition], Point]
+LADDER_OPENING = 4
+"""Random moves before a ladder game: the levels above 4 play the same game from the same start."""
 
 
 def random_player(rng: random.Random) -> Player:
@@ -65,27 +73,42 @@ def greedy_player(rng: random.Random) -> Player:
     return play
 
 
-def play_game(
-    engine_color: Color, level: int, seed: int, opponent: Player, time_limit: float | None
-) -> tuple[int, int, float]:
-    """One 8x8 game; returns the engine's margin, its number of moves and its thinking time."""
-    position = OthelloPosition.start(8)
-    moves, thinking = 0, 0.0
+class Engine:
+    """The engine as a player at ``level``: it counts its moves and its thinking time."""
+
+    def __init__(self, level: int, seed: int, time_limit: float | None) -> None:
+        self.level, self.seed, self.time_limit = level, seed, time_limit
+        self.moves, self.thinking = 0, 0.0
+
+    def __call__(self, position: OthelloPosition) -> Point:
+        start = time.perf_counter()
+        point = choose_move(
+            position, level=self.level, seed=self.seed + self.moves, time_limit=self.time_limit
+        )
+        self.thinking += time.perf_counter() - start
+        self.moves += 1
+        assert point is not None, "play_game passes for the players"
+        return point
+
+
+def play_game(start: OthelloPosition, players: dict[Color, Player]) -> int:
+    """The game from ``start`` between ``players``; returns Black's final margin."""
+    position = start
     while not position.is_over:
         if position.must_pass:
             position = position.passed()
             continue
-        if position.to_move is engine_color:
-            start = time.perf_counter()
-            point = choose_move(position, level=level, seed=seed + moves, time_limit=time_limit)
-            thinking += time.perf_counter() - start
-            moves += 1
-        else:
-            point = opponent(position)
-        assert point is not None
+        point = players[position.to_move](position)
         position = position.play(Move.place(point))[0]
     counts = position.disc_counts()
-    return counts[engine_color] - counts[engine_color.opponent], moves, thinking
+    return counts[Color.BLACK] - counts[Color.WHITE]
+
+
+def tally(margins: list[int]) -> str:
+    """Wins, draws and losses of the side whose ``margins`` these are, in columns."""
+    win = sum(margin > 0 for margin in margins)
+    draw = margins.count(0)
+    return f"{win:>5} {draw:>5} {len(margins) - win - draw:>5}"
 
 
 def bench_strength(levels: list[int], games: int, time_limit: float | None, seed: int) -> None:
@@ -93,23 +116,38 @@ def bench_strength(levels: list[int], games: int, time_limit: float | None, seed
     print(f"{'level':>5} {'opponent':>8} {'win':>5} {'draw':>5} {'loss':>5} {'s/move':>8}")
     for level in levels:
         for name, make in (("random", random_player), ("greedy", greedy_player)):
-            rng = random.Random(seed * 1000 + level)
-            opponent = make(rng)
-            tally = [0, 0, 0]
-            moves, thinking = 0, 0.0
+            opponent = make(random.Random(seed * 1000 + level))
+            margins, moves, thinking = [], 0, 0.0
             for game in range(games):
+                engine = Engine(level, seed + 100 * game, time_limit)
                 color = Color.BLACK if game % 2 == 0 else Color.WHITE
-                margin, played, spent = play_game(
-                    color, level, seed + 100 * game, opponent, time_limit
+                margin = play_game(
+                    OthelloPosition.start(8), {color: engine, color.opponent: opponent}
                 )
-                tally[0 if margin > 0 else 1 if margin == 0 else 2] += 1
-                moves += played
-                thinking += spent
-            win, draw, loss = tally
-            print(
-                f"{level:>5} {name:>8} {win:>5} {draw:>5} {loss:>5} {thinking / moves:>8.3f}",
-                flush=True,
-            )
+                margins.append(margin if color is Color.BLACK else -margin)
+                moves += engine.moves
+                thinking += engine.thinking
+            print(f"{level:>5} {name:>8} {tally(margins)} {thinking / moves:>8.3f}", flush=True)
+
+
+def bench_ladder(levels: list[int], games: int, time_limit: float | None, seed: int) -> None:
+    print(
+        f"Ladder on 8x8: each level against the next one listed, {games} games,"
+        f" openings of {LADDER_OPENING} random moves, each played with both colours"
+    )
+    print(f"{'level':>5} {'against':>8} {'win':>5} {'draw':>5} {'loss':>5}")
+    rng = random.Random(seed)
+    for lower, upper in itertools.pairwise(levels):
+        margins = []
+        for game in range(games):
+            if game % 2 == 0:
+                opening = random_position(rng, 8, 60 - LADDER_OPENING)
+            ours = Engine(upper, seed + 100 * game, time_limit)
+            theirs = Engine(lower, seed + 100 * game + 50, time_limit)
+            color = Color.BLACK if game % 2 == 0 else Color.WHITE
+            margin = play_game(opening, {color: ours, color.opponent: theirs})
+            margins.append(margin if color is Color.BLACK else -margin)
+        print(f"{upper:>5} {lower:>8} {tally(margins)}", flush=True)
 
 
 def random_position(rng: random.Random, size: int, empties: int) -> OthelloPosition:
@@ -207,6 +245,9 @@ def main() -> None:
         default=[],
         help="leave a part out (may be repeated)",
     )
+    parser.add_argument(
+        "--ladder", action="store_true", help="also play each level against the next one"
+    )
     parser.add_argument("--seed", type=int, default=2024, help="random seed (default 2024)")
     args = parser.parse_args()
     levels = sorted(LEVELS) if args.levels is None else [int(x) for x in args.levels.split(",")]
@@ -222,6 +263,8 @@ def main() -> None:
         bench_endgame(empties, positions, args.seed)
     if "sizes" not in args.skip:
         bench_sizes(levels, args.seed)
+    if args.ladder:
+        bench_ladder(levels, games, args.time_limit, args.seed)
 
 
 if __name__ == "__main__":
