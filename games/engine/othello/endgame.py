@@ -57,6 +57,7 @@ class Solver:
         return self._solve(own, other, empty, empty.bit_count(), alpha, beta)
 
     def _solve(self, own: int, other: int, empty: int, empties: int, alpha: int, beta: int) -> int:
+        """``solve``, told the ``empty`` squares and how many they are (``empties``)."""
         if empties < FASTEST_FIRST:
             return self._few(own, other, empty, empties, alpha, beta, False)
         self.nodes += 1

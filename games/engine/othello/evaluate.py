@@ -67,7 +67,6 @@ class Evaluator:
 
     def __init__(self, size: int) -> None:
         geometry = _geometry(size)
-        self._geometry = geometry
         self._board = geometry.board
         self._shifts = geometry.up_shifts
         last = size - 1
@@ -82,7 +81,7 @@ class Evaluator:
             (bit[(row, col)], bit[(row, abs(col - 1))] | bit[(abs(row - 1), col)])
             for row, col in corners
         )
-        rims = {row for row in (0, last)}
+        rims = {0, last}
         border = sum(b for (row, col), b in bit.items() if row in rims or col in rims)
         self.edges = border & ~self.corners & ~sum(c for _, c in self._c_squares)
         # A square whose neighbour along an axis is off the board cannot be flipped
