@@ -44,8 +44,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from games.rules.base import Color, Point
 from games.rules.othello import OthelloPosition, _geometry
@@ -71,18 +72,21 @@ class Level:
 UNLIMITED = 1 << 16
 """More depth than any board has empty squares: the time alone limits level 10."""
 
-LEVELS: dict[int, Level] = {
-    1: Level(depth=1, seconds=0.05, endgame=0, noise=2500),
-    2: Level(depth=1, seconds=0.05, endgame=4, noise=1000),
-    3: Level(depth=2, seconds=0.1, endgame=6, noise=500),
-    4: Level(depth=2, seconds=0.1, endgame=8, noise=200),
-    5: Level(depth=3, seconds=0.15, endgame=8, noise=0),
-    6: Level(depth=4, seconds=0.25, endgame=10, noise=0),
-    7: Level(depth=5, seconds=0.35, endgame=10, noise=0),
-    8: Level(depth=6, seconds=0.5, endgame=12, noise=0),
-    9: Level(depth=8, seconds=0.75, endgame=12, noise=0),
-    10: Level(depth=UNLIMITED, seconds=1.0, endgame=14, noise=0),
-}
+LEVELS: Mapping[int, Level] = MappingProxyType(
+    {
+        1: Level(depth=1, seconds=0.05, endgame=0, noise=2500),
+        2: Level(depth=1, seconds=0.05, endgame=4, noise=1000),
+        3: Level(depth=2, seconds=0.1, endgame=6, noise=500),
+        4: Level(depth=2, seconds=0.1, endgame=8, noise=200),
+        5: Level(depth=3, seconds=0.15, endgame=8, noise=0),
+        6: Level(depth=4, seconds=0.25, endgame=10, noise=0),
+        7: Level(depth=5, seconds=0.35, endgame=10, noise=0),
+        8: Level(depth=6, seconds=0.5, endgame=12, noise=0),
+        9: Level(depth=8, seconds=0.75, endgame=12, noise=0),
+        10: Level(depth=UNLIMITED, seconds=1.0, endgame=14, noise=0),
+    }
+)
+"""The settings of each level, read-only: the table in the module docstring."""
 
 
 def choose_move(
