@@ -349,6 +349,18 @@ class OthelloPosition(BoardPosition):
         """The number of discs of each colour on the board."""
         return {Color.BLACK: self._black.bit_count(), Color.WHITE: self._white.bit_count()}
 
+    def bitboards(self) -> tuple[int, int]:
+        """The discs of Black and of White, each side's as one int used as a bitboard.
+
+        The disc on ``(row, col)`` is bit ``row * (size + 1) + col``: every row has
+        one guard bit at its end, never set (the module docstring says why). Engines
+        search on these ints rather than on positions.
+
+        >>> OthelloPosition.from_rows(["B...", "....", "....", "...W"], Color.BLACK).bitboards()
+        (1, 262144)
+        """
+        return self._black, self._white
+
     def legal_moves(self) -> list[Point]:
         """The points where the side to move may place a disc, in row-major order.
 

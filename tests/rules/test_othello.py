@@ -286,6 +286,21 @@ def test_play_returns_the_placed_point_and_the_flipped_discs_in_row_major_order(
     assert after.disc_counts() == {B: 17, W: 0}
 
 
+@pytest.mark.parametrize("size", [4, 6, 8, 16])
+def test_bitboards_have_one_bit_per_disc_and_one_guard_bit_per_row(size: int) -> None:
+    rng = random.Random(size)
+    rows = ["".join(rng.choice(".BW") for _ in range(size)) for _ in range(size)]
+    black, white = OthelloPosition.from_rows(rows, B).bitboards()
+    for color, bits in ((B, black), (W, white)):
+        drawn = {
+            row * (size + 1) + col
+            for row in range(size)
+            for col in range(size)
+            if rows[row][col] == color.letter
+        }
+        assert {index for index in range(bits.bit_length()) if bits >> index & 1} == drawn
+
+
 def test_a_position_never_changes() -> None:
     start = OthelloPosition.start(8)
     start.play(Move.place((4, 5)))
