@@ -19,8 +19,9 @@ from games.rules.base import Color, Point
 from games.rules.go import GoPosition
 from games.rules.othello import OthelloPosition
 
-from . import gnugo, othello
+from . import gnugo
 from .gtp import EngineError
+from .othello import choose_move as choose_othello_move
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ def answer(turn: Mapping[str, Any], *, gnugo_path: str = gnugo.GNUGO_PATH) -> di
     """The computer's answer to ``turn`` (keys of ``games.services.Turn``)."""
     if turn["kind"] == "othello":
         position = OthelloPosition.from_snapshot(turn["snapshot"])
-        point = othello.choose_move(position, level=turn["level"])
+        point = choose_othello_move(position, level=turn["level"])
         return {"point": None if point is None else list(point)}
     setup = _setup(turn)
     moves = [(Color(color), _point(point)) for color, point in turn["moves"]]
