@@ -28,6 +28,7 @@ calls run on a thread of the watch's own, so a busy consumer thread never delays
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import logging
 import os
@@ -42,7 +43,7 @@ from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import services
+from games import services, signals
 from games.computer import ComputerPool
 
 logger = logging.getLogger(__name__)
@@ -73,6 +74,7 @@ class ClockWatch:
         self.process = process
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="clockwatch")
         self.computer = ComputerPool(process)
+        self.wake = asyncio.Event()
 
     async def run(self) -> None:
         """Credit the site's downtime, then watch until cancelled."""
@@ -89,6 +91,11 @@ class ClockWatch:
         if credited:
             logger.warning("the site was down: %d running clocks credited", len(credited))
         beat = sweep = loop.time()
+
+        def wake(**kwargs: Any) -> None:
+            loop.call_soon_threadsafe(self.wake.set)
+
+        signals.computer_owes.connect(wake, weak=False)
         while True:
             try:
                 await self.tick()
@@ -102,7 +109,10 @@ class ClockWatch:
             except Exception:
                 # The database is unreachable, say: the watch goes on once it is back.
                 logger.exception("clock watch")
-            await asyncio.sleep(TICK)
+            # The next tick, or at once when this process left the computer a turn.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), TICK)
+            self.wake.clear()
 
     async def tick(self) -> None:
         """Flag every game whose clock has run out; forget the sockets that closed while

@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 
+from games.engine import gnugo
 from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
 from games.services import KOMI_LIMIT, NAME_MAX_LENGTH
 
@@ -74,9 +76,10 @@ class NameField(forms.CharField):
 
 
 class NewGameForm(forms.Form):
-    """`POST /games/new/`: kind, size, colour, name, komi and scoring for Go, and the
-    clock: ``clock`` (none or a system of games.rules.clock) with the settings it needs
-    (``main_time``, ``increment``, ``periods``, ``period_time``, ``stones``, ``days``).
+    """`POST /games/new/`: kind, size, colour, name, komi and scoring for Go, the
+    opponent (``human``, or ``computer`` at ``level`` 1..10), and the clock: ``clock``
+    (none or a system of games.rules.clock) with the settings it needs (``main_time``,
+    ``increment``, ``periods``, ``period_time``, ``stones``, ``days``).
 
     Size, colour, komi and scoring may be left out: they default to the kind's
     usual board (Othello 8, Go 19), a random colour, territory scoring and the
@@ -118,6 +121,22 @@ class NewGameForm(forms.Form):
         help_text="Go only.",
     )
 
+    opponent = forms.ChoiceField(
+        label="Opponent",
+        choices=[("human", "A person (send a link)"), ("computer", "The computer")],
+        required=False,
+        initial="human",
+        widget=forms.RadioSelect,
+    )
+    level = forms.TypedChoiceField(
+        label="Level",
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=[(level, str(level)) for level in range(1, 11)],
+        initial=3,
+        help_text="1 plays like a beginner, 10 as well as it can.",
+    )
     clock = forms.ChoiceField(
         label="Time control",
         choices=[(system, CLOCK_LABELS[system]) for system in ("none", *SYSTEMS)],
@@ -145,6 +164,15 @@ class NewGameForm(forms.Form):
             parity = "an even" if kind == "othello" else "an odd"
             self.add_error("size", f"{kind.title()} needs {parity} size from {low} to {high}.")
         cleaned["color"] = cleaned.get("color") or "random"
+        if cleaned.get("opponent") == "computer":
+            if cleaned.get("level") is None and "level" not in self.errors:
+                self.add_error("level", "Choose the computer's level, from 1 to 10.")
+            if kind == "go" and not gnugo.available(settings.GNUGO_PATH):
+                self.add_error(
+                    "opponent",
+                    "GNU Go, the computer's Go, is not installed on this server "
+                    "(Debian's gnugo): play Othello against it, or Go against a person.",
+                )
         if kind == "go":
             cleaned["scoring"] = cleaned.get("scoring") or "territory"
         return cleaned
@@ -162,6 +190,9 @@ class NewGameForm(forms.Form):
             options["scoring"] = data["scoring"]
         if data.get("time_control") is not None:
             options["time_control"] = data["time_control"]
+        if data.get("opponent") == "computer":
+            options["opponent"] = "computer"
+            options["level"] = data["level"]
         return options
 
     def _clean_clock(self, cleaned: dict[str, Any]) -> None:

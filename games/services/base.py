@@ -10,7 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import events, rules
+from games import events, rules, signals
 from games.models import Game, Move
 from games.rules import go
 from games.selectors import seat_token
@@ -205,6 +205,17 @@ def running_score(game: Game, position: rules.Position) -> dict[str, float]:
         counts = dict(position.prisoners)
         counts[rules.Color.WHITE] += game.komi or 0.0
     return {color.value: counts[color] for color in rules.Color}
+
+
+def nudge_computer(game: Game) -> None:
+    """After the commit, tell this process when ``game`` leaves the computer a turn (a
+    move, or a look at Go's count): its watch claims it at once (games.signals)."""
+    owed = (game.status == Game.Status.ACTIVE and game.to_move == game.computer_color) or (
+        game.status == Game.Status.SCORING and game.computer_dead is None
+    )
+    if game.computer_color and owed:
+        game_id = game.public_id
+        on_commit(lambda: signals.computer_owes.send(sender=Game, game_id=game_id))
 
 
 def on_commit(broadcast: Callable[[], None]) -> None:

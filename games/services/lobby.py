@@ -20,6 +20,7 @@ from games.services.base import (
     Player,
     is_int,
     locked,
+    nudge_computer,
     on_commit,
     refuse_ended,
     running_score,
@@ -96,6 +97,7 @@ def create_game(
     elif opponent != "human":
         raise GameError("bad_request", "opponent must be human or computer")
     game.save()
+    nudge_computer(game)
     return game
 
 

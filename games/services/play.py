@@ -27,6 +27,7 @@ from games.services.base import (
     finish,
     locked,
     move_row,
+    nudge_computer,
     on_board,
     on_commit,
     refuse_ended,
@@ -148,6 +149,7 @@ def apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Mov
     clock.start_turn(game, now)
     Move.objects.bulk_create(moves)
     game.save()
+    nudge_computer(game)
     on_commit(lambda: events.broadcast_moved(game, moves))
     return moves
 

@@ -85,6 +85,7 @@ function statusText() {
       return game.you ? "Waiting for an opponent to join." : "Waiting for a second player.";
     case "active":
       if (yourTurn()) return "Your move.";
+      if (game.computer === game.to_move) return `${game.players[game.to_move]} is thinking…`;
       if (game.you) return `Waiting for ${game.players[other] ?? COLOR_NAME[other]}…`;
       return `${COLOR_NAME[game.to_move]} to move.`;
     case "scoring":
@@ -139,7 +140,7 @@ function drawPlayers() {
     row.classList.toggle("to-move", game.status === "active" && game.to_move === color);
     row.classList.toggle("winner", won(color));
     const tags = row.querySelector(".player-tags");
-    tags.textContent = game.you === color ? "you" : "";
+    tags.textContent = game.you === color ? "you" : game.computer === color ? "computer" : "";
     const score = row.querySelector(".player-score");
     score.textContent = scoreText(color);
     score.dataset.caption = scoreCaption(color);

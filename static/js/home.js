@@ -1,5 +1,5 @@
 // The create form: the size menu follows the kind, Go's options (komi, scoring)
-// show only for Go, and the clock is chosen from presets for the kind (or
+// show only for Go, the level only against the computer, and the clock is chosen from presets for the kind (or
 // "Custom…", which shows the clock fields). The sizes and presets come from the
 // server (#size-menu, #clock-menu); the server validates everything again.
 
@@ -73,16 +73,28 @@ function showClockFields() {
   }
 }
 
+function showOpponentOptions() {
+  const checked = form.querySelector('[name="opponent"]:checked');
+  const opponent = checked ? checked.value : "human";
+  for (const field of form.querySelectorAll("[data-only-opponent]")) {
+    show(field, field.dataset.onlyOpponent === opponent);
+  }
+}
+
 function update() {
   const kind = selectedKind();
   fillSizes(kind);
   showKindOptions(kind);
+  showOpponentOptions();
   fillPresets(kind);
   showClockFields();
 }
 
 for (const input of form.querySelectorAll('[name="kind"]')) {
   input.addEventListener("change", update);
+}
+for (const input of form.querySelectorAll('[name="opponent"]')) {
+  input.addEventListener("change", showOpponentOptions);
 }
 presetSelect.addEventListener("change", applyPreset);
 form.elements.clock.addEventListener("change", showClockFields);
