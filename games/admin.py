@@ -68,6 +68,23 @@ class MoveInline(admin.TabularInline):  # type: ignore[type-arg]
         return ", ".join(records.point_names(move.game, points)) or "-"
 
 
+class AgainstComputer(admin.SimpleListFilter):
+    """Games against the computer, or between two people."""
+
+    title = "opponent"
+    parameter_name = "opponent"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("computer", "The computer"), ("human", "Two people")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Game]) -> QuerySet[Game]:
+        if self.value() == "computer":
+            return queryset.exclude(computer_color="")
+        if self.value() == "human":
+            return queryset.filter(computer_color="")
+        return queryset
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Games: list, filters, search, the board and the moves; no editing of the record."""
@@ -91,7 +108,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "created_at",
         "finished_at",
     )
-    list_filter = ("kind", "size", "status", "created_at")
+    list_filter = ("kind", "size", "status", AgainstComputer, "created_at")
     search_fields = ("public_id", "black_name", "white_name")
     date_hierarchy = "created_at"
     ordering = ("-created_at",)
@@ -114,7 +131,17 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 )
             },
         ),
-        ("Players", {"fields": ("black_name", "white_name", "creator_color")}),
+        (
+            "Players",
+            {
+                "fields": (
+                    "black_name",
+                    "white_name",
+                    "creator_color",
+                    ("computer_color", "computer_level"),
+                )
+            },
+        ),
         ("Position", {"fields": ("ply", "to_move", "score", "komi", "scoring_method")}),
         (
             "Clock and presence",

@@ -277,6 +277,11 @@ class ArchiveForm(forms.Form):
         label="Status", required=False, choices=[("", "Any status"), *Game.Status.choices]
     )
     player = forms.CharField(label="Player", required=False, max_length=40)
+    opponent = forms.ChoiceField(
+        label="Opponent",
+        required=False,
+        choices=[("", "Anyone"), ("human", "Two people"), ("computer", "The computer")],
+    )
     mine = forms.BooleanField(label="My games", required=False)
 
 
@@ -286,7 +291,10 @@ def archive(request: HttpRequest) -> HttpResponse:
     form = ArchiveForm(request.GET)
     form.is_valid()
     # Invalid fields are left out of cleaned_data: their filters are simply not applied.
-    filters = {name: form.cleaned_data.get(name) for name in ("kind", "size", "status", "player")}
+    filters = {
+        name: form.cleaned_data.get(name)
+        for name in ("kind", "size", "status", "player", "opponent")
+    }
     viewer = Player.of(request.session, request.user)
     can_have_games = viewer.token is not None
     mine = None

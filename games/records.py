@@ -279,11 +279,13 @@ def archive(
     size: int | None = None,
     status: str | None = None,
     player: str | None = None,
+    opponent: str | None = None,
     mine: Iterable[int] | None = None,
 ) -> QuerySet[Game]:
     """Games newest first, with ``move_count``, filtered by whichever arguments are given.
 
-    ``player`` matches either seat's name (case-insensitive, contained); ``mine``
+    ``player`` matches either seat's name (case-insensitive, contained); ``opponent``
+    is ``computer`` (games against it) or ``human`` (between two people); ``mine``
     restricts to the games whose primary keys are listed (a player's own games).
     """
     games = Game.objects.all()
@@ -295,6 +297,10 @@ def archive(
         games = games.filter(status=status)
     if player:
         games = games.filter(Q(black_name__icontains=player) | Q(white_name__icontains=player))
+    if opponent == "computer":
+        games = games.exclude(computer_color="")
+    elif opponent == "human":
+        games = games.filter(computer_color="")
     if mine is not None:
         games = games.filter(pk__in=mine)
     return with_move_counts(games).order_by("-created_at", "-pk")

@@ -92,11 +92,9 @@ def claim_turns(*, process: str, limit: int) -> list[Turn]:
     if limit <= 0:
         return []
     now = timezone.now()
-    alive = [process] + list(
-        ServerProcess.objects.filter(
-            seen_at__gte=now - datetime.timedelta(seconds=settings.PROCESS_TIMEOUT)
-        ).values_list("name", flat=True)
-    )
+    recently = now - datetime.timedelta(seconds=settings.PROCESS_TIMEOUT)
+    others = ServerProcess.objects.filter(seen_at__gte=recently).values_list("name", flat=True)
+    alive = [process, *others]
     thought = Q(computer_thinker__in=alive, computer_since__gte=now - MAX_THINK)
     owed = Q(status=Game.Status.ACTIVE, to_move=F("computer_color")) | Q(
         status=Game.Status.SCORING, computer_dead__isnull=True

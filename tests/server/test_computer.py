@@ -240,3 +240,21 @@ def test_a_count_answer_for_an_old_marking_changes_nothing(black: Player, counte
 def test_gnu_go_answers_a_claimed_go_turn(black: Player, counted: Game) -> None:
     [turn] = services.claim_turns(process="p1", limit=1)
     assert answer(turn.__dict__)["dead"] == [[1, 2]]
+
+
+def test_the_archive_and_the_admin_filter_games_against_the_computer(
+    black: Player, white: Player, admin_client: Any
+) -> None:
+    computer_game = against_computer(black)
+    people = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+    services.join_game(player=white, game_id=people.public_id, name="Bob")
+
+    def archived(query: str) -> list[str]:
+        response = admin_client.get(f"/games/?{query}")
+        return [game.public_id for game in response.context["page"].object_list]
+
+    assert archived("opponent=computer") == [computer_game.public_id]
+    assert archived("opponent=human") == [people.public_id]
+    assert len(archived("")) == 2
+    listed = admin_client.get("/admin/games/game/?opponent=computer").context["cl"].result_list
+    assert [game.public_id for game in listed] == [computer_game.public_id]
