@@ -1,0 +1,110 @@
+"""games.computer in real daphne processes: the computer moves first without anyone
+asking, answers a person over the websocket, and a move owed by a killed process is made
+by another (PostgreSQL and Redis)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from tests.clients import Browser, Follower
+from tests.daphne import Daphne, environment, running
+
+TIMEOUT = 30
+
+
+@pytest.fixture
+def embedded(tmp_path: Path) -> Iterator[Daphne]:
+    env = environment(
+        {
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            "REDIS_URL": None,
+            "SECRET_KEY": secrets.token_urlsafe(40),
+            "DEBUG": "0",
+        }
+    )
+    server = Daphne(env, tmp_path / "daphne.log")
+    server.migrate()
+    with running([server]):
+        yield server
+
+
+def until(check: Any, timeout: float = TIMEOUT) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"not within {timeout} s")
+
+
+async def test_the_computer_moves_first_and_answers_each_move(embedded: Daphne) -> None:
+    ann = Browser(embedded.url)
+    game_id = await asyncio.to_thread(
+        ann.create,
+        kind="othello",
+        size=6,
+        color="white",
+        name="Ann",
+        opponent="computer",
+        level=1,
+    )
+    # Nobody connected: the computer, Black, plays its first move by itself.
+    state = await asyncio.to_thread(until, lambda: (s := ann.state(game_id))["ply"] >= 1 and s)
+    assert state["last_move"]["color"] == "black"
+
+    follower = await Follower.open(ann, game_id)
+    try:
+        for _ in range(4):
+            if follower.game["status"] != "active":
+                break
+            assert follower.game["to_move"] == "white"
+            answered = await follower.play_first_legal() + 2
+            # The computer's answer (or the end of the game) reaches the page.
+            await follower.until(
+                lambda f, at=answered: f.game["ply"] >= at or f.game["status"] != "active",
+                TIMEOUT,
+            )
+        assert follower.errors == []
+    finally:
+        await follower.close()
+
+
+@pytest.mark.services
+def test_a_move_owed_by_a_killed_process_is_made_by_another(
+    database_url: str, tmp_path: Path
+) -> None:
+    env = environment({"DATABASE_URL": database_url, "PROCESS_TIMEOUT": "2"})
+    first = Daphne(env, tmp_path / "first.log")
+    second = Daphne(env, tmp_path / "second.log")
+    with running([first]):
+        ann = Browser(first.url)
+        # The computer plays Black at level 10 on 16x16: a second or so a move.
+        game_id = ann.create(
+            kind="othello", size=16, color="white", name="Ann", opponent="computer", level=10
+        )
+
+        def thinking() -> Any:
+            with psycopg.connect(database_url) as connection:
+                return connection.execute(
+                    "SELECT computer_thinker, ply FROM games_game WHERE public_id = %s",
+                    [game_id],
+                ).fetchone()
+
+        _, ply = until(lambda: (row := thinking())[0] and row)
+        first.kill()
+    assert ply == 0  # the first process was thinking, and had not moved
+
+    with running([second]):
+        ann = ann.on(second.url)
+        state = until(lambda: (s := ann.state(game_id))["ply"] >= 1 and s)
+    assert state["last_move"]["color"] == "black"
+    assert state["ply"] == 1  # made once
