@@ -76,7 +76,10 @@ class ComputerPool:
                     point=result["point"],
                 )
         except services.GameError as error:
+            # Over on time meanwhile, or (rarely) a random move of GNU Go's that our
+            # positional superko refuses: the turn is claimed again at the next tick.
             logger.info("the computer's answer in %s was refused: %s", turn.game_id, error)
+            await database(services.release_turn, game_id=turn.game_id)
         except Exception:
             logger.exception("the computer could not answer in %s", turn.game_id)
             await database(services.release_turn, game_id=turn.game_id)

@@ -19,6 +19,7 @@ standard library (no pytest, no Django), so the benchmark can use it outside pyt
 from __future__ import annotations
 
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -168,6 +169,24 @@ class Daphne:
         traceback: TracebackType | None,
     ) -> None:
         self.stop()
+
+
+def embedded(work: Path, **overrides: str | None) -> Daphne:
+    """A daphne process (not started) on the embedded default, as the README's serve
+    command runs: a fresh SQLite file in ``work``, the in-memory channel layer, DEBUG off,
+    a key of its own; migrated. ``overrides`` change the environment further."""
+    env = environment(
+        {
+            "DATABASE_URL": f"sqlite:///{work / 'db.sqlite3'}",
+            "REDIS_URL": None,
+            "SECRET_KEY": secrets.token_urlsafe(40),
+            "DEBUG": "0",
+            **overrides,
+        }
+    )
+    server = Daphne(env, work / "daphne.log")
+    server.migrate()
+    return server
 
 
 @contextmanager

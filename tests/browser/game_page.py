@@ -21,10 +21,12 @@ def create_game(
     color: str = "black",
     komi: float | None = None,
     clock: str | dict[str, Any] | None = None,
+    level: int | None = None,
     home: str = "/",
 ) -> GamePage:
     """Fill in the home page's form, create the game, and land on its page. ``clock``: a
-    preset's label, or the custom fields (``{"clock": "absolute", "main_time": 3}``)."""
+    preset's label, or the custom fields (``{"clock": "absolute", "main_time": 3}``);
+    ``level``: against the computer at that level."""
     page.goto(home)
     kind_field = page.locator('[name="kind"]').first
     if kind_field.evaluate("field => field.tagName") == "SELECT":
@@ -32,6 +34,9 @@ def create_game(
     else:
         page.check(f'input[name="kind"][value="{kind}"]')
     page.select_option('select[name="size"]', str(size))
+    if level is not None:
+        page.check('input[name="opponent"][value="computer"]')
+        page.select_option('select[name="level"]', str(level))
     page.select_option('select[name="color"]', color)
     page.fill('input[name="name"]', name)
     if komi is not None:

@@ -8,7 +8,6 @@ These use short real clocks (a few seconds): the watch runs in daphne's own loop
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.clients import Browser, Follower
-from tests.daphne import Daphne, environment, running
+from tests.daphne import Daphne, embedded, running
 from tests.server.conftest import Servers
 
 # The contract: a game ends within 1 s of its deadline.
@@ -47,23 +46,15 @@ def finished_at(browser: Browser, game_id: str, timeout: float) -> tuple[dict[st
 
 
 @pytest.fixture
-def embedded(tmp_path: Path) -> Iterator[Daphne]:
-    env = environment(
-        {
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-            "REDIS_URL": None,
-            "SECRET_KEY": secrets.token_urlsafe(40),
-            "DEBUG": "0",
-        }
-    )
-    server = Daphne(env, tmp_path / "daphne.log")
-    server.migrate()
-    with running([server]):
-        yield server
+def server(tmp_path: Path) -> Iterator[Daphne]:
+    """One daphne process on the embedded default."""
+    daphne = embedded(tmp_path)
+    with running([daphne]):
+        yield daphne
 
 
-def test_an_abandoned_game_flags_with_nobody_connected(embedded: Daphne) -> None:
-    game_id, black, _, active = seat(embedded.url, embedded.url, ABSOLUTE)
+def test_an_abandoned_game_flags_with_nobody_connected(server: Daphne) -> None:
+    game_id, black, _, active = seat(server.url, server.url, ABSOLUTE)
 
     state, seen = finished_at(black, game_id, timeout=ABSOLUTE["main_time"] + 10)
 

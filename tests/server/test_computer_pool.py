@@ -5,7 +5,6 @@ by another (PostgreSQL and Redis)."""
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,25 +14,17 @@ import psycopg
 import pytest
 
 from tests.clients import Browser, Follower
-from tests.daphne import Daphne, environment, running
+from tests.daphne import Daphne, embedded, environment, running
 
 TIMEOUT = 30
 
 
 @pytest.fixture
-def embedded(tmp_path: Path) -> Iterator[Daphne]:
-    env = environment(
-        {
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-            "REDIS_URL": None,
-            "SECRET_KEY": secrets.token_urlsafe(40),
-            "DEBUG": "0",
-        }
-    )
-    server = Daphne(env, tmp_path / "daphne.log")
-    server.migrate()
-    with running([server]):
-        yield server
+def server(tmp_path: Path) -> Iterator[Daphne]:
+    """One daphne process on the embedded default."""
+    daphne = embedded(tmp_path)
+    with running([daphne]):
+        yield daphne
 
 
 def until(check: Any, timeout: float = TIMEOUT) -> Any:
@@ -46,8 +37,8 @@ def until(check: Any, timeout: float = TIMEOUT) -> Any:
     raise AssertionError(f"not within {timeout} s")
 
 
-async def test_the_computer_moves_first_and_answers_each_move(embedded: Daphne) -> None:
-    ann = Browser(embedded.url)
+async def test_the_computer_moves_first_and_answers_each_move(server: Daphne) -> None:
+    ann = Browser(server.url)
     game_id = await asyncio.to_thread(
         ann.create,
         kind="othello",

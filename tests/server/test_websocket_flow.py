@@ -9,7 +9,6 @@ SQLite file of its own, the in-memory channel layer), as the README's serve comm
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Iterator
 from contextlib import suppress
 from pathlib import Path
@@ -19,36 +18,21 @@ from websockets.exceptions import ConnectionClosed
 
 from games.limits import CLOSE_FLOODING, SOCKET_MESSAGES
 from tests.clients import Browser, Follower, Socket, open_socket, seat_two
-from tests.daphne import Daphne, environment
+from tests.daphne import Daphne, embedded
 
 # Bounds the waits of a broken test; no assertion depends on it.
 TIMEOUT = 20
 
 
-def serve(tmp_path: Path, **overrides: str) -> Daphne:
-    env = environment(
-        {
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
-            "REDIS_URL": None,
-            "SECRET_KEY": secrets.token_urlsafe(40),
-            "DEBUG": "0",
-            **overrides,
-        }
-    )
-    server = Daphne(env, tmp_path / "daphne.log")
-    server.migrate()
-    return server
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Daphne]:
-    with serve(tmp_path) as daphne:
+    with embedded(tmp_path) as daphne:
         yield daphne
 
 
 @pytest.fixture
 def unlimited(tmp_path: Path) -> Iterator[Daphne]:
-    with serve(tmp_path, RATE_LIMITS="off") as daphne:
+    with embedded(tmp_path, RATE_LIMITS="off") as daphne:
         yield daphne
 
 
