@@ -33,7 +33,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -45,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from websockets.exceptions import ConnectionClosed
 
-from tests.clients import Socket, open_socket, seat_two
+from tests.clients import Socket, flood_process, open_socket, seat_two
 from tests.daphne import ROOT, Daphne, environment, migrate
 
 PACE = 0.05  # seconds between the normal game's moves
@@ -149,62 +148,6 @@ class NormalGame:
             await asyncio.sleep(PACE)
         for player in players:
             await player.socket.close()
-
-
-@dataclass
-class Flood:
-    """Spectators sending `sync` as fast as they can, reopening when closed.
-
-    Runs in a process of its own (``flood_process``): in the measuring process's event
-    loop it would starve the normal game's client, not the server."""
-
-    base: str
-    game_id: str
-    sent: int = 0
-    answers: Counter[str] = field(default_factory=Counter)
-    closes: Counter[str] = field(default_factory=Counter)
-    stopped: bool = False
-
-    async def run(self, sockets: int, seconds: float) -> None:
-        flooders = [asyncio.create_task(self.one()) for _ in range(sockets)]
-        await asyncio.sleep(seconds)
-        self.stopped = True
-        await asyncio.wait(flooders, timeout=10)
-
-    async def one(self) -> None:
-        while not self.stopped:
-            try:
-                socket = await open_socket(self.base, self.game_id, max_queue=None)
-            except Exception as error:
-                self.closes[f"refused: {type(error).__name__}"] += 1
-                await asyncio.sleep(0.1)
-                continue
-            reader = asyncio.create_task(self.drain(socket))
-            try:
-                while not self.stopped:
-                    await socket.send({"type": "sync"})
-                    self.sent += 1
-                    if self.sent % 100 == 0:
-                        await asyncio.sleep(0)  # the other flooding sockets' turn
-            except ConnectionClosed as closed:
-                code = closed.rcvd.code if closed.rcvd else "no close frame"
-                self.closes[str(code)] += 1
-            reader.cancel()
-            with suppress(Exception):
-                await asyncio.wait_for(socket.close(), 2)
-
-    async def drain(self, socket: Socket) -> None:
-        with suppress(ConnectionClosed, asyncio.CancelledError):
-            while True:
-                message = await socket.receive(timeout=3600)
-                self.answers[message.get("code") or message["type"]] += 1
-
-
-def flood_process(base: str, game_id: str, sockets: int, seconds: float) -> dict[str, Any]:
-    """Flood from this (child) process; what the flooders sent and got."""
-    flood = Flood(base, game_id)
-    asyncio.run(flood.run(sockets, seconds))
-    return {"sent": flood.sent, "answers": flood.answers, "closes": flood.closes}
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -40,9 +40,16 @@ class ComputerPool:
         self.size = size or settings.COMPUTER_ENGINES
         self.busy = 0
         self.tasks: set[asyncio.Task[None]] = set()
-        self.executor = ProcessPoolExecutor(
-            self.size, mp_context=multiprocessing.get_context("spawn")
-        )
+        self._executor: ProcessPoolExecutor | None = None
+
+    @property
+    def executor(self) -> ProcessPoolExecutor:
+        """The engines' worker processes, started at the first turn (a process that never
+        plays the computer starts none)."""
+        if self._executor is None:
+            spawn = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(self.size, mp_context=spawn)
+        return self._executor
 
     async def tick(self, database: Database) -> None:
         """Claim the turns there are engines free for, and start thinking them."""

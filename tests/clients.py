@@ -17,6 +17,9 @@ import http.cookiejar
 import json
 import urllib.parse
 import urllib.request
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -134,13 +137,16 @@ async def open_socket(browser: Browser | str, game_id: str, **options: Any) -> S
 
 class Follower:
     """A game's websocket read in the background: the latest G it was sent (by ``state``
-    or ``moved``), the error codes, and the close code once the server closed it."""
+    or ``moved``), the error codes, and the close code once the server closed it.
+    ``on_message(follower, message, size)``, when set, sees each message as it arrives
+    (``size``: its text's bytes)."""
 
     def __init__(self, socket: Socket) -> None:
         self.socket = socket
         self.game: dict[str, Any] = {}
         self.errors: list[str] = []
         self.closed: int | None = None
+        self.on_message: Callable[[Follower, dict[str, Any], int], None] | None = None
         self._news = asyncio.Event()
         self._reader = asyncio.create_task(self._read())
 
@@ -153,16 +159,19 @@ class Follower:
 
     async def _read(self) -> None:
         try:
-            while True:
-                message = await self.socket.receive(timeout=24 * 3600)
+            async for raw in self.socket.connection:
+                message = json.loads(raw)
                 if message["type"] == "error":
                     self.errors.append(message["code"])
                 elif "game" in message:
                     self.game = message["game"]
+                if self.on_message is not None:
+                    self.on_message(self, message, len(raw))
                 self._news.set()
+            self.closed = self.socket.connection.close_code or 1000
         except ConnectionClosed as closed:
             self.closed = closed.rcvd.code if closed.rcvd else 1006
-            self._news.set()
+        self._news.set()
 
     async def until(self, condition: Any, timeout: float = TIMEOUT) -> None:
         """Wait until ``condition(self)`` holds (TimeoutError after ``timeout`` s; an
@@ -194,3 +203,62 @@ class Follower:
         self._reader.cancel()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.socket.close(), 5)
+
+
+@dataclass
+class Flood:
+    """Spectator sockets sending ``sync`` as fast as they can, each opening a new socket at
+    once whenever the server closes it: what they sent, got back, and how they were
+    closed. Run it in a process of its own (``flood_process``): in a client's own event
+    loop it would slow that client, not the server."""
+
+    base: str
+    game_id: str
+    sent: int = 0
+    answers: Counter[str] = field(default_factory=Counter)
+    closes: Counter[str] = field(default_factory=Counter)
+    stopped: bool = False
+
+    async def run(self, sockets: int, seconds: float) -> None:
+        flooders = [asyncio.create_task(self.one()) for _ in range(sockets)]
+        await asyncio.sleep(seconds)
+        self.stopped = True
+        await asyncio.wait(flooders, timeout=10)
+
+    async def one(self) -> None:
+        while not self.stopped:
+            try:
+                socket = await open_socket(self.base, self.game_id, max_queue=None)
+            except Exception as error:
+                self.closes[f"refused: {type(error).__name__}"] += 1
+                await asyncio.sleep(0.1)
+                continue
+            reader = asyncio.create_task(self.drain(socket))
+            try:
+                while not self.stopped:
+                    await socket.send({"type": "sync"})
+                    self.sent += 1
+                    if self.sent % 100 == 0:
+                        # websockets' send does not yield while its buffer has room: the
+                        # reader's and the other flooding sockets' turn.
+                        await asyncio.sleep(0)
+            except ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd else "no close frame"
+                self.closes[str(code)] += 1
+            reader.cancel()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(socket.close(), 2)
+
+    async def drain(self, socket: Socket) -> None:
+        with contextlib.suppress(ConnectionClosed, asyncio.CancelledError):
+            while True:
+                message = await socket.receive(timeout=3600)
+                self.answers[message.get("code") or message["type"]] += 1
+
+
+def flood_process(base: str, game_id: str, sockets: int, seconds: float) -> dict[str, Any]:
+    """Flood the game ``game_id`` from this process with ``sockets`` sockets for
+    ``seconds``: ``{"sent", "answers", "closes"}``."""
+    flood = Flood(base, game_id)
+    asyncio.run(flood.run(sockets, seconds))
+    return {"sent": flood.sent, "answers": flood.answers, "closes": flood.closes}

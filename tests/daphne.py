@@ -76,7 +76,8 @@ class Daphne:
     The port is chosen once, so a restarted server keeps its URL. The log file is
     appended to, so it keeps every run's output. As a context manager it starts on
     entry and stops on exit. ``cwd``: the checkout to serve (this one by default; a
-    benchmark may compare another).
+    benchmark may compare another); ``application``: the ASGI application's path (the
+    project's by default; a benchmark serves its floor).
     """
 
     def __init__(
@@ -87,9 +88,11 @@ class Daphne:
         start_timeout: float = 30,
         stop_timeout: float = 10,
         cwd: Path = ROOT,
+        application: str = APPLICATION,
     ) -> None:
         self.env = dict(env)
         self.cwd = cwd
+        self.application = application
         self.log = log
         self.start_timeout = start_timeout
         self.stop_timeout = stop_timeout
@@ -105,9 +108,10 @@ class Daphne:
         """Start the process without waiting for it (see ``wait_until_serving``)."""
         if self.process is not None:
             raise DaphneError(f"daphne on port {self.port} is already running")
+        command = [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(self.port)]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(self.port), APPLICATION],
+                [*command, self.application],
                 cwd=self.cwd,
                 env=self.env,
                 stdout=log,
