@@ -177,16 +177,30 @@ async def server_game(
 
 
 async def server_round(bases: list[str], pids: list[int], games: int, moves: int) -> Round:
-    seated = await asyncio.gather(*(seat(bases, number) for number in range(games)))
-    followers = [
-        [await Follower.open(browser, game_id) for browser in browsers]
+    tables = await seat_games(bases, games)
+    return await play_round(tables, pids, moves)
+
+
+Table = tuple[str, list[Follower]]
+
+
+async def seat_games(bases: list[str], games: int) -> list[Table]:
+    """``games`` 8x8 Othello games over HTTP, both players' sockets open: (id, players)."""
+    seating = asyncio.Semaphore(SEATING)
+    seated = await asyncio.gather(*(seat(bases, number, seating) for number in range(games)))
+    return [
+        (game_id, [await Follower.open(browser, game_id) for browser in browsers])
         for game_id, browsers in seated
     ]
+
+
+async def play_round(tables: list[Table], pids: list[int], moves: int) -> Round:
+    """Every game of ``tables`` played at once to ``moves`` moves; the sockets closed."""
     result = Round()
     start = asyncio.Event()
     tasks = [
         asyncio.create_task(server_game(game_id, players, moves, result, start))
-        for (game_id, _), players in zip(seated, followers, strict=True)
+        for game_id, players in tables
     ]
     await asyncio.sleep(1)
     cpu, began = sum(cpu_seconds(pid) for pid in pids), time.monotonic()
@@ -194,17 +208,16 @@ async def server_round(bases: list[str], pids: list[int], games: int, moves: int
     await asyncio.gather(*tasks)
     result.seconds = time.monotonic() - began
     result.cpu = sum(cpu_seconds(pid) for pid in pids) - cpu
-    for players in followers:
+    for _, players in tables:
         for player in players:
             await player.close()
     return result
 
 
-_seating = asyncio.Semaphore(SEATING)
-
-
-async def seat(bases: list[str], number: int) -> tuple[str, list[Browser]]:
-    async with _seating:
+async def seat(
+    bases: list[str], number: int, seating: asyncio.Semaphore
+) -> tuple[str, list[Browser]]:
+    async with seating:
         first, second = bases[number % len(bases)], bases[-1 - number % len(bases)]
         game_id, black, white = await asyncio.to_thread(seat_two, first, second)
         return game_id, [black, white]
@@ -227,7 +240,7 @@ async def growth(base: str, pid: int) -> list[str]:
     chooser = random.Random(1)
     cpu: dict[int, float] = {}
     for ply in range(300):
-        if ply in (5, 15, 295):
+        if ply in (5, 25, 280):
             cpu[ply] = cpu_seconds(pid)
         mover = next(p for p in players if p.game["you"] == p.game["to_move"])
         legal = mover.game["legal"]
@@ -236,12 +249,12 @@ async def growth(base: str, pid: int) -> list[str]:
     cpu[300] = cpu_seconds(pid)
     for player in players:
         await player.close()
-    early = 1000 * (cpu[15] - cpu[5]) / 10
-    late = 1000 * (cpu[300] - cpu[295]) / 5
+    early = 1000 * (cpu[25] - cpu[5]) / 20
+    late = 1000 * (cpu[300] - cpu[280]) / 20
     return [
         f"  moved at ply 10: {sizes.get(10, 0):,} bytes; at ply 300: {sizes.get(300, 0):,} bytes "
         f"({sizes.get(300, 0) / max(sizes.get(10, 1), 1):.2f}x)",
-        f"  CPU per move around ply 10: {early:.2f} ms; around ply 300: {late:.2f} ms "
+        f"  CPU per move, plies 5-25: {early:.2f} ms; plies 280-300: {late:.2f} ms "
         f"({late / max(early, 1e-9):.2f}x)",
     ]
 

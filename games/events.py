@@ -6,7 +6,9 @@ spectators alike):
 
 - ``{"type": "game.moved", "move": M, "game": G, "seats": ...}``, one per stored move, in
   ply order. G is the game after the whole service call, so when an Othello move is
-  followed by an automatic pass, both events carry the state after the pass.
+  followed by an automatic pass, both events carry the state after the pass; it has no
+  ``moves`` (the clients have them; ``state`` and ``sync`` carry them), so that an event
+  costs the same after 300 moves as after 3.
 - ``{"type": "game.state", "game": G, "seats": ..., "skip": channel or None}`` for a
   change without a move: a player joined, the game was aborted, Go's count changed (a
   mark, an accept, the game finished by both accepts, a resume), a seat came online or
@@ -30,8 +32,8 @@ def group_name(public_id: str) -> str:
 
 
 def broadcast_moved(game: Game, moves: list[Move]) -> None:
-    """Send ``game.moved`` for each of ``moves`` to the game's group."""
-    game_json, seats = _public_state(game)
+    """Send ``game.moved`` for each of ``moves`` (the last ones of the game) to its group."""
+    game_json, seats = _public_state(game, last_move=move_json(moves[-1]))
     for move in moves:
         _send(
             game, {"type": "game.moved", "move": move_json(move), "game": game_json, "seats": seats}
@@ -45,8 +47,10 @@ def broadcast_state(game: Game, *, skip: str | None = None) -> None:
     _send(game, {"type": "game.state", "game": game_json, "seats": seats, "skip": skip})
 
 
-def _public_state(game: Game) -> tuple[dict[str, Any], dict[str, str | None]]:
-    state = game_state(game, you=None)
+def _public_state(
+    game: Game, *, last_move: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], dict[str, str | None]]:
+    state = game_state(game, you=None, last_move=last_move)
     del state["you"]
     return state, seat_tokens(game)
 

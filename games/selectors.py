@@ -72,18 +72,23 @@ def position_of(game: Game) -> rules.Position:
     return rules.position_from_snapshot(game.kind, game.snapshot)
 
 
-def game_state(game: Game, *, you: str | None) -> dict[str, Any]:
+def game_state(
+    game: Game, *, you: str | None, last_move: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """G, the contract's state object, for a viewer playing ``you`` (a colour or None).
 
     Go adds its count (see ``COUNT_KEYS``): ``score`` holds the totals of the current
     marking while the game is being scored, the final ones once finished. ``clock`` and
     ``away_ms`` are as of now (the running clock charged up to this moment).
 
-    Costs one query (the moves), or none when they were prefetched.
+    With every move (``moves``) it costs one query, or none when they were prefetched.
+    Given ``last_move`` (M of the game's last move, which the caller has at hand), G has no
+    ``moves`` and costs no query, whatever the game's length: what a ``moved`` event
+    carries (the client has the moves before it).
     """
     now = timezone.now()
     position = position_of(game)
-    moves = [move_json(move) for move in game.moves.all()]
+    moves = None if last_move is not None else [move_json(move) for move in game.moves.all()]
     active = game.status == Game.Status.ACTIVE
     is_go = isinstance(position, rules.GoPosition)
     # str(): a choice the services just assigned is still an enum member; G is plain JSON.
@@ -111,8 +116,8 @@ def game_state(game: Game, *, you: str | None) -> dict[str, Any]:
         "online": {color: getattr(game, f"{color}_online") for color in COLORS},
         "away_ms": {color: _away_ms(game, color, now) for color in COLORS},
         "abandon_seconds": settings.ABANDON_SECONDS,
-        "last_move": moves[-1] if moves else None,
-        "moves": moves,
+        "last_move": last_move if moves is None else (moves[-1] if moves else None),
+        **({} if moves is None else {"moves": moves}),
     }
 
 

@@ -52,6 +52,13 @@ let withdrawn = false;
 
 function update(next, move) {
   if (move && next.ply < game.ply) return;
+  // `moved` carries its move, not the whole list (`state` does): the page keeps the list.
+  let moves = next.moves;
+  if (!moves) {
+    moves = game.moves ?? [];
+    if (move && move.ply === moves.length + 1) moves = [...moves, move];
+    else if (move && move.ply > moves.length + 1) send({ type: "sync" }); // one was missed
+  }
   const fresh = move && move.ply > game.ply ? move : null;
   const hadAccepted = COLORS.some((color) => game.accepted?.[color]);
   if (next.status !== "scoring" || COLORS.some((color) => next.accepted?.[color])) {
@@ -59,7 +66,7 @@ function update(next, move) {
   } else if (game.status === "scoring" && next.marking !== game.marking && hadAccepted) {
     withdrawn = true;
   }
-  game = next;
+  game = { ...next, moves };
   receivedAt = performance.now();
   board.render(game, fresh);
   drawPanel();
