@@ -209,6 +209,11 @@ def _database() -> dict[str, Any]:
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
             **database.get("OPTIONS", {}),
         }
+        # Persistent: opening and closing a SQLite connection for every websocket message
+        # was a quarter of the move path's CPU (bench/speed.py). Safe here: one process,
+        # whose database work runs on one thread (channels' database_sync_to_async, and
+        # Django's sync views, share it), the clock watch's on another, each keeping its own.
+        database["CONN_MAX_AGE"] = None
         # A file, not Django's in-memory default: channels' live server runs in another
         # process.
         test_name = str(Path(tempfile.gettempdir()) / f"othello-test-{os.getpid()}.sqlite3")
