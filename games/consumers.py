@@ -21,6 +21,7 @@ import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError
@@ -92,6 +93,16 @@ def _perform(message: dict[str, Any], *, player: Player, game_id: str) -> None:
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
     """One browser (player or spectator) watching one game."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels' dispatch first closes old database connections, on the database thread:
+        # a thread hop for every message and every event each socket gets (a move to a
+        # game with ten spectators: eleven hops). Every database call here goes through
+        # `_database` (database_sync_to_async), which closes them itself.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
