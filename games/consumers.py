@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError
 
 from games import clockwatch, events, selectors, services
@@ -65,11 +66,20 @@ _Result = TypeVar("_Result")
 
 async def _database(call: Callable[..., _Result], *args: Any, **kwargs: Any) -> _Result:
     """``call`` in Django's database thread; GameError("unavailable") when the database
-    cannot be reached (each service is one transaction: it rolled back)."""
-    try:
-        return await database_sync_to_async(call)(*args, **kwargs)
-    except (OperationalError, InterfaceError):
-        raise GameError("unavailable", "the database cannot be reached: try again") from None
+    cannot be reached (each service is one transaction: it rolled back).
+
+    What the call broadcasts is sent from here, on the event loop, once it has returned
+    (``events.outbox``): its transaction has committed, and the database thread goes on
+    to the next message instead of waiting for the loop to send."""
+    with events.outbox() as kept:
+        try:
+            return await database_sync_to_async(call)(*args, **kwargs)
+        except (OperationalError, InterfaceError):
+            raise GameError("unavailable", "the database cannot be reached: try again") from None
+        finally:
+            layer = get_channel_layer()
+            for group, event in kept:
+                await layer.group_send(group, event)
 
 
 def _perform(message: dict[str, Any], *, player: Player, game_id: str) -> None:

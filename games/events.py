@@ -17,6 +17,9 @@ spectators alike):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -24,6 +27,23 @@ from channels.layers import get_channel_layer
 
 from games.models import Game, Move
 from games.selectors import game_state, move_json, seat_tokens
+
+_outbox: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar("outbox", default=None)
+
+
+@contextmanager
+def outbox() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Within it, the events the services broadcast (once their transaction commits) are
+    kept, as ``(group, event)``, for the caller to send from its event loop, instead of
+    being sent at once from the database thread (which would wait for the loop to do it).
+    The list reaches the thread through the context that ``database_sync_to_async``
+    copies."""
+    kept: list[tuple[str, dict[str, Any]]] = []
+    token = _outbox.set(kept)
+    try:
+        yield kept
+    finally:
+        _outbox.reset(token)
 
 
 def group_name(public_id: str) -> str:
@@ -56,4 +76,8 @@ def _public_state(
 
 
 def _send(game: Game, event: dict[str, Any]) -> None:
+    kept = _outbox.get()
+    if kept is not None:
+        kept.append((group_name(game.public_id), event))
+        return
     async_to_sync(get_channel_layer().group_send)(group_name(game.public_id), event)
