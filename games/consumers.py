@@ -166,16 +166,14 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_moved(self, event: dict[str, Any]) -> None:
         """A stored move, from `events.broadcast_moved`."""
-        await self.send_json(
-            {"type": "moved", "move": event["move"], "game": self._personal(event)}
-        )
+        await self.send(text_data=events.personal(event, self._you(event)))
 
     async def game_state(self, event: dict[str, Any]) -> None:
         """A changed game without a move (a join, an abort, Go's count, a seat online or
         offline), from `events.broadcast_state`."""
         if event.get("skip") == self.channel_name:
             return  # this socket's own arrival: its client got the state on connect
-        await self.send_json({"type": "state", "game": self._personal(event)})
+        await self.send(text_data=events.personal(event, self._you(event)))
 
     async def layer_rejoined(self, event: dict[str, Any]) -> None:
         """The channel layer lost this socket's group for a while (a Redis restart): events
@@ -184,11 +182,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if state is not None:
             await self.send_json({"type": "state", "game": state})
 
-    def _personal(self, event: dict[str, Any]) -> dict[str, Any]:
+    def _you(self, event: dict[str, Any]) -> str | None:
         token = self.player.token
         seats = event["seats"].items()
-        you = next((color for color, held in seats if token and held == token), None)
-        return {**event["game"], "you": you}
+        return next((color for color, held in seats if token and held == token), None)
 
     async def _state(self) -> dict[str, Any] | None:
         return await _database(selectors.state_for, self.game_id, you=self.player)

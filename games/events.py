@@ -1,8 +1,8 @@
 """The events the services send to a game's websocket group once their transaction commits.
 
-Every event carries G without ``you`` and the seats' tokens; each consumer fills ``you``
-from ``seats`` and its own ``Player.token`` (the group is shared by players and
-spectators alike):
+Every event carries its message encoded once (``text``: G without ``you``) and the seats'
+tokens; each consumer puts in ``you`` from ``seats`` and its own ``Player.token``
+(``personal``; the group is shared by players and spectators alike):
 
 - ``{"type": "game.moved", "move": M, "game": G, "seats": ...}``, one per stored move, in
   ply order. G is the game after the whole service call, so when an Othello move is
@@ -17,6 +17,7 @@ spectators alike):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -55,16 +56,41 @@ def broadcast_moved(game: Game, moves: list[Move]) -> None:
     """Send ``game.moved`` for each of ``moves`` (the last ones of the game) to its group."""
     game_json, seats = _public_state(game, last_move=move_json(moves[-1]))
     for move in moves:
-        _send(
-            game, {"type": "game.moved", "move": move_json(move), "game": game_json, "seats": seats}
-        )
+        message = {"type": "moved", "move": move_json(move), "game": game_json}
+        _send(game, {"type": "game.moved", "text": _encoded(message), "seats": seats})
 
 
 def broadcast_state(game: Game, *, skip: str | None = None) -> None:
     """Send ``game.state`` to the game's group (but to the channel ``skip``, which sends
     its client the state itself: a socket that just connected)."""
     game_json, seats = _public_state(game)
-    _send(game, {"type": "game.state", "game": game_json, "seats": seats, "skip": skip})
+    message = {"type": "state", "game": game_json}
+    _send(game, {"type": "game.state", "text": _encoded(message), "seats": seats, "skip": skip})
+
+
+def personal(event: dict[str, Any], you: str | None) -> str:
+    """The text a socket whose seat is ``you`` (a colour, None for a spectator) sends its
+    client for ``event``: the message encoded once for everyone, ``you`` put in."""
+    text: str = event["text"]
+    return f"{text},{_YOU}{json.dumps(you)}}}}}"
+
+
+def decoded(event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` with its message decoded (``move``, ``game`` without ``you``), for tests."""
+    message: dict[str, Any] = json.loads(personal(event, None))
+    del message["game"]["you"]
+    return {**{k: v for k, v in event.items() if k != "text"}, **message, "type": event["type"]}
+
+
+_YOU = '"you":'
+
+
+def _encoded(message: dict[str, Any]) -> str:
+    """``message`` (whose last key is ``game``) as JSON, but for the two closing braces:
+    ``personal`` puts each socket's ``you`` into the game, so that an event is encoded
+    once for every socket that receives it, not once each (and the in-memory layer's copy
+    of an event for each socket copies a string, not the whole state)."""
+    return json.dumps(message, separators=(",", ":"))[:-2]
 
 
 def _public_state(

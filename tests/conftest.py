@@ -111,13 +111,14 @@ def spectator() -> Player:
 
 
 class RecordingLayer:
-    """A channel layer that only records what is sent to groups."""
+    """A channel layer that only records what is sent to groups, its message decoded
+    (``move``, ``game``: see ``events.decoded``)."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        self.sent.append((group, message))
+        self.sent.append((group, events.decoded(message)))
 
 
 @pytest.fixture

@@ -159,20 +159,24 @@ def flag(*, game_id: str) -> list[Move]:
     return []
 
 
-@transaction.atomic
 def flag_due(*, limit: int = 50) -> list[Move]:
     """``flag`` for up to ``limit`` games whose clock has run out, earliest deadline first,
     in one transaction (the clock watch calls it until it returns []). On PostgreSQL a
     game another process is flagging is skipped (SKIP LOCKED), so that processes share
-    the work instead of queueing for the same rows."""
-    now = timezone.now()
-    skip_locked = connection.features.has_select_for_update_skip_locked
-    due = (
-        Game.objects.select_for_update(skip_locked=skip_locked)
-        .filter(status=Game.Status.ACTIVE, deadline__lte=now)
-        .order_by("deadline")[:limit]
-    )
-    return [_time_out(game, now) for game in due]
+    the work instead of queueing for the same rows. Nothing due: one read, no
+    transaction (on SQLite a transaction takes the write lock that moves wait for)."""
+    due = Game.objects.filter(status=Game.Status.ACTIVE, deadline__lte=timezone.now())
+    if not due.exists():
+        return []
+    with transaction.atomic():
+        now = timezone.now()
+        skip_locked = connection.features.has_select_for_update_skip_locked
+        locked_due = (
+            Game.objects.select_for_update(skip_locked=skip_locked)
+            .filter(status=Game.Status.ACTIVE, deadline__lte=now)
+            .order_by("deadline")[:limit]
+        )
+        return [_time_out(game, now) for game in locked_due]
 
 
 def _time_out(game: Game, now: datetime.datetime) -> Move:

@@ -85,20 +85,25 @@ class Turn:
     moves: list[tuple[str, tuple[int, int] | None]]
 
 
-@transaction.atomic
 def claim_turns(*, process: str, limit: int) -> list[Turn]:
     """Up to ``limit`` turns the computer owes that no live process is thinking: each
-    game now claimed by ``process``, longest waiting first."""
-    if limit <= 0:
+    game now claimed by ``process``, longest waiting first. None owed at all: one read,
+    no transaction (the clock watch asks four times a second)."""
+    owed = Q(status=Game.Status.ACTIVE, to_move=F("computer_color")) | Q(
+        status=Game.Status.SCORING, computer_dead__isnull=True
+    )
+    if limit <= 0 or not Game.objects.exclude(computer_color="").filter(owed).exists():
         return []
+    with transaction.atomic():
+        return _claim(process, limit, owed)
+
+
+def _claim(process: str, limit: int, owed: Q) -> list[Turn]:
     now = timezone.now()
     recently = now - datetime.timedelta(seconds=settings.PROCESS_TIMEOUT)
     others = ServerProcess.objects.filter(seen_at__gte=recently).values_list("name", flat=True)
     alive = [process, *others]
     thought = Q(computer_thinker__in=alive, computer_since__gte=now - MAX_THINK)
-    owed = Q(status=Game.Status.ACTIVE, to_move=F("computer_color")) | Q(
-        status=Game.Status.SCORING, computer_dead__isnull=True
-    )
     skip_locked = connection.features.has_select_for_update_skip_locked
     games = list(
         Game.objects.select_for_update(skip_locked=skip_locked)
