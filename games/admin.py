@@ -180,7 +180,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     @admin.display(description="clock")
     def clock(self, game: Game) -> str:
         """The time control in words ("5 min + 3 s a move", "No clock")."""
-        return records.time_control_text(game)
+        return selectors.time_control_text(game)
 
     @admin.display(description="size", ordering="size")
     def board_size(self, game: Game) -> str:

@@ -18,6 +18,7 @@ gets here, where daphne reads it (`othello_site.websocket_flow`).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -27,13 +28,30 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError
 
-from games import clockwatch, events, selectors, services
+from games import clockwatch, events, guests, limits, selectors, services
 from games.services import GameError, Player
 
 MAX_MESSAGE_BYTES = 4096
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_TRY_AGAIN_LATER = 1013
-MESSAGE_TYPES = ("play", "pass", "resign", "sync", "mark", "accept", "resume", "claim")
+MESSAGE_TYPES = (
+    "play",
+    "pass",
+    "resign",
+    "sync",
+    "mark",
+    "accept",
+    "resume",
+    "claim",
+    "chat",
+    "undo",
+    "undo_accept",
+    "undo_decline",
+    "rematch",
+)
+# The chat's own limit (DESIGN.md, "Table talk"): 5 messages a socket within 10 s.
+CHAT_MESSAGES = 5
+CHAT_WINDOW = 10.0
 
 
 def parse_message(text: str) -> dict[str, Any]:
@@ -82,23 +100,46 @@ async def _database(call: Callable[..., _Result], *args: Any, **kwargs: Any) -> 
                 await layer.group_send(group, event)
 
 
-def _perform(message: dict[str, Any], *, player: Player, game_id: str) -> None:
-    """The one service call a message other than `sync` asks for."""
-    kind, get = message["type"], message.get
-    if kind == "play":
-        services.play(player=player, game_id=game_id, ply=get("ply"), point=get("point"))
-    elif kind == "pass":
-        services.pass_turn(player=player, game_id=game_id, ply=get("ply"))
-    elif kind == "resign":
-        services.resign(player=player, game_id=game_id)
-    elif kind == "mark":
-        services.mark(player=player, game_id=game_id, point=get("point"), marking=get("marking"))
-    elif kind == "accept":
-        services.accept(player=player, game_id=game_id, marking=get("marking"))
-    elif kind == "claim":
-        services.claim(player=player, game_id=game_id)
-    else:
-        services.resume(player=player, game_id=game_id, marking=get("marking"))
+def _perform(message: dict[str, Any], *, player: Player, game_id: str, scope: Any) -> None:
+    """The one service call a message other than `sync` asks for (``scope``: the socket's,
+    whose session and account name a spectator in the chat)."""
+    get = message.get
+    ids = {"player": player, "game_id": game_id}
+    calls: dict[str, Callable[[], object]] = {
+        "play": lambda: services.play(**ids, ply=get("ply"), point=get("point")),
+        "pass": lambda: services.pass_turn(**ids, ply=get("ply")),
+        "resign": lambda: services.resign(**ids),
+        "mark": lambda: services.mark(**ids, point=get("point"), marking=get("marking")),
+        "accept": lambda: services.accept(**ids, marking=get("marking")),
+        "resume": lambda: services.resume(**ids, marking=get("marking")),
+        "claim": lambda: services.claim(**ids),
+        "chat": lambda: services.say(**ids, name=_spoken_name(scope), text=get("text")),
+        "undo": lambda: services.ask_undo(**ids, ply=get("ply")),
+        "undo_accept": lambda: services.accept_undo(**ids, ply=get("ply")),
+        "undo_decline": lambda: services.decline_undo(**ids, ply=get("ply")),
+        "rematch": lambda: services.offer_rematch(**ids),
+    }
+    calls[message["type"]]()
+
+
+def _spoken_name(scope: Any) -> str:
+    """The sender's name for the chat (a player's is their seat's, in the service): the
+    name last given in this browser, the account's, or Guest. Reads the session: in the
+    database thread."""
+    session, user = scope.get("session"), scope.get("user")
+    remembered = session.get(guests.NAME_KEY) if session is not None else None
+    if remembered:
+        return str(remembered)
+    return user.get_username() if user is not None and user.is_authenticated else "Guest"
+
+
+def _chat_history(game_id: str) -> dict[str, Any]:
+    messages = [selectors.chat_json(message) for message in services.chat_history(game_id)]
+    return {"type": "chat_history", "messages": messages}
+
+
+def _lobby() -> dict[str, Any]:
+    return selectors.lobby_json()
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -117,6 +158,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
         self.player = Player.of(self.scope.get("session"), self.scope.get("user"))
+        self.chat_rate = limits.SlidingWindow(
+            limit=CHAT_MESSAGES, window=CHAT_WINDOW, count_refused=False
+        )
         # Accepted first: a close code only reaches a client whose handshake succeeded.
         await self.accept()
         try:
@@ -136,8 +180,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
                 channel_name=self.channel_name,
             )
             # Read again once in the group, so that no move can fall between state and
-            # events.
+            # events; then the chat so far.
             await self.send_json({"type": "state", "game": await self._state()})
+            await self.send_json(await _database(_chat_history, self.game_id))
         except GameError:
             await self.close(code=CLOSE_TRY_AGAIN_LATER)
 
@@ -159,8 +204,15 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             message = parse_message(text_data)
             if message["type"] == "sync":
                 await self.send_json({"type": "state", "game": await self._state()})
-            else:
-                await _database(_perform, message, player=self.player, game_id=self.game_id)
+                return
+            if message["type"] == "chat" and not self.chat_rate.hit(time.monotonic()):
+                raise GameError(
+                    "rate_limited",
+                    f"at most {CHAT_MESSAGES} chat messages within {CHAT_WINDOW:g} s",
+                )
+            await _database(
+                _perform, message, player=self.player, game_id=self.game_id, scope=self.scope
+            )
         except GameError as error:
             await self._send_error(error)
 
@@ -182,6 +234,18 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if state is not None:
             await self.send_json({"type": "state", "game": state})
 
+    async def game_undone(self, event: dict[str, Any]) -> None:
+        """The last move taken back, from `events.broadcast_undone`."""
+        await self.send(text_data=events.personal(event, self._you(event)))
+
+    async def game_chat(self, event: dict[str, Any]) -> None:
+        """A chat message, from `events.broadcast_chat`."""
+        await self.send(text_data=event["whole"])
+
+    async def game_rematch(self, event: dict[str, Any]) -> None:
+        """The rematch has begun: its id, from `events.broadcast_rematch`."""
+        await self.send(text_data=event["whole"])
+
     def _you(self, event: dict[str, Any]) -> str | None:
         token = self.player.token
         seats = event["seats"].items()
@@ -198,3 +262,32 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def _send_error(self, error: GameError) -> None:
         await self.send_json({"type": "error", "code": error.code, "message": error.message})
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """The home page's list of open games, live: `lobby` on connect and at every change."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.channel_layer.group_add(events.LOBBY_GROUP, self.channel_name)
+        try:
+            await self.send_json(await _database(_lobby))
+        except GameError:
+            await self.close(code=CLOSE_TRY_AGAIN_LATER)
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(events.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        error = GameError("bad_request", "the lobby's socket only sends")
+        await self.send_json({"type": "error", "code": error.code, "message": error.message})
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        """The open games changed, from `events.broadcast_lobby`."""
+        await self.send(text_data=event["whole"])

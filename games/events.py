@@ -26,8 +26,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.models import Game, Move
-from games.selectors import game_state, move_json, seat_tokens
+from games.models import ChatMessage, Game, Move
+from games.selectors import chat_json, game_state, lobby_json, move_json, seat_tokens
 
 _outbox: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar("outbox", default=None)
 
@@ -68,6 +68,40 @@ def broadcast_state(game: Game, *, skip: str | None = None) -> None:
     _send(game, {"type": "game.state", "text": _encoded(message), "seats": seats, "skip": skip})
 
 
+def broadcast_undone(game: Game) -> None:
+    """Send ``game.undone`` (the last move taken back: G with the moves left) to the group."""
+    game_json, seats = _public_state(game)
+    message = {"type": "undone", "game": game_json}
+    _send(game, {"type": "game.undone", "text": _encoded(message), "seats": seats})
+
+
+def broadcast_chat(game: Game, message: ChatMessage) -> None:
+    """Send ``game.chat`` (one message of the game's chat, said just now) to the group."""
+    text = json.dumps({"type": "chat", "message": chat_json(message)}, separators=(",", ":"))
+    _send(game, {"type": "game.chat", "whole": text})
+
+
+def broadcast_rematch(game: Game, new: Game) -> None:
+    """Send ``game.rematch`` (the rematch of ``game`` is ``new``) to the group."""
+    text = json.dumps({"type": "rematch", "game_id": new.public_id}, separators=(",", ":"))
+    _send(game, {"type": "game.rematch", "whole": text})
+
+
+LOBBY_GROUP = "lobby"
+
+
+def broadcast_lobby() -> None:
+    """Send ``lobby.changed`` (the open games and how many are being played) to everyone
+    on the lobby's websocket."""
+    text = json.dumps(lobby_json(), separators=(",", ":"))
+    event = {"type": "lobby.changed", "whole": text}
+    kept = _outbox.get()
+    if kept is not None:
+        kept.append((LOBBY_GROUP, event))
+        return
+    async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, event)
+
+
 def personal(event: dict[str, Any], you: str | None) -> str:
     """The text a socket whose seat is ``you`` (a colour, None for a spectator) sends its
     client for ``event``: the message encoded once for everyone, ``you`` put in."""
@@ -76,7 +110,9 @@ def personal(event: dict[str, Any], you: str | None) -> str:
 
 
 def decoded(event: dict[str, Any]) -> dict[str, Any]:
-    """``event`` with its message decoded (``move``, ``game`` without ``you``), for tests."""
+    """``event`` with its message decoded (``move``, ``game`` without ``you``...), for tests."""
+    if "whole" in event:
+        return {**json.loads(event["whole"]), "type": event["type"]}
     message: dict[str, Any] = json.loads(personal(event, None))
     del message["game"]["you"]
     return {**{k: v for k, v in event.items() if k != "text"}, **message, "type": event["type"]}

@@ -22,6 +22,9 @@ from games.services import Player
 GUEST_SESSION_KEY = "guest_session_key"
 """The session data entry naming the session key that holds this browser's guest seats."""
 
+NAME_KEY = "player_name"
+"""The session data entry holding the name this browser last gave (a seat's, the chat's)."""
+
 
 def remember_guest_session(session: SessionBase) -> None:
     """Note in ``session`` (a guest's, about to take a seat) the key its seats are bound to."""

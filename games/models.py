@@ -141,6 +141,17 @@ class Game(models.Model):
     black_away_since = models.DateTimeField(null=True, blank=True)
     white_away_since = models.DateTimeField(null=True, blank=True)
 
+    # Around the board (games.services.table): a pending request to take back the last
+    # move (the asking colour), the ply at which one was declined (none may be asked
+    # again before the next move); after the game, a rematch offered (the offering colour)
+    # and, once accepted, the new game.
+    undo_request = models.CharField(max_length=5, choices=Color.choices, blank=True)
+    undo_declined_ply = models.PositiveIntegerField(null=True, blank=True)
+    rematch_offer = models.CharField(max_length=5, choices=Color.choices, blank=True)
+    rematch = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -246,3 +257,25 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {self.color} on {self.process}"
+
+
+class ChatMessage(models.Model):
+    """A message in a game's chat, from a player (``color``) or a spectator (no colour)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    name = models.CharField(max_length=40)
+    color = models.CharField(max_length=5, choices=Color.choices, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    session_key = models.CharField(max_length=40, blank=True)
+    text = models.TextField(max_length=300)
+    ply = models.PositiveIntegerField(help_text="The moves played when it was said.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("created_at", "pk")
+        indexes = (models.Index(fields=["game", "created_at"], name="chat_game_created"),)
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.text[:40]}"

@@ -121,7 +121,7 @@ def replay(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResp
             "last": game.ply,
         },
         "transcript": _has_transcript(game),
-        "time_control": records.time_control_text(game),
+        "time_control": selectors.time_control_text(game),
     }
     return render(request, "games/replay.html", context)
 

@@ -166,13 +166,6 @@ def result_text(result: str, kind: str) -> str:
     return f"{winner} wins by {margin} {unit}{'' if margin == '1' else 's'}"
 
 
-def time_control_text(game: Game) -> str:
-    """The game's clock in a player's words: "5 min + 3 s a move", "No clock"."""
-    if game.time_control is None:
-        return "No clock"
-    return TimeControl.from_json(game.time_control).describe()
-
-
 def final_count(game: Game) -> dict[str, Any] | None:
     """The agreed count of a Go game finished by counting: ``dead`` ([[r, c], ...]),
     ``territory`` (by colour), ``score`` and ``score_detail`` as in G; None for any

@@ -2,8 +2,9 @@
 
 from django.urls import path
 
-from games.consumers import GameConsumer
+from games.consumers import GameConsumer, LobbyConsumer
 
 websocket_urlpatterns = [
     path("ws/games/<str:game_id>/", GameConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]

@@ -17,7 +17,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games import rules
-from games.models import Game, Move
+from games.models import ChatMessage, Game, Move
 from games.rules.clock import SideClock, TimeControl
 
 if TYPE_CHECKING:
@@ -112,6 +112,8 @@ def game_state(
         ),
         **(_count_state(game) if is_go else dict.fromkeys(COUNT_KEYS)),
         "computer": game.computer_color or None,
+        "undo": game.undo_request or None,
+        "rematch": _rematch(game),
         "clock": clock_state(game, now),
         "online": {color: getattr(game, f"{color}_online") for color in COLORS},
         "away_ms": {color: _away_ms(game, color, now) for color in COLORS},
@@ -134,6 +136,52 @@ def _count_state(game: Game) -> dict[str, Any]:
         "score_detail": game.score_detail,
         "accepted": {color: getattr(game, f"{color}_accepted") for color in COLORS},
         "marking": game.marking,
+    }
+
+
+def _rematch(game: Game) -> str | None:
+    """G's ``rematch``: the new game's id once accepted, else the offering colour."""
+    if game.rematch_id is not None:
+        return Game.objects.filter(pk=game.rematch_id).values_list("public_id", flat=True).first()
+    return game.rematch_offer or None
+
+
+def chat_json(message: ChatMessage) -> dict[str, Any]:
+    """A chat message as the contract sends it: id, name, color (the sender's seat or
+    None), text, at (ISO 8601)."""
+    return {
+        "id": message.pk,
+        "name": message.name,
+        "color": message.color or None,
+        "text": message.text,
+        "at": message.created_at.isoformat(),
+    }
+
+
+def time_control_text(game: Game) -> str:
+    """The game's clock in a player's words: "5 min + 3 s a move", "No clock"."""
+    if game.time_control is None:
+        return "No clock"
+    return TimeControl.from_json(game.time_control).describe()
+
+
+def lobby_json() -> dict[str, Any]:
+    """The lobby's message: the open games (``open_games``) and how many are being played."""
+    playing = Game.objects.filter(status__in=(Game.Status.ACTIVE, Game.Status.SCORING))
+    return {
+        "type": "lobby",
+        "games": [
+            {
+                "id": game.public_id,
+                "kind": str(game.kind),
+                "size": game.size,
+                "creator": getattr(game, f"{game.creator_color}_name"),
+                "creator_color": str(game.creator_color),
+                "time_control": time_control_text(game),
+            }
+            for game in open_games()
+        ],
+        "playing": playing.count(),
     }
 
 

@@ -17,12 +17,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import guests, limits, records, selectors, services
+from games import guests, limits, selectors, services
 from games.forms import CLOCK_SETTINGS, JoinForm, NewGameForm, clock_menu, size_menu
 from games.models import Game
 from games.services import GameError, Player
 
-NAME_KEY = "player_name"
+NAME_KEY = guests.NAME_KEY
 DEFAULT_NAME = "Guest"
 
 
@@ -143,7 +143,7 @@ def _render_game(
     """templates/games/game.html with `game`, `state` (G for this viewer) and, while a
     seat is free and the viewer holds none, `join_form`."""
     state = selectors.game_state(game, you=selectors.color_of(game, _player(request)))
-    context = {"game": game, "state": state, "time_control": records.time_control_text(game)}
+    context = {"game": game, "state": state, "time_control": selectors.time_control_text(game)}
     if state["status"] == Game.Status.WAITING and state["you"] is None:
         context["join_form"] = join_form or JoinForm(initial={"name": _remembered_name(request)})
     return render(request, "games/game.html", context, status=status)

@@ -112,18 +112,35 @@ def spectator() -> Player:
 
 class RecordingLayer:
     """A channel layer that only records what is sent to groups, its message decoded
-    (``move``, ``game``: see ``events.decoded``)."""
+    (``move``, ``game``: see ``events.decoded``): to the games' groups in ``sent``, to the
+    lobby's in ``lobby``."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
+        self.lobby: list[dict[str, Any]] = []
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        self.sent.append((group, events.decoded(message)))
+        if group == events.LOBBY_GROUP:
+            self.lobby.append(events.decoded(message))
+        else:
+            self.sent.append((group, events.decoded(message)))
 
 
 @pytest.fixture
-def broadcasts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, dict[str, Any]]]]:
-    """The (group, event) pairs that games.events sends, in order."""
+def recording_layer(monkeypatch: pytest.MonkeyPatch) -> RecordingLayer:
+    """The layer games.events sends to, recording."""
     layer = RecordingLayer()
     monkeypatch.setattr(events, "get_channel_layer", lambda: layer)
-    yield layer.sent
+    return layer
+
+
+@pytest.fixture
+def broadcasts(recording_layer: RecordingLayer) -> list[tuple[str, dict[str, Any]]]:
+    """The (group, event) pairs that games.events sends to the games' groups, in order."""
+    return recording_layer.sent
+
+
+@pytest.fixture
+def lobby_broadcasts(recording_layer: RecordingLayer) -> list[dict[str, Any]]:
+    """The lobby's messages that games.events sends, in order."""
+    return recording_layer.lobby

@@ -180,6 +180,19 @@ class TimeControl:
             stones=self.stones if self.system == "canadian" else None,
         )
 
+    def restored(self, remaining_ms: int, overtime_left: int | None) -> SideClock:
+        """The clock a move left its side, from what a stored move keeps of it: the time
+        left (``remaining_ms``) and, in overtime, the periods or stones left.
+
+        >>> TimeControl.byoyomi(main_time=60, periods=5, period_time=30).restored(30_000, 4)
+        SideClock(remaining_ms=30000, periods=4, stones=None, overtime=True)
+        """
+        if overtime_left is None:
+            return replace(self.start(), remaining_ms=remaining_ms)
+        if self.system == "byoyomi":
+            return SideClock(remaining_ms, periods=overtime_left, overtime=True)
+        return SideClock(remaining_ms, stones=overtime_left, overtime=True)
+
     def time_left_ms(self, clock: SideClock) -> int:
         """How long the side may still think, from ``clock``, before it runs out."""
         if self.system == "byoyomi":

@@ -12,8 +12,9 @@ websocket's session and account, never from anything a client sends.
 One module a use case family, as Zulip's ``zerver/actions``: ``lobby`` (create, join,
 call off, a guest's seats to an account), ``play`` (moves), ``scoring`` (Go's count),
 ``clock`` (charging, the flag, the site's downtime), ``presence`` (who is online,
-claiming a game left), ``computer`` (the computer's seat, turns and moves), ``imports``
-(records); ``base`` holds what they share. Callers use this package's names.
+claiming a game left), ``computer`` (the computer's seat, turns and moves), ``table``
+(chat, taking back a move, rematch), ``imports`` (records); ``base`` holds what they
+share. Callers use this package's names.
 """
 
 from games.services.base import ERROR_CODES, GameError, Player
@@ -40,6 +41,14 @@ from games.services.lobby import (
 from games.services.play import pass_turn, play, resign
 from games.services.presence import claim, connected, disconnected, heartbeat, sweep
 from games.services.scoring import accept, mark, resume
+from games.services.table import (
+    accept_undo,
+    ask_undo,
+    chat_history,
+    decline_undo,
+    offer_rematch,
+    say,
+)
 
 __all__ = [
     "DEFAULT_KOMI",
@@ -53,6 +62,9 @@ __all__ = [
     "abort",
     "abort_as_admin",
     "accept",
+    "accept_undo",
+    "ask_undo",
+    "chat_history",
     "claim",
     "claim_guest_seats",
     "claim_turns",
@@ -61,6 +73,7 @@ __all__ = [
     "connected",
     "create_game",
     "credit_downtime",
+    "decline_undo",
     "disconnected",
     "flag",
     "flag_due",
@@ -68,10 +81,12 @@ __all__ = [
     "import_game",
     "join_game",
     "mark",
+    "offer_rematch",
     "pass_turn",
     "play",
     "release_turn",
     "resign",
     "resume",
+    "say",
     "sweep",
 ]

@@ -156,6 +156,7 @@ def end_with(game: Game, move: Move, *, result: str) -> list[Move]:
     """Store ``move`` (an ``ending_move``) as ``game``'s last, the game finished with
     ``result`` and its clocks stopped; broadcast once the transaction commits."""
     game.ply = move.ply
+    game.undo_request = ""
     stop_clocks(game)
     finish(game, result=result)
     move.save()
@@ -171,10 +172,12 @@ def stop_clocks(game: Game) -> None:
 
 
 def finish(game: Game, *, result: str) -> None:
-    """Mark ``game`` finished with ``result``, now."""
+    """Mark ``game`` finished with ``result``, now; the lobby is told (its count of games
+    in play changes)."""
     game.status = Game.Status.FINISHED
     game.result = result
     game.finished_at = timezone.now()
+    on_commit(events.broadcast_lobby)
 
 
 def move_row(game: Game, ply: int, diff: rules.Diff) -> Move:

@@ -119,6 +119,7 @@ def join_game(*, player: Player, game_id: str, name: str) -> Game:
     clock.start_turn(game, timezone.now())
     game.save()
     on_commit(lambda: events.broadcast_state(game))
+    on_commit(events.broadcast_lobby)
     return game
 
 
@@ -152,6 +153,7 @@ def _call_off(game: Game) -> Game:
     game.finished_at = timezone.now()
     game.save()
     on_commit(lambda: events.broadcast_state(game))
+    on_commit(events.broadcast_lobby)
     return game
 
 

@@ -141,6 +141,7 @@ def apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Mov
     for automatic in moves[1:]:  # an automatic pass takes no time
         clock.stamp_unmoved(automatic, game, now)
     game.ply += len(moves)
+    game.undo_request = ""  # a new move: a request to take back the last one lapses
     game.snapshot = position.to_snapshot()
     game.to_move = position.to_move.value
     game.score = running_score(game, position)

@@ -105,6 +105,8 @@ def _recount(game: Game, color: str, now: datetime.datetime, *, skip: str | None
     setattr(game, f"{color}_away_since", None if online else now)
     game.save(update_fields=[f"{color}_online", f"{color}_away_since", "updated_at"])
     on_commit(lambda: events.broadcast_state(game, skip=skip))
+    if game.status == Game.Status.WAITING and color == game.creator_color:
+        on_commit(events.broadcast_lobby)  # the lobby lists it only while its creator is here
     return True
 
 

@@ -123,6 +123,7 @@ async def socket(game_id: str, session: str | None = None) -> AsyncIterator[Sock
         first = await ws.receive()
         assert first["type"] == "state"
         assert first["game"]["id"] == game_id
+        assert (await ws.receive())["type"] == "chat_history"
         yield ws
     finally:
         await communicator.disconnect()
@@ -456,7 +457,7 @@ BAD_REQUESTS = {
     "number": "42",
     "null": "null",
     "no-type": json.dumps({"ply": 0, "point": [0, 1]}),
-    "unknown-type": json.dumps({"type": "undo", "ply": 0}),
+    "unknown-type": json.dumps({"type": "teleport", "ply": 0}),
     "type-not-a-string": json.dumps({"type": ["play"], "ply": 0, "point": [0, 1]}),
     "play-without-ply": json.dumps({"type": "play", "point": [0, 1]}),
     "play-ply-string": json.dumps({"type": "play", "ply": "0", "point": [0, 1]}),

@@ -41,6 +41,7 @@ async def test_two_daphne_processes_serve_one_game_live(two_servers: tuple[str, 
                 you,
                 "active",
             )
+            assert (await ws.receive())["type"] == "chat_history"
         # Bob's arrival reaches Ann, on the other process, as state.
         assert (await ann_ws.receive())["game"]["online"] == {"black": True, "white": True}
 
@@ -81,5 +82,6 @@ async def test_two_daphne_processes_serve_one_game_live(two_servers: tuple[str, 
     try:
         state = (await ws.receive())["game"]
         assert (state["you"], state["ply"], state["result"]) == ("black", 6, "W+R")
+        assert (await ws.receive())["type"] == "chat_history"
     finally:
         await ws.close()

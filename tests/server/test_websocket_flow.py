@@ -63,7 +63,7 @@ async def test_beyond_20_messages_a_second_messages_are_dropped_and_answered_rat
     game_id = await asyncio.to_thread(Browser(server.url).create, kind="go", size=9, name="Ann")
     spectator = await open_socket(server.url, game_id)
     try:
-        assert (await spectator.receive())["type"] == "state"
+        assert [(await spectator.receive())["type"] for _ in range(2)] == ["state", "chat_history"]
         for _ in range(SOCKET_MESSAGES + 5):
             await spectator.send({"type": "sync"})
         answers = []
@@ -133,7 +133,7 @@ async def test_with_rate_limits_off_every_message_is_answered(unlimited: Daphne)
     game_id = await asyncio.to_thread(Browser(unlimited.url).create, kind="go", size=9, name="A")
     spectator = await open_socket(unlimited.url, game_id)
     try:
-        assert (await spectator.receive())["type"] == "state"
+        assert [(await spectator.receive())["type"] for _ in range(2)] == ["state", "chat_history"]
         for _ in range(3 * SOCKET_MESSAGES):
             await spectator.send({"type": "sync"})
         kinds = [(await spectator.receive())["type"] for _ in range(3 * SOCKET_MESSAGES)]
