@@ -729,3 +729,93 @@ async def test_a_timed_game_sends_its_clock_and_each_moves_time_left() -> None:
         moved = await white.receive()
         assert 60_000 < moved["move"]["clock_ms"] <= 62_000  # the increment
         assert moved["game"]["clock"]["running"] == "white"
+
+
+# Around the board
+
+
+async def test_players_and_spectators_chat_and_the_history_comes_on_connect() -> None:
+    seats = await table()
+    async with players(seats) as (black, white), socket(seats.game_id) as passer_by:
+        await black.send({"type": "chat", "text": "<script>hi</script>"})
+        for ws in (black, white, passer_by):
+            said = await ws.receive()
+            assert said["type"] == "chat"
+            assert said["message"]["text"] == "<script>hi</script>"  # as typed: shown inert
+            assert (said["message"]["name"], said["message"]["color"]) == ("Ann", "black")
+            assert said["message"]["at"]
+        await passer_by.send({"type": "chat", "text": "gl"})
+        for ws in (black, white, passer_by):
+            said = await ws.receive()
+            assert (said["message"]["name"], said["message"]["color"]) == ("Guest", None)
+
+    # A socket opened later gets the chat so far, oldest first, after the state.
+    communicator = WebsocketCommunicator(
+        application, f"/ws/games/{seats.game_id}/", headers=HEADERS
+    )
+    assert (await communicator.connect(timeout=TIMEOUT))[0]
+    assert (await communicator.receive_json_from(timeout=TIMEOUT))["type"] == "state"
+    history = await communicator.receive_json_from(timeout=TIMEOUT)
+    assert [m["text"] for m in history["messages"]] == ["<script>hi</script>", "gl"]
+    await communicator.disconnect()
+
+
+async def test_more_than_5_chat_messages_in_10_s_are_rate_limited() -> None:
+    seats = await table()
+    async with socket(seats.game_id) as passer_by:
+        for number in range(5):
+            await passer_by.send({"type": "chat", "text": f"{number}"})
+            assert (await passer_by.receive())["type"] == "chat"
+        assert await passer_by.error({"type": "chat", "text": "six"}) == "rate_limited"
+        assert await passer_by.error({"type": "chat", "text": ""}) == "rate_limited"
+        # The game's own messages are not limited by the chat's limit.
+        assert (await passer_by.state())["ply"] == 0
+
+
+async def test_a_move_taken_back_and_a_rematch_over_the_websocket() -> None:
+    seats = await table()
+    async with players(seats) as (black, white):
+        await play(black, 0, [0, 1])
+        for ws in (black, white):
+            await ws.receive()
+        await black.send({"type": "undo", "ply": 1})
+        for ws in (black, white):
+            asked = await ws.receive()
+            assert (asked["type"], asked["game"]["undo"]) == ("state", "black")
+        await white.send({"type": "undo_accept", "ply": 1})
+        for ws in (black, white):
+            undone = await ws.receive()
+            assert (undone["type"], undone["game"]["ply"], undone["game"]["moves"]) == (
+                "undone",
+                0,
+                [],
+            )
+        await white.send({"type": "resign"})
+        for ws in (black, white):
+            await ws.receive()
+        await white.send({"type": "rematch"})
+        for ws in (black, white):
+            assert (await ws.receive())["game"]["rematch"] == "white"
+        await black.send({"type": "rematch"})
+        new_ids = {(await ws.receive())["game_id"] for ws in (black, white)}
+    [new_id] = new_ids
+    game = await database_sync_to_async(Game.objects.get)(public_id=new_id)
+    assert (game.black_name, game.white_name) == ("Bob", "Ann")
+
+
+async def test_the_lobby_socket_sends_the_open_games_and_their_changes() -> None:
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=HEADERS)
+    assert (await communicator.connect(timeout=TIMEOUT))[0]
+    assert await communicator.receive_json_from(timeout=TIMEOUT) == {
+        "type": "lobby",
+        "games": [],
+        "playing": 0,
+    }
+    seats = await table(full=False)
+    async with socket(seats.game_id, seats.black):
+        listed = await communicator.receive_json_from(timeout=TIMEOUT)
+        assert [game["id"] for game in listed["games"]] == [seats.game_id]
+        assert listed["games"][0]["creator"] == "Ann"
+    # The creator left: the game is no longer offered.
+    assert (await communicator.receive_json_from(timeout=TIMEOUT))["games"] == []
+    await communicator.disconnect()

@@ -1,0 +1,281 @@
+"""games.services.table: the chat, taking back a move, the rematch; and the lobby's
+messages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games import selectors, services
+from games.models import ChatMessage, Game
+from games.rules import Move, OthelloPosition
+from games.rules.clock import TimeControl
+from games.services import GameError, Player
+from tests.conftest import FrozenClock
+from tests.server.helpers import Events, reload
+
+pytestmark = pytest.mark.django_db
+
+S = 1000
+
+
+def start(black: Player, white: Player, **options: Any) -> Game:
+    game = services.create_game(
+        player=black,
+        kind=options.pop("kind", "othello"),
+        size=options.pop("size", 8),
+        color="black",
+        name="Ann",
+        **options,
+    )
+    return services.join_game(player=white, game_id=game.public_id, name="Bob")
+
+
+def code(call: Any, **arguments: Any) -> str:
+    with pytest.raises(GameError) as refused:
+        call(**arguments)
+    return refused.value.code
+
+
+# The chat
+
+
+def test_players_and_spectators_chat_and_the_history_keeps_the_last_100(
+    black: Player,
+    white: Player,
+    spectator: Player,
+    broadcasts: Events,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game = start(black, white)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.say(player=black, game_id=game.public_id, name="ignored", text="  good luck ")
+        services.say(player=spectator, game_id=game.public_id, name="Cy", text="<b>hi</b>")
+
+    said = [(m.name, m.color, m.text) for m in services.chat_history(game.public_id)]
+    assert said == [("Ann", "black", "good luck"), ("Cy", "", "<b>hi</b>")]
+    message = broadcasts[-1][1]
+    assert message["type"] == "game.chat"
+    assert message["message"]["text"] == "<b>hi</b>"  # stored and sent as it was: shown inert
+    assert (message["message"]["name"], message["message"]["color"]) == ("Cy", None)
+
+    for number in range(105):
+        services.say(player=white, game_id=game.public_id, name="", text=f"{number}")
+    history = services.chat_history(game.public_id)
+    assert len(history) == 100
+    assert (history[0].text, history[-1].text) == ("5", "104")
+
+
+@pytest.mark.parametrize("text", ["", "   ", "x" * 301, None, 5, ["hi"]])
+def test_a_chat_text_must_be_1_to_300_characters(black: Player, text: Any) -> None:
+    game = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+    assert code(services.say, player=black, game_id=game.public_id, name="A", text=text) == (
+        "bad_request"
+    )
+    assert ChatMessage.objects.count() == 0
+
+
+# Taking back a move
+
+
+def test_a_move_taken_back_leaves_the_record_as_if_never_played(
+    black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = start(black, white)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+    before = reload(game)
+
+    services.ask_undo(player=white, game_id=game.public_id, ply=2)
+    assert selectors.game_state(reload(game), you=None)["undo"] == "white"
+    with django_capture_on_commit_callbacks(execute=True):
+        services.accept_undo(player=black, game_id=game.public_id, ply=2)
+
+    game = reload(game)
+    expected, _ = OthelloPosition.start(8).play(Move.place((2, 3)))
+    assert (game.ply, game.to_move, game.snapshot) == (1, "white", expected.to_snapshot())
+    assert [move.ply for move in game.moves.all()] == [1]
+    assert game.score == {"black": 4, "white": 1}
+    assert before.ply == 2
+    [(_, undone)] = broadcasts
+    assert undone["type"] == "game.undone"
+    assert [move["ply"] for move in undone["game"]["moves"]] == [1]
+    assert undone["game"]["undo"] is None
+
+
+def test_an_othello_move_is_taken_back_with_the_automatic_pass_after_it(
+    black: Player, white: Player
+) -> None:
+    game = start(black, white, size=4)
+    for ply, point in enumerate([[0, 1], [0, 2], [2, 3]]):
+        services.play(
+            player=black if ply % 2 == 0 else white, game_id=game.public_id, ply=ply, point=point
+        )
+    services.play(player=white, game_id=game.public_id, ply=3, point=[0, 0])  # Black passes
+    assert reload(game).ply == 5
+
+    services.ask_undo(player=white, game_id=game.public_id, ply=5)
+    services.accept_undo(player=black, game_id=game.public_id, ply=5)
+
+    game = reload(game)
+    assert (game.ply, game.to_move) == (3, "white")
+    assert [move.action for move in game.moves.all()] == ["place"] * 3
+
+
+def test_the_clocks_are_restored(black: Player, white: Player, frozen_clock: FrozenClock) -> None:
+    control = TimeControl.fischer(main_time=60, increment=5)
+    game = start(black, white, time_control=control)
+    frozen_clock.advance(10)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])  # Black: 55
+    frozen_clock.advance(20)
+    services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])  # White: 45
+    frozen_clock.advance(7)  # Black thinks
+
+    services.ask_undo(player=white, game_id=game.public_id, ply=2)
+    services.accept_undo(player=black, game_id=game.public_id, ply=2)
+    frozen_clock.advance(2)
+
+    clock = selectors.game_state(reload(game), you=None)["clock"]
+    assert clock["running"] == "white"
+    # White's time as before its move, its turn starting at the take-back; Black's as
+    # its own move left it (its 7 s of thinking meanwhile are not charged).
+    assert (clock["white"]["remaining_ms"], clock["black"]["remaining_ms"]) == (58 * S, 55 * S)
+
+
+def test_take_back_refusals(black: Player, white: Player, spectator: Player) -> None:
+    game = start(black, white)
+    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=0) == "illegal_move"
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    assert code(services.ask_undo, player=spectator, game_id=game.public_id, ply=1) == (
+        "not_a_player"
+    )
+    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=0) == "stale"
+    assert code(services.ask_undo, player=white, game_id=game.public_id, ply=1) == (
+        "illegal_move"  # not White's move
+    )
+    assert code(services.accept_undo, player=white, game_id=game.public_id, ply=1) == (
+        "illegal_move"  # nothing asked
+    )
+    services.ask_undo(player=black, game_id=game.public_id, ply=1)
+    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=1) == (
+        "illegal_move"  # one request at a time
+    )
+    assert code(services.accept_undo, player=black, game_id=game.public_id, ply=1) == (
+        "illegal_move"  # not one's own
+    )
+    services.decline_undo(player=white, game_id=game.public_id, ply=1)
+    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=1) == (
+        "illegal_move"  # declined: not again before the next move
+    )
+    services.resign(player=white, game_id=game.public_id)
+    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=2) == "game_over"
+
+
+def test_a_new_move_cancels_a_pending_request(black: Player, white: Player) -> None:
+    game = start(black, white)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    services.ask_undo(player=black, game_id=game.public_id, ply=1)
+    services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+    assert reload(game).undo_request == ""
+    assert code(services.accept_undo, player=white, game_id=game.public_id, ply=2) == (
+        "illegal_move"
+    )
+
+
+def test_the_computer_agrees_to_take_a_move_back(black: Player) -> None:
+    game = services.create_game(
+        player=black,
+        kind="othello",
+        size=8,
+        color="black",
+        name="Ann",
+        opponent="computer",
+        level=1,
+    )
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    services.ask_undo(player=black, game_id=game.public_id, ply=1)
+    assert (reload(game).ply, reload(game).to_move) == (0, "black")
+
+
+# The rematch
+
+
+def test_a_rematch_offered_and_accepted_swaps_the_colours(
+    black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
+) -> None:
+    game = start(
+        black,
+        white,
+        kind="go",
+        size=9,
+        komi=0.5,
+        scoring="area",
+        time_control=TimeControl.byoyomi(main_time=60, periods=3, period_time=10),
+    )
+    assert code(services.offer_rematch, player=black, game_id=game.public_id) == "illegal_move"
+    services.resign(player=white, game_id=game.public_id)
+
+    services.offer_rematch(player=white, game_id=game.public_id)
+    assert selectors.game_state(reload(game), you=None)["rematch"] == "white"
+    with django_capture_on_commit_callbacks(execute=True):
+        services.offer_rematch(player=black, game_id=game.public_id)
+
+    new = reload(game).rematch
+    assert new is not None
+    assert selectors.game_state(reload(game), you=None)["rematch"] == new.public_id
+    assert (new.kind, new.size, new.komi, new.scoring_method, new.status) == (
+        "go",
+        9,
+        0.5,
+        "area",
+        "active",
+    )
+    assert new.time_control == game.time_control
+    assert selectors.color_of(new, black) == "white"
+    assert selectors.color_of(new, white) == "black"
+    assert (new.black_name, new.white_name) == ("Bob", "Ann")
+    assert [event["type"] for _, event in broadcasts][-1] == "game.rematch"
+    assert broadcasts[-1][1]["game_id"] == new.public_id
+    assert code(services.offer_rematch, player=black, game_id=game.public_id) == "illegal_move"
+
+
+def test_a_rematch_against_the_computer_starts_at_once(black: Player) -> None:
+    game = services.create_game(
+        player=black,
+        kind="othello",
+        size=6,
+        color="black",
+        name="Ann",
+        opponent="computer",
+        level=4,
+    )
+    services.resign(player=black, game_id=game.public_id)
+
+    services.offer_rematch(player=black, game_id=game.public_id)
+
+    new = reload(game).rematch
+    assert new is not None
+    assert (new.computer_color, new.computer_level, new.status) == ("black", 4, "active")
+    assert selectors.color_of(new, black) == "white"
+    assert new.black_name == "Engine (level 4)" and new.black_online
+
+
+# The lobby
+
+
+def test_the_lobby_is_told_when_its_list_changes(
+    black: Player,
+    white: Player,
+    lobby_broadcasts: list[dict[str, Any]],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+        services.connected(player=black, game_id=game.public_id, process="p", channel_name="a")
+    assert [entry["id"] for entry in lobby_broadcasts[-1]["games"]] == [game.public_id]
+    assert lobby_broadcasts[-1]["playing"] == 0
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.join_game(player=white, game_id=game.public_id, name="Bob")
+    assert (lobby_broadcasts[-1]["games"], lobby_broadcasts[-1]["playing"]) == ([], 1)
