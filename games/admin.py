@@ -20,7 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games import records, selectors, services
-from games.models import Game, Move
+from games.models import ChatMessage, Game, Move
 from games.rules.sgf import export_collection
 from games.services import GameError
 
@@ -68,6 +68,51 @@ class MoveInline(admin.TabularInline):  # type: ignore[type-arg]
         return ", ".join(records.point_names(move.game, points)) or "-"
 
 
+class ChatInline(admin.TabularInline):  # type: ignore[type-arg]
+    """The game's chat, read-only; each message links to its own page, where it can be
+    deleted (the site never shows it again)."""
+
+    model = ChatMessage
+    fields = readonly_fields = ("created_at", "ply", "name", "color", "text")
+    ordering = ("created_at", "pk")
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    verbose_name = "chat message"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Every game's chat: searched by text and name, filtered by date, deleted when it must
+    go; never edited (what was said stays as said)."""
+
+    list_display = ("created_at", "name", "color", "text", "game_link")
+    list_filter = ("created_at",)
+    search_fields = ("text", "name", "game__public_id")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
+    list_per_page = 100
+    list_select_related = ("game",)
+    fields = readonly_fields = ("game_link", "ply", "name", "color", "user", "text", "created_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description="game", ordering="game__created_at")
+    def game_link(self, message: ChatMessage) -> SafeString:
+        url = reverse("admin:games_game_change", args=(message.game_id,))
+        return format_html('<a href="{}">{}</a>', url, message.game.public_id)
+
+
 class AgainstComputer(admin.SimpleListFilter):
     """Games against the computer, or between two people."""
 
@@ -113,7 +158,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     date_hierarchy = "created_at"
     ordering = ("-created_at",)
     list_per_page = 50
-    inlines = (MoveInline,)
+    inlines = (MoveInline, ChatInline)
     actions = ("export_sgf", "abort_waiting")
     fieldsets = (
         (
@@ -242,7 +287,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     @admin.action(description="Export the selected games as one SGF collection")
     def export_sgf(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse:
-        games = queryset.order_by("created_at", "pk").prefetch_related("moves")
+        games = queryset.order_by("created_at", "pk").prefetch_related("moves", "chat")
         text = export_collection(records.record_of(game) for game in games)
         response = HttpResponse(text, content_type="application/x-go-sgf; charset=utf-8")
         stamp = timezone.now().strftime("%Y%m%d-%H%M%S")

@@ -47,7 +47,7 @@ class BadPly(ValueError):
 
 def _game(game_id: str) -> Game:
     """The game with its moves prefetched (one query each, whatever the number of moves)."""
-    return get_object_or_404(Game.objects.prefetch_related("moves"), public_id=game_id)
+    return get_object_or_404(Game.objects.prefetch_related("moves", "chat"), public_id=game_id)
 
 
 def _requested_ply(request: HttpRequest) -> int | None:

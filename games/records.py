@@ -19,7 +19,7 @@ from games import board_svg, rules
 from games.models import Game, Move
 from games.rules.clock import TimeControl
 from games.rules.sgf import GameRecord, MoveClock, Setup
-from games.selectors import COLORS, ENDINGS, IN_PLAY, move_json, start_position
+from games.selectors import COLORS, ENDINGS, IN_PLAY, chat_json, move_json, start_position
 
 
 @dataclass(frozen=True)
@@ -187,8 +187,9 @@ def record_of(game: Game) -> GameRecord:
 
     A resignation, a timeout or a forfeit is not a move in SGF: it only shows in the
     result (``W+R``, ``W+T``, ``W+F``). The clock is ``TM``/``OT`` and each move's time
-    left (``BL``/``WL``, ``OB``/``OW``). Reads
-    ``game.moves.all()`` (prefetch it when exporting many games).
+    left (``BL``/``WL``, ``OB``/``OW``). What the players said in the chat is ``C`` on the
+    move it followed ("name: text", one line each). Reads ``game.moves.all()`` and
+    ``game.chat.all()`` (prefetch them when exporting many games).
     """
     moves = []
     clocks = []
@@ -226,7 +227,17 @@ def record_of(game: Game) -> GameRecord:
             None if game.time_control is None else TimeControl.from_json(game.time_control)
         ),
         clocks=tuple(clocks) if any(clock is not None for clock in clocks) else (),
+        comments=_players_said(game, len(moves)),
     )
+
+
+def _players_said(game: Game, moves: int) -> dict[int, str]:
+    """The players' chat (not the spectators'), by the number of moves it followed."""
+    said: dict[int, list[str]] = {}
+    for message in game.chat.all():
+        if message.color:
+            said.setdefault(min(message.ply, moves), []).append(f"{message.name}: {message.text}")
+    return {ply: "\n".join(lines) for ply, lines in said.items()}
 
 
 def _points(points: Iterable[Sequence[int]]) -> frozenset[rules.Point]:
@@ -238,7 +249,8 @@ def replay_data(game: Game) -> dict[str, Any]:
 
     ``live`` is true while the game can still change (waiting, active, scoring);
     ``count`` is ``final_count``, shown at the last move; ``start_clock_ms`` each side's
-    time before its first move (None without a clock; after a move, its M's clock_ms).
+    time before its first move (None without a clock; after a move, its M's clock_ms);
+    ``chat`` what the players said, each message with the ``ply`` it followed.
     """
     moves = [move_json(move) for move in game.moves.all()]
     return {
@@ -258,6 +270,11 @@ def replay_data(game: Game) -> dict[str, Any]:
             if game.time_control is None
             else TimeControl.from_json(game.time_control).start().remaining_ms
         ),
+        "chat": [
+            {**chat_json(message), "ply": message.ply}
+            for message in game.chat.all()
+            if message.color
+        ],
     }
 
 

@@ -167,7 +167,6 @@ def time_control_text(game: Game) -> str:
 
 def lobby_json() -> dict[str, Any]:
     """The lobby's message: the open games (``open_games``) and how many are being played."""
-    playing = Game.objects.filter(status__in=(Game.Status.ACTIVE, Game.Status.SCORING))
     return {
         "type": "lobby",
         "games": [
@@ -181,8 +180,13 @@ def lobby_json() -> dict[str, Any]:
             }
             for game in open_games()
         ],
-        "playing": playing.count(),
+        "playing": playing_count(),
     }
+
+
+def playing_count() -> int:
+    """How many games are being played right now (active, or being counted)."""
+    return Game.objects.filter(status__in=(Game.Status.ACTIVE, Game.Status.SCORING)).count()
 
 
 def clock_state(game: Game, now: datetime.datetime) -> dict[str, Any] | None:

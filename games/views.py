@@ -66,15 +66,17 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def _render_home(request: HttpRequest, form: NewGameForm, *, status: int = 200) -> HttpResponse:
     player = _player(request)
+    waiting = selectors.open_games()
+    mine = [game.public_id for game in waiting if selectors.color_of(game, player) is not None]
     context = {
         "form": form,
         "size_menu": size_menu(),
         "clock_menu": clock_menu(),
         "clock_settings": [form[name] for name in CLOCK_SETTINGS],
         "player_name": _remembered_name(request),
-        "open_games": [
-            game for game in selectors.open_games() if selectors.color_of(game, player) is None
-        ],
+        "open_games": [game for game in waiting if game.public_id not in mine],
+        "lobby_mine": mine,
+        "playing": selectors.playing_count(),
         "my_games": selectors.games_of(player, active=True),
         "finished_games": selectors.recent_finished(),
     }

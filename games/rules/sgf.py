@@ -154,6 +154,8 @@ class GameRecord:
     ``time_control`` is the clock (``TM`` and ``OT``; None without one, or one the record
     names in words this module does not read); ``clocks``, when not empty, the mover's
     time left after each move of ``moves`` (None where the record does not say).
+    ``comments`` are the nodes' ``C``: the text said after the first N moves, by N (0
+    is the root's, before any move).
     """
 
     kind: GameKind
@@ -171,6 +173,7 @@ class GameRecord:
     setup: Setup | None = None
     time_control: TimeControl | None = None
     clocks: tuple[MoveClock | None, ...] = ()
+    comments: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def played_on(self) -> datetime.date | None:
@@ -287,6 +290,10 @@ def _game_tree(record: GameRecord) -> object:
             if clock.overtime_left is not None:
                 node[f"O{color.letter}"] = [str(clock.overtime_left).encode("ascii")]
         nodes.append(node)
+    for number, text in record.comments.items():
+        node = nodes[min(max(number, 0), len(nodes) - 1)]
+        said = [sgf_grammar.escape_text(text.encode("utf-8"))]
+        node["C"] = [b"\n".join(node.get("C", []) + said)]
     if record.kind == "go":
         _write_points(nodes[-1], "TB", record.territory.get(Color.BLACK, ()), record.size)
         _write_points(nodes[-1], "TW", record.territory.get(Color.WHITE, ()), record.size)
@@ -406,6 +413,8 @@ def _read_game(nodes: list[PropertyMap], encoding: str | None) -> GameRecord:
     _refuse_later_setup(nodes)
     entries = [_entry(node, number, size) for number, node in _move_nodes(nodes)]
     played = list(_replay(start, entries, fill_passes=True))
+    # A file's move N is played move N plus the passes put in before it.
+    after = {0: 0} | {step.number: index for index, step in enumerate(played, 1) if step.number}
     clocks = tuple(step.clock for step in played)
     final = played[-1].position if played else start
     last = nodes[-1]
@@ -430,7 +439,21 @@ def _read_game(nodes: list[PropertyMap], encoding: str | None) -> GameRecord:
         setup=setup,
         time_control=_read_time_control(root, reader),
         clocks=clocks if any(clock is not None for clock in clocks) else (),
+        comments={after[number]: text for number, text in _comments(nodes, reader).items()},
     )
+
+
+def _comments(nodes: Sequence[PropertyMap], reader: _Reader) -> dict[int, str]:
+    """Every node's ``C`` by the number of the file's moves up to that node."""
+    comments: dict[int, list[str]] = {}
+    number = 0
+    for node in nodes:
+        if "B" in node or "W" in node:
+            number += 1
+        text = reader.text("C", node)
+        if text:
+            comments.setdefault(number, []).append(text)
+    return {number: "\n".join(texts) for number, texts in comments.items()}
 
 
 _OVERTIME = {
@@ -498,10 +521,12 @@ class _Reader:
             return None
         return self._decode(identifier, sgf_grammar.simpletext_value(self.root[identifier][0]))
 
-    def text(self, identifier: str) -> str | None:
-        if identifier not in self.root:
+    def text(self, identifier: str, node: PropertyMap | None = None) -> str | None:
+        """The Text value of ``identifier`` in ``node`` (the root when None)."""
+        node = self.root if node is None else node
+        if identifier not in node:
             return None
-        return self._decode(identifier, sgf_grammar.text_value(self.root[identifier][0]))
+        return self._decode(identifier, sgf_grammar.text_value(node[identifier][0]))
 
     def _decode(self, identifier: str, value: bytes) -> str:
         if self.encoding is None:
@@ -738,11 +763,14 @@ class _Entry(NamedTuple):
 
 
 class _Step(NamedTuple):
+    """A move played: ``number`` is the record's (None for a pass put in)."""
+
     color: Color
     move: Move
     position: Position
     diff: Diff
     clock: MoveClock | None = None
+    number: int | None = None
 
 
 def replay(record: GameRecord) -> list[tuple[Position, Diff]]:
@@ -798,7 +826,7 @@ def _replay(start: Position, entries: Iterable[_Entry], *, fill_passes: bool) ->
             position, diff = position.play(entry.move)
         except RulesError as error:
             raise RecordError(f"{where}: {error}") from None
-        yield _Step(color, entry.move, position, diff, entry.clock)
+        yield _Step(color, entry.move, position, diff, entry.clock, number)
     if fill_passes and isinstance(position, OthelloPosition) and position.must_pass:
         yield _pass(position)[1]
 

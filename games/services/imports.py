@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from games import rules
-from games.models import Color, Game, Move
+from games.models import ChatMessage, Color, Game, Move
 from games.rules import sgf
 from games.services.base import GameError, finish, move_row, running_score
 from games.services.lobby import NAME_MAX_LENGTH, OTHELLO_MAX_SIZE
@@ -19,7 +19,9 @@ def import_game(*, record: sgf.GameRecord) -> Game:
     The seats carry the record's names (``Black`` and ``White`` when it has none) and
     belong to no session or account: nobody plays on in an imported game. A game played
     to its end is counted (Go: with the record's dead stones, ``MA``); the result is the
-    record's when it has one, else that count, else blank. It was played on the day the
+    record's when it has one, else that count, else blank. The record's comments (``C``)
+    become the game's chat at their move ("name: text" lines, as the export writes them,
+    are the player's; anything else is said by "Comment"). It was played on the day the
     record's ``DT`` names (``played_on``; none when it names no day), with its clock
     (``TM``/``OT``) and each move's time left (``BL``/``WL``, ``OB``/``OW``). It starts from the
     record's setup when it has one (``start``); a setup without moves is a finished game at
@@ -67,7 +69,28 @@ def import_game(*, record: sgf.GameRecord) -> Game:
         if clock is not None:
             move.clock_ms, move.overtime_left = clock
     Move.objects.bulk_create(moves)
+    ChatMessage.objects.bulk_create(_chat_of(game, record))
     return game
+
+
+def _chat_of(game: Game, record: sgf.GameRecord) -> list[ChatMessage]:
+    """The record's comments as chat messages, in order."""
+    seats = {f"{game.black_name}: ": Color.BLACK, f"{game.white_name}: ": Color.WHITE}
+    messages: list[ChatMessage] = []
+    for ply, comment in sorted(record.comments.items()):
+        message = None
+        for line in comment.splitlines():
+            prefix = next((prefix for prefix in seats if line.startswith(prefix)), None)
+            if prefix is None and message is not None:
+                message.text += "\n" + line
+                continue
+            name, color = (prefix[:-2], seats[prefix]) if prefix else ("Comment", "")
+            text = line[len(prefix) :] if prefix else line
+            message = ChatMessage(game=game, name=name, color=color, text=text, ply=ply)
+            messages.append(message)
+    for message in messages:
+        message.text = message.text.strip()
+    return [message for message in messages if message.text]
 
 
 def _record_name(name: str | None, default: str) -> str:

@@ -35,9 +35,27 @@ function send(message) {
 
 function receive(message) {
   if (message.type === "state") {
+    const declined = game.undo && !message.game.undo && message.game.ply === game.ply;
+    if (declined) {
+      tableNote = `${nameOf(otherColor(game.undo))} declined to take the move back.`;
+      declinedAt = game.ply; // asked again only after the next move
+    }
+    update(message.game, null);
+  } else if (message.type === "undone") {
+    const asker = game.undo;
+    tableNote = asker ? `${nameOf(asker)}'s last move was taken back.` : "The last move was taken back.";
     update(message.game, null);
   } else if (message.type === "moved") {
+    if (message.move.color !== game.you && game.you) beep();
+    if (message.move.ply > game.ply) tableNote = "";
     update(message.game, message.move);
+  } else if (message.type === "chat") {
+    addChat(message.message);
+  } else if (message.type === "chat_history") {
+    $("chat-list").replaceChildren();
+    for (const said of message.messages) addChat(said);
+  } else if (message.type === "rematch") {
+    location.assign(`/games/${encodeURIComponent(message.game_id)}/`);
   } else if (message.type === "error") {
     // A stale ply means this page is behind (or a click came twice): catch up quietly.
     if (message.code === "stale") send({ type: "sync" });
@@ -49,6 +67,10 @@ function receive(message) {
 
 // Set when a change of the marking withdrew an acceptance; cleared by the next accept.
 let withdrawn = false;
+// What just happened around the board (a move taken back, a request declined); cleared
+// by the next move.
+let tableNote = "";
+let declinedAt = null;
 
 function update(next, move) {
   if (move && next.ply < game.ply) return;
@@ -117,6 +139,7 @@ function outcomeText() {
 
 function noticeText() {
   if (withdrawn) return "The marking changed: both acceptances were withdrawn.";
+  if (tableNote && game.status === "active") return tableNote;
   const last = game.last_move;
   if (game.status !== "active" || last?.action !== "pass") return "";
   const who = COLOR_NAME[last.color];
@@ -275,6 +298,98 @@ function drawCount() {
   $("resume-button").hidden = !seated;
 }
 
+/** The last move a player chose (an Othello pass is always the server's). */
+function lastChosenMove() {
+  const moves = game.moves ?? [];
+  for (let i = moves.length - 1; i >= 0; i--) {
+    const move = moves[i];
+    if (game.kind === "othello" && move.action === "pass") continue;
+    return move;
+  }
+  return null;
+}
+
+const otherColor = (color) => (color === "black" ? "white" : "black");
+const nameOf = (color) => game.players[color] ?? COLOR_NAME[color];
+const opponentName = () => game.players[otherColor(game.you)] ?? "Your opponent";
+
+function drawUndo() {
+  const active = game.status === "active" && Boolean(game.you);
+  const last = lastChosenMove();
+  const mine = active && last && last.color === game.you && ["place", "pass"].includes(last.action);
+  $("undo-button").hidden = !(mine && !game.undo && declinedAt !== game.ply);
+  const asked = active && game.undo;
+  $("undo").hidden = !asked;
+  if (!asked) return;
+  const theyAsked = game.undo !== game.you;
+  $("undo-text").textContent = theyAsked
+    ? `${opponentName()} asks to take back their last move.`
+    : `Waiting for ${opponentName()} to let you take it back…`;
+  $("undo-accept").hidden = !theyAsked;
+  $("undo-decline").hidden = !theyAsked;
+}
+
+function drawRematch() {
+  const over = game.status === "finished" && Boolean(game.you);
+  $("after-game").hidden = !over;
+  if (!over) return;
+  const button = $("rematch-button");
+  const text = $("rematch-text");
+  const offer = game.rematch;
+  const link = $("rematch-link");
+  const started = Boolean(offer) && !COLORS.includes(offer); // the new game's id
+  link.hidden = !started;
+  if (started) link.href = `/games/${encodeURIComponent(offer)}/`;
+  button.hidden = started || offer === game.you;
+  button.textContent = offer && offer !== game.you ? "Accept the rematch" : "Rematch";
+  text.hidden = !offer || started;
+  text.textContent =
+    offer === game.you
+      ? `Rematch offered: waiting for ${opponentName()}…`
+      : `${opponentName()} offers a rematch, colours swapped.`;
+}
+
+// --- the chat --------------------------------------------------------------------
+
+function addChat(said) {
+  const item = document.createElement("li");
+  item.className = "chat-message";
+  if (said.color) item.dataset.color = said.color;
+  const name = document.createElement("span");
+  name.className = "chat-name";
+  name.textContent = said.name;
+  const text = document.createElement("span");
+  text.className = "chat-text";
+  text.textContent = said.text; // text, never HTML: links and tags show as typed
+  item.append(name, text);
+  const list = $("chat-list");
+  list.append(item);
+  list.scrollTop = list.scrollHeight;
+}
+
+// --- sound ---------------------------------------------------------------------
+
+const SOUND_KEY = "othello-go:sound";
+$("sound").checked = localStorage.getItem(SOUND_KEY) === "on";
+$("sound").addEventListener("change", (event) => {
+  localStorage.setItem(SOUND_KEY, event.target.checked ? "on" : "off");
+});
+
+let audio = null;
+/** A short tone, when the player asked for sound (off by default). */
+function beep() {
+  if (!$("sound").checked) return;
+  audio ??= new AudioContext();
+  const tone = audio.createOscillator();
+  const volume = audio.createGain();
+  tone.frequency.value = 660;
+  volume.gain.setValueAtTime(0.15, audio.currentTime);
+  volume.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.15);
+  tone.connect(volume).connect(audio.destination);
+  tone.start();
+  tone.stop(audio.currentTime + 0.15);
+}
+
 function drawControls() {
   const seated = Boolean(game.you);
   const pass = $("pass-button");
@@ -314,6 +429,8 @@ function drawPanel() {
   drawMoves();
   drawCount();
   drawControls();
+  drawUndo();
+  drawRematch();
   drawClaim();
   clocks.show(game);
   document.title = `${titlePrefix()}${KIND_NAME[game.kind]} ${game.size}×${game.size}: ${
@@ -332,6 +449,16 @@ function titlePrefix() {
 
 $("pass-button")?.addEventListener("click", () => send({ type: "pass", ply: game.ply }));
 $("claim-button").addEventListener("click", () => send({ type: "claim" }));
+$("undo-button").addEventListener("click", () => send({ type: "undo", ply: game.ply }));
+$("undo-accept").addEventListener("click", () => send({ type: "undo_accept", ply: game.ply }));
+$("undo-decline").addEventListener("click", () => send({ type: "undo_decline", ply: game.ply }));
+$("rematch-button").addEventListener("click", () => send({ type: "rematch" }));
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("chat-text");
+  const text = input.value.trim();
+  if (text && send({ type: "chat", text })) input.value = "";
+});
 
 $("accept-button")?.addEventListener("click", () =>
   send({ type: "accept", marking: game.marking }),

@@ -174,6 +174,29 @@ function draw(move) {
   drawScores();
   drawClocks();
   drawMoveList();
+  drawSaid();
+}
+
+/** What the players said in the chat after the move shown (before any move at 0). */
+function drawSaid() {
+  const said = (data.chat ?? []).filter((message) => message.ply === ply);
+  const items = said.map((message) => {
+    const item = document.createElement("li");
+    item.className = "chat-message";
+    if (message.color) item.dataset.color = message.color;
+    const name = Object.assign(document.createElement("span"), {
+      className: "chat-name",
+      textContent: message.name,
+    });
+    const text = Object.assign(document.createElement("span"), {
+      className: "chat-text",
+      textContent: message.text,
+    });
+    item.append(name, text);
+    return item;
+  });
+  $("said-list").replaceChildren(...items);
+  $("said-nothing").hidden = items.length > 0;
 }
 
 /** Each side's clock after the moves shown: the time left after its last move (M's

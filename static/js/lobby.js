@@ -1,0 +1,123 @@
+// The home page's "Waiting for an opponent", live: a websocket to /ws/lobby/ whose
+// every `lobby` message (sent on connect and whenever the open games change, on any
+// process) redraws the list and how many games are being played. The page is
+// rendered with the same list, so without the socket it is merely not live.
+
+const RECONNECT_FIRST_MS = 1000;
+const RECONNECT_MAX_MS = 30000;
+const COLOR_NAME = { black: "Black", white: "White" };
+const KIND_NAME = { othello: "Othello", go: "Go" };
+
+const list = document.getElementById("open-games");
+const playing = document.getElementById("playing");
+// The open games this browser created: they are "yours", not to join.
+const mine = new Set(JSON.parse(document.getElementById("lobby-mine").textContent));
+const csrfToken = document.querySelector('[name="csrfmiddlewaretoken"]').value;
+const nameInput = document.getElementById("id_name");
+
+function cell(text, className) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) td.className = className;
+  return td;
+}
+
+function joinForm(game) {
+  const form = document.createElement("form");
+  form.className = "quick-join";
+  form.method = "post";
+  form.action = `/games/${encodeURIComponent(game.id)}/join/`;
+  const token = Object.assign(document.createElement("input"), {
+    type: "hidden",
+    name: "csrfmiddlewaretoken",
+    value: csrfToken,
+  });
+  const id = `join-name-${game.id}`;
+  const label = Object.assign(document.createElement("label"), {
+    className: "visually-hidden",
+    htmlFor: id,
+    textContent: "Your name",
+  });
+  const name = Object.assign(document.createElement("input"), {
+    id,
+    name: "name",
+    type: "text",
+    maxLength: 40,
+    placeholder: "Your name",
+    value: nameInput?.value ?? "",
+  });
+  const button = Object.assign(document.createElement("button"), { type: "submit", textContent: "Join" });
+  form.append(token, label, name, button);
+  return form;
+}
+
+function row(game) {
+  const tr = document.createElement("tr");
+  tr.dataset.game = game.id;
+  tr.append(
+    cell(`${KIND_NAME[game.kind] ?? game.kind} ${game.size}×${game.size}`),
+    cell(`${game.creator} plays ${COLOR_NAME[game.creator_color]}`),
+    cell(game.time_control, "muted"),
+  );
+  const action = document.createElement("td");
+  action.append(joinForm(game));
+  tr.append(action);
+  return tr;
+}
+
+/** Redraw the list, keeping a row whose name field is being typed in. */
+function draw(message) {
+  const games = message.games.filter((game) => !mine.has(game.id));
+  const n = message.playing;
+  playing.textContent =
+    n === 0
+      ? "No games being played right now."
+      : `${n} game${n === 1 ? "" : "s"} being played right now.`;
+  if (list.contains(document.activeElement) && document.activeElement !== document.body) {
+    const typing = document.activeElement.closest("tr")?.dataset.game;
+    if (typing && games.some((game) => game.id === typing)) {
+      pending = message; // redrawn when the field loses focus
+      return;
+    }
+  }
+  pending = null;
+  if (games.length === 0) {
+    const empty = document.createElement("p");
+    empty.className = "muted";
+    empty.textContent = "No open games right now: start one and send the link.";
+    list.replaceChildren(empty);
+    return;
+  }
+  const table = document.createElement("table");
+  const body = document.createElement("tbody");
+  body.append(...games.map(row));
+  table.append(body);
+  list.replaceChildren(table);
+}
+
+let pending = null;
+list.addEventListener("focusout", () => {
+  setTimeout(() => {
+    if (pending && !list.contains(document.activeElement)) draw(pending);
+  });
+});
+
+let attempts = 0;
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${location.host}/ws/lobby/`);
+  socket.addEventListener("open", () => {
+    attempts = 0;
+  });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "lobby") draw(message);
+  });
+  socket.addEventListener("close", () => {
+    const wait = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** attempts);
+    attempts += 1;
+    setTimeout(connect, wait * (0.75 + Math.random() / 2));
+  });
+}
+
+connect();
