@@ -37,20 +37,26 @@ function receive(message) {
   if (message.type === "state") {
     const declined = game.undo && !message.game.undo && message.game.ply === game.ply;
     if (declined) {
-      tableNote = `${nameOf(otherColor(game.undo))} declined to take the move back.`;
+      tableNote = `${nameOf(otherColor(game.undo))} declined to take the move back.`; // "You" too
       declinedAt = game.ply; // asked again only after the next move
     }
     update(message.game, null);
   } else if (message.type === "undone") {
     const asker = game.undo;
-    tableNote = asker ? `${nameOf(asker)}'s last move was taken back.` : "The last move was taken back.";
+    if (!asker) tableNote = "The last move was taken back.";
+    else if (asker === game.you) tableNote = "Your last move was taken back.";
+    else tableNote = `${seatName(asker)}'s last move was taken back.`;
     update(message.game, null);
   } else if (message.type === "moved") {
-    if (message.move.color !== game.you && game.you) beep();
+    if (message.move.color !== game.you && message.move.ply > game.ply) {
+      if (game.you) beep();
+      noteUnseen();
+    }
     if (message.move.ply > game.ply) tableNote = "";
     update(message.game, message.move);
   } else if (message.type === "chat") {
     addChat(message.message);
+    noteUnseen();
   } else if (message.type === "chat_history") {
     $("chat-list").replaceChildren();
     for (const said of message.messages) addChat(said);
@@ -310,7 +316,7 @@ function lastChosenMove() {
 }
 
 const otherColor = (color) => (color === "black" ? "white" : "black");
-const nameOf = (color) => game.players[color] ?? COLOR_NAME[color];
+const seatName = (color) => game.players[color] ?? COLOR_NAME[color];
 const opponentName = () => game.players[otherColor(game.you)] ?? "Your opponent";
 
 function drawUndo() {
@@ -433,10 +439,31 @@ function drawPanel() {
   drawRematch();
   drawClaim();
   clocks.show(game);
-  document.title = `${titlePrefix()}${KIND_NAME[game.kind]} ${game.size}×${game.size}: ${
+  drawTitle();
+}
+
+// What happened while the tab was in the background (a move, a chat message): counted
+// in the title, "(2) ● Your move · ...", until the tab is looked at again.
+let unseen = 0;
+
+function drawTitle() {
+  const mark = unseen ? `(${unseen}) ` : "";
+  document.title = `${mark}${titlePrefix()}${KIND_NAME[game.kind]} ${game.size}×${game.size}: ${
     game.players.black ?? "?"
   } vs ${game.players.white ?? "?"} · Othello & Go`;
 }
+
+function noteUnseen() {
+  if (!document.hidden) return;
+  unseen += 1;
+  drawTitle();
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden || !unseen) return;
+  unseen = 0;
+  drawTitle();
+});
 
 /** Whose move it is, first in the tab's title. */
 function titlePrefix() {

@@ -67,8 +67,19 @@ export function createMoveList(list, empty, makeCell) {
   }
 
   return {
-    /** Append the moves of `moves` (all the game's, in order) not listed yet. */
+    /** Show exactly `moves` (all the game's, in order): append those not listed yet,
+     * remove those listed beyond (a move taken back). */
     extend(moves) {
+      if (listed > moves.length) {
+        for (const cell of list.querySelectorAll(".move[data-ply]")) {
+          if (Number(cell.dataset.ply) > moves.length) cell.remove();
+        }
+        for (const row of [...list.children]) {
+          if (!row.querySelector(".move[data-ply]")) row.remove();
+        }
+        listed = moves.length;
+        empty.hidden = listed > 0;
+      }
       for (const move of moves.slice(listed)) append(move);
     },
 

@@ -309,6 +309,48 @@ def test_an_error_in_a_collection_names_the_game() -> None:
 # Reading what other programs write
 
 
+# Comments
+
+
+def test_comments_are_written_on_the_node_of_the_move_they_followed() -> None:
+    record = GameRecord(
+        kind="othello",
+        size=8,
+        moves=(place(B, (4, 5)), place(W, (5, 3)), place(B, (2, 2))),
+        comments={0: "Ann: good luck", 2: "Bo: oops\nBo: misclick ]"},
+    )
+
+    text = unwrapped(export_sgf(record))
+
+    assert "C[Ann: good luck]" in text.split(";")[1]  # the root
+    main = sgf.Sgf_game.from_string(export_sgf(record)).get_main_sequence()
+    assert [node.get("C") if node.has_property("C") else None for node in main] == [
+        "Ann: good luck",
+        None,
+        "Bo: oops\nBo: misclick ]",
+        None,
+    ]
+
+
+def test_comments_come_back_by_the_number_of_moves_they_followed() -> None:
+    record = GameRecord(
+        kind="go",
+        size=9,
+        komi=0.0,
+        moves=(place(B, (2, 2)), place(W, (6, 6)), pass_(B)),
+        comments={0: "before", 1: AWKWARD_COMMENT, 3: "at the end"},
+    )
+
+    assert import_sgf(export_sgf(record)) == record
+
+
+def test_a_comment_after_a_missing_othello_pass_follows_the_move_it_was_written_on() -> None:
+    # Black has no move after W[aa]: the pass put in is played move 5, W[ac] move 6.
+    record = import_sgf("(;GM[2]SZ[4];B[ba];W[ca];B[dc];W[aa]C[then];W[ac]C[last];C[end])")
+
+    assert record.comments == {4: "then", 6: "last\nend"}
+
+
 def test_a_missing_automatic_pass_in_othello_is_put_in() -> None:
     # After b1 c1 d3 a1 on 4x4 Black has no move: White plays again at a3.
     record = import_sgf("(;GM[2]SZ[4];B[ba];W[ca];B[dc];W[aa];W[ac])")

@@ -13,7 +13,7 @@ from django.test import Client
 
 from games import events, records, selectors, services
 from games.admin import MoveInline
-from games.models import Game, Move
+from games.models import ChatMessage, Game, Move
 from games.rules.sgf import import_collection, import_sgf
 from games.services import Player
 from tests.server.test_record_views import board_in, count_in, counted_go_game, stones_of
@@ -309,3 +309,57 @@ def test_the_actions_are_offered(admin_client: Client) -> None:
 
     assert 'value="export_sgf"' in html
     assert 'value="abort_waiting"' in html
+
+
+# The chat
+
+CHAT = "/admin/games/chatmessage/"
+
+
+def chatted() -> Game:
+    game = new_game("othello", 8)
+    services.say(player=BLACK, game_id=game.public_id, name="x", text="good luck")
+    services.say(
+        player=Player(session_key="troll"), game_id=game.public_id, name="Zed", text="spam"
+    )
+    return game
+
+
+def test_the_chat_is_listed_and_searched_by_text_and_name(admin_client: Client) -> None:
+    game = chatted()
+
+    listing = admin_client.get(CHAT)
+    by_text = admin_client.get(CHAT, {"q": "good"})
+    by_name = admin_client.get(CHAT, {"q": "zed"})
+
+    assert listing.status_code == 200
+    assert [m.text for m in listing.context["cl"].result_list] == ["spam", "good luck"]
+    assert f'/admin/games/game/{game.pk}/change/">{game.public_id}</a>' in listing.content.decode()
+    assert [m.text for m in by_text.context["cl"].result_list] == ["good luck"]
+    assert [m.name for m in by_name.context["cl"].result_list] == ["Zed"]
+
+
+def test_a_chat_message_is_deleted_from_the_admin_and_never_shown_again(
+    admin_client: Client,
+) -> None:
+    game = chatted()
+    spam = ChatMessage.objects.get(text="spam")
+
+    page = admin_client.get(f"{CHAT}{spam.pk}/change/")
+    deleted = admin_client.post(f"{CHAT}{spam.pk}/delete/", {"post": "yes"})
+
+    assert f'href="{CHAT}{spam.pk}/delete/"' in page.content.decode()
+    assert deleted.status_code == 302
+    assert [m.text for m in services.chat_history(game.public_id)] == ["good luck"]
+
+
+def test_nobody_writes_or_edits_a_chat_message_in_the_admin(admin_client: Client) -> None:
+    game = chatted()
+    message = ChatMessage.objects.get(text="good luck")
+
+    assert admin_client.get(f"{CHAT}add/").status_code == 403
+    assert admin_client.post(f"{CHAT}{message.pk}/change/", {"text": "bad"}).status_code == 403
+    assert ChatMessage.objects.get(pk=message.pk).text == "good luck"
+    # The game's page shows its chat, each message linked to its own page.
+    html = admin_client.get(change_page(game)).content.decode()
+    assert "good luck" in html and f"{CHAT}{message.pk}/change/" in html

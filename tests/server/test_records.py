@@ -437,3 +437,56 @@ def test_a_timed_game_keeps_its_clock_and_its_time_result_through_sgf(
     assert played == [(6000, None), (5000, 2), (3000, None)]
     assert [(m.clock_ms, m.overtime_left) for m in imported.moves.all()] == played
     assert records.result_text(imported.result, "go") == "Black wins on time"
+
+
+# The chat in the record
+
+
+def test_the_players_chat_is_in_the_sgf_on_the_move_it_followed_and_comes_back() -> None:
+    game = new_game("go", 9)
+    spectator = Player(session_key="spectator-session")
+    services.say(player=BLACK, game_id=game.public_id, name="x", text="have fun")
+    game = play_random(game, seed=3, limit=2)
+    services.say(player=WHITE, game_id=game.public_id, name="x", text="oops ] \\ misclick")
+    services.say(player=spectator, game_id=game.public_id, name="Cy", text="nice")
+    services.say(player=BLACK, game_id=game.public_id, name="x", text="no worries")
+    services.resign(player=WHITE, game_id=game.public_id)
+    game = Game.objects.get(pk=game.pk)
+
+    record = records.record_of(game)
+
+    assert record.comments == {0: "Ann: have fun", 2: "Bob: oops ] \\ misclick\nAnn: no worries"}
+    main = sgfmill_sgf.Sgf_game.from_bytes(export_sgf(record).encode()).get_main_sequence()
+    assert main[2].get("C") == "Bob: oops ] \\ misclick\nAnn: no worries"
+    imported = services.import_game(record=import_sgf(export_sgf(record)))
+    said = [(m.ply, m.name, m.color, m.text) for m in imported.chat.all()]
+    assert said == [
+        (0, "Ann", "black", "have fun"),
+        (2, "Bob", "white", "oops ] \\ misclick"),
+        (2, "Ann", "black", "no worries"),
+    ]
+
+
+def test_an_imported_comment_that_names_no_player_is_said_by_comment() -> None:
+    record = import_sgf("(;GM[1]SZ[9]PB[Ann]PW[Bob]C[A teaching game\nAnn: hi];B[cc]C[Good shape])")
+
+    game = services.import_game(record=record)
+
+    said = [(m.ply, m.name, m.color, m.text) for m in game.chat.all()]
+    assert said == [
+        (0, "Comment", "", "A teaching game"),
+        (0, "Ann", "black", "hi"),
+        (1, "Comment", "", "Good shape"),
+    ]
+
+
+def test_the_replay_shows_what_the_players_said_at_its_move() -> None:
+    game = play_random(new_game("othello", 8), seed=1, limit=3)
+    services.say(player=BLACK, game_id=game.public_id, name="x", text="<i>well played</i>")
+    services.say(player=Player(session_key="other"), game_id=game.public_id, name="Cy", text="hm")
+
+    chat = records.replay_data(game)["chat"]
+
+    assert [(m["ply"], m["name"], m["color"], m["text"]) for m in chat] == [
+        (3, "Ann", "black", "<i>well played</i>")
+    ]

@@ -431,3 +431,28 @@ def test_the_login_page_renders() -> None:
     response = Client().get("/accounts/login/")
     assert response.status_code == 200
     assert 'name="password"' in response.content.decode()
+
+
+# The home page's lobby
+
+
+def test_the_home_page_lists_others_open_games_and_how_many_are_being_played() -> None:
+    ann, bob, cy = Client(), Client(), Client()
+    waiting = create(ann)
+    # Open games are listed while their creator is online (a socket open on the game).
+    services.connected(player=player(ann), game_id=waiting, process="p", channel_name="ann")
+    playing = create(bob, name="Bob")
+    assert cy.post(f"/games/{playing}/join/", {"name": "Cy"}).status_code == 302
+
+    seen_by_cy = cy.get("/")
+    seen_by_ann = ann.get("/")
+
+    assert [game.public_id for game in seen_by_cy.context["open_games"]] == [waiting]
+    assert "1 game being played right now." in seen_by_cy.content.decode()
+    # Ann's own open game is hers, not one to join; the live list (static/js/lobby.js)
+    # leaves it out too.
+    assert seen_by_ann.context["open_games"] == []
+    assert seen_by_ann.context["lobby_mine"] == [waiting]
+    assert f'<script id="lobby-mine" type="application/json">["{waiting}"]</script>' in (
+        seen_by_ann.content.decode()
+    )
