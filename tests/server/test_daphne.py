@@ -1,4 +1,5 @@
-"""Beyond one process: two real daphne servers on PostgreSQL and Redis serve one game.
+"""Real daphne processes: two on PostgreSQL and Redis serve one game; one restarted
+keeps the chat.
 
 Each player takes a seat over HTTP on a different daphne and plays over a real websocket;
 each sees the other's moves live, relayed by Redis, and either server can serve either
@@ -11,13 +12,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.clients import open_socket, seat_two
+from tests.daphne import embedded, running
 from tests.server.conftest import Servers
-
-pytestmark = pytest.mark.services
 
 # 4x4 Othello; after White's a1 Black has no move and the server passes for Black.
 LINE = [[0, 1], [0, 2], [2, 3], [0, 0]]
@@ -30,6 +31,7 @@ def two_servers(database_url: str, daphnes: Servers) -> Iterator[tuple[str, str]
         yield servers[0].url, servers[1].url
 
 
+@pytest.mark.services
 async def test_two_daphne_processes_serve_one_game_live(two_servers: tuple[str, str]) -> None:
     game_id, ann, bob = await asyncio.to_thread(seat_two, *two_servers, size=4)
     ann_ws, bob_ws = await open_socket(ann, game_id), await open_socket(bob, game_id)
@@ -85,3 +87,28 @@ async def test_two_daphne_processes_serve_one_game_live(two_servers: tuple[str, 
         assert (await ws.receive())["type"] == "chat_history"
     finally:
         await ws.close()
+
+
+async def test_the_chat_survives_a_restart_of_the_server(tmp_path: Path) -> None:
+    server = embedded(tmp_path)
+    with running([server]):
+        game_id, ann, bob = await asyncio.to_thread(seat_two, server.url, server.url, size=8)
+        ws = await open_socket(ann, game_id)
+        try:
+            await ws.send({"type": "chat", "text": "good game <3"})
+            said = await ws.receive_until("chat")
+            assert (said["message"]["name"], said["message"]["text"]) == ("Black", "good game <3")
+        finally:
+            await ws.close()
+        server.kill()  # no goodbye: what was said was stored when it was said
+        server.start()
+        ws = await open_socket(bob, game_id)
+        try:
+            assert (await ws.receive())["type"] == "state"
+            history = await ws.receive()
+            assert history["type"] == "chat_history"
+            assert [(m["name"], m["color"], m["text"]) for m in history["messages"]] == [
+                ("Black", "black", "good game <3")
+            ]
+        finally:
+            await ws.close()
