@@ -14,6 +14,8 @@ sockets:
   membership older than that, so a socket open for a day would stop hearing its game);
 - ``group_add`` and ``group_discard`` never raise for a Redis that is down: the
   membership is remembered and put back by the watcher once Redis answers;
+- ``group_send`` never raises for a Redis that is down either: the message is lost (the
+  move it tells of is stored), and the sockets are told to catch up as below;
 - once memberships were put back after a loss, every socket of the process is sent
   ``{"type": "layer.rejoined"}``: a broadcast sent while Redis was down, or before the
   groups were back, reached nobody, so the consumer sends its client a fresh ``state``
@@ -90,6 +92,14 @@ class ResilientRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]
             # What is left in Redis expires with the group (group_expiry); a message sent
             # to the closed socket's channel meanwhile expires unread.
             logger.warning("channel layer: group_discard %s failed (%s)", group, error)
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        try:
+            await super().group_send(group, message)
+        except UNREACHABLE as error:
+            # Sent once Redis is back: every socket here gets layer.rejoined, then a state.
+            logger.warning("channel layer: group_send to %s lost (%s)", group, error)
+            self._stale = True
 
     def _start_watching(self) -> None:
         loop = asyncio.get_running_loop()

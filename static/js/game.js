@@ -188,7 +188,10 @@ function drawPlayers() {
 function drawPresence(row, color) {
   const presence = row.querySelector(".presence");
   const seated = Boolean(game.players[color]);
-  const online = Boolean(game.online?.[color]);
+  // This page's own seat is online while the page is connected (a presence state from
+  // another process may arrive after this page's own, telling of the moment before).
+  const connected = $("connection").dataset.state === "connected";
+  const online = Boolean(game.online?.[color]) || (color === game.you && connected);
   presence.hidden = !seated;
   row.classList.toggle("online", seated && online);
   row.classList.toggle("away", seated && !online);
