@@ -142,18 +142,23 @@ def _lobby() -> dict[str, Any]:
     return selectors.lobby_json()
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
-    """One browser (player or spectator) watching one game."""
+class _DirectDispatch(AsyncJsonWebsocketConsumer):
+    """A consumer whose dispatch calls the handler at once.
+
+    Channels' dispatch first closes old database connections, on the database thread: a
+    thread hop for every message and every event each socket gets (a move to a game with
+    ten spectators: eleven hops). Every database call here goes through `_database`
+    (database_sync_to_async), which closes them itself."""
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels' dispatch first closes old database connections, on the database thread:
-        # a thread hop for every message and every event each socket gets (a move to a
-        # game with ten spectators: eleven hops). Every database call here goes through
-        # `_database` (database_sync_to_async), which closes them itself.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
         await handler(message)
+
+
+class GameConsumer(_DirectDispatch):
+    """One browser (player or spectator) watching one game."""
 
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
@@ -264,14 +269,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "error", "code": error.code, "message": error.message})
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(_DirectDispatch):
     """The home page's list of open games, live: `lobby` on connect and at every change."""
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
 
     async def connect(self) -> None:
         await self.accept()
