@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import datetime
 import functools
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -67,9 +69,39 @@ def color_of(game: Game, player: Player) -> str | None:
 # The state object
 
 
+RECENT_POSITIONS = 512
+"""How many games' last positions a process keeps (``position_of``)."""
+
+_recent: OrderedDict[int, tuple[dict[str, Any], rules.Position]] = OrderedDict()
+_recent_lock = threading.Lock()
+
+
 def position_of(game: Game) -> rules.Position:
-    """The game's current position, from its snapshot."""
-    return rules.position_from_snapshot(game.kind, game.snapshot)
+    """The game's current position, from its snapshot.
+
+    Reading a snapshot rebuilds the board (a 19x19 Go board's chains grow with its
+    stones), so the process keeps the last position of its recent games: one whose
+    snapshot equals the stored one (the database stays the truth) is that position
+    (positions never change)."""
+    with _recent_lock:
+        kept = _recent.get(game.pk)
+        if kept is not None and kept[0] == game.snapshot:
+            _recent.move_to_end(game.pk)
+            return kept[1]
+    position = rules.position_from_snapshot(game.kind, game.snapshot)
+    remember_position(game, position)
+    return position
+
+
+def remember_position(game: Game, position: rules.Position) -> None:
+    """Keep ``position`` as ``game``'s, whose snapshot it is (``position_of``)."""
+    if game.pk is None:
+        return
+    with _recent_lock:
+        _recent[game.pk] = (game.snapshot, position)
+        _recent.move_to_end(game.pk)
+        while len(_recent) > RECENT_POSITIONS:
+            _recent.popitem(last=False)
 
 
 def game_state(

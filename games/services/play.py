@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import events, rules
 from games.models import Game, Move
 from games.rules import go
-from games.selectors import color_of, position_of
+from games.selectors import color_of, position_of, remember_position
 from games.services import clock
 from games.services.base import (
     GameError,
@@ -143,6 +143,7 @@ def apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Mov
     game.ply += len(moves)
     game.undo_request = ""  # a new move: a request to take back the last one lapses
     game.snapshot = position.to_snapshot()
+    remember_position(game, position)
     game.to_move = position.to_move.value
     game.score = running_score(game, position)
     if position.is_over:

@@ -687,3 +687,24 @@ def test_a_group_member_receives_the_move(
     assert message["move"]["point"] == [2, 3]
     assert message["game"]["ply"] == 1
     async_to_sync(layer.group_discard)(events.group_name(game.public_id), channel)
+
+
+# The positions a process keeps
+
+
+def test_the_stored_snapshot_wins_over_the_position_a_process_remembers(
+    black: Player, white: Player
+) -> None:
+    game = start(black, white, kind="go", size=9)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
+    remembered = selectors.position_of(reload(game))
+    assert selectors.position_of(reload(game)) is remembered  # read once, then kept
+
+    # The row changed behind the process's back (another process, an admin's shell).
+    other = GoPosition.from_rows(["." * 9] * 8 + ["W" + "." * 8], Color.BLACK)
+    Game.objects.filter(pk=game.pk).update(snapshot=other.to_snapshot(), to_move="black")
+
+    assert selectors.position_of(reload(game)).rows() == other.rows()
+    services.play(player=black, game_id=game.public_id, ply=1, point=[0, 0])
+    assert reload(game).snapshot["rows"][0] == "B........"
+    assert reload(game).snapshot["rows"][8] == "W........"
