@@ -162,10 +162,13 @@ function scoreText(color) {
   return `${captured}${komi}`;
 }
 
+const plural = (count, word) => (Number(count) === 1 ? word : `${word}s`);
+
 function scoreCaption(color) {
-  if (game.kind === "othello") return "discs";
-  if (game.status === "finished" || counted()) return "points";
-  return color === "white" && game.komi ? "captures + komi" : "captures";
+  if (game.kind === "othello") return plural(game.score?.[color] ?? 0, "disc");
+  if (game.status === "finished" || counted()) return plural(game.score?.[color], "point");
+  if (color === "white" && game.komi) return "captures + komi";
+  return plural(game.prisoners?.[color] ?? 0, "capture");
 }
 
 function drawPlayers() {

@@ -35,7 +35,7 @@ export function resultText(result, kind) {
 /**
  * The move list `list` (an <ol>, possibly already filled by the server) and its
  * "No moves yet." note `empty`. `makeCell(move)` makes the element of one move
- * (a <span>, an <a> ...). Moves are only ever added: a game's moves never change.
+ * (a <span>, an <a> ...). Moves are added as played, and removed when taken back.
  */
 export function createMoveList(list, empty, makeCell) {
   let listed = list.querySelectorAll(".move[data-ply]").length;

@@ -71,6 +71,11 @@ def test_a_misclick_taken_back(new_context: NewContext, output_path: str) -> Non
     alice.point(legal[0]).click()
     for view in (alice, bob):
         view.wait_for_ply(1)
+    # Counts in words a person reads: "1 disc", "4 discs".
+    expect(alice.player("white").locator(".player-score")).to_have_attribute("data-caption", "disc")
+    expect(alice.player("black").locator(".player-score")).to_have_attribute(
+        "data-caption", "discs"
+    )
     before = alice.server_state()
 
     alice.page.click("#undo-button")
