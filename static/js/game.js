@@ -122,7 +122,9 @@ function statusText() {
       if (yourTurn()) return "Your move.";
       if (game.computer === game.to_move) return `${game.players[game.to_move]} is thinking…`;
       if (game.you) return `Waiting for ${game.players[other] ?? COLOR_NAME[other]}…`;
-      return `${COLOR_NAME[game.to_move]} to move.`;
+      return game.players[game.to_move]
+        ? `${game.players[game.to_move]} (${COLOR_NAME[game.to_move]}) to move.`
+        : `${COLOR_NAME[game.to_move]} to move.`;
     case "scoring":
       if (game.you) return "Play has ended: mark the dead stones, then accept.";
       return "Play has ended: the players are marking the dead stones.";

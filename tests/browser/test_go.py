@@ -4,7 +4,6 @@ accepted, a result."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 
 import pytest
@@ -42,7 +41,7 @@ def test_go_with_a_capture_two_passes_and_a_spectator(new_context: NewContext, o
     expect(carol.page.locator("#join-form")).to_have_count(0)
     expect(carol.page.locator("#pass-button")).to_be_hidden()
     expect(carol.page.locator("#resign-button")).to_be_hidden()
-    expect(carol.status).to_have_text("Black to move.")
+    expect(carol.status).to_have_text("Alice (Black) to move.")
     expect(alice.page.locator("#pass-button")).to_be_enabled()
     expect(bob.page.locator("#pass-button")).to_be_disabled()
     expect(bob.player("white").locator(".player-score")).to_have_text("0 + 0.5")
@@ -127,4 +126,4 @@ def test_a_spectator_sees_moves_live_and_cannot_play(new_context: NewContext):
     assert [move["point"] for move in state["moves"]] == [[4, 4]]
     assert carol.drawn_board() == state["board"]
     expect(carol.board.locator(".last-move .marker")).to_have_count(1)
-    expect(carol.status).to_have_text(re.compile("White to move"))
+    expect(carol.status).to_have_text("Bob (White) to move.")
