@@ -190,6 +190,29 @@ def chat_json(message: ChatMessage) -> dict[str, Any]:
     }
 
 
+def same_settings(game: Game) -> dict[str, Any]:
+    """The create form's fields that start a game like ``game`` (kind, size, Go's komi
+    and scoring, the clock, the opponent): what "New game with these settings" fills in."""
+    fields: dict[str, Any] = {"kind": str(game.kind), "size": game.size}
+    if game.kind == Game.Kind.GO:
+        fields["komi"] = game.komi
+        fields["scoring"] = game.scoring_method
+    if game.time_control is not None:
+        control = game.time_control
+        fields["clock"] = control["system"]
+        fields.update(
+            {
+                name: value
+                for name, value in control.items()
+                if name != "system" and value is not None
+            }
+        )
+    if game.computer_color:
+        fields["opponent"] = "computer"
+        fields["level"] = game.computer_level
+    return fields
+
+
 def time_control_text(game: Game) -> str:
     """The game's clock in a player's words: "5 min + 3 s a move", "No clock"."""
     if game.time_control is None:

@@ -9,6 +9,8 @@ read either page can post the contract's forms.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
@@ -61,7 +63,11 @@ def _game(game_id: str) -> Game:
 def home(request: HttpRequest) -> HttpResponse:
     """The create form, open games to join, your games in progress, recent results."""
     name = _remembered_name(request)
-    return _render_home(request, NewGameForm(initial={"name": name}))
+    # "New game with these settings" links here with the form's fields in the query.
+    chosen = {
+        field: request.GET[field] for field in NewGameForm.base_fields if field in request.GET
+    }
+    return _render_home(request, NewGameForm(initial={**chosen, "name": name}))
 
 
 def _render_home(request: HttpRequest, form: NewGameForm, *, status: int = 200) -> HttpResponse:
@@ -145,7 +151,12 @@ def _render_game(
     """templates/games/game.html with `game`, `state` (G for this viewer) and, while a
     seat is free and the viewer holds none, `join_form`."""
     state = selectors.game_state(game, you=selectors.color_of(game, _player(request)))
-    context = {"game": game, "state": state, "time_control": selectors.time_control_text(game)}
+    context = {
+        "game": game,
+        "state": state,
+        "time_control": selectors.time_control_text(game),
+        "same_settings": urlencode(selectors.same_settings(game)),
+    }
     if state["status"] == Game.Status.WAITING and state["you"] is None:
         context["join_form"] = join_form or JoinForm(initial={"name": _remembered_name(request)})
     return render(request, "games/game.html", context, status=status)

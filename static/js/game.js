@@ -344,9 +344,15 @@ function drawUndo() {
 }
 
 function drawRematch() {
+  // Ways onward (replay, SGF, a new game like this one) for everyone once it is over;
+  // the rematch for its players.
+  $("after-game").hidden = !["finished", "aborted"].includes(game.status);
   const over = game.status === "finished" && Boolean(game.you);
-  $("after-game").hidden = !over;
-  if (!over) return;
+  $("rematch-actions").hidden = !over;
+  if (!over) {
+    $("rematch-text").hidden = true;
+    return;
+  }
   const button = $("rematch-button");
   const text = $("rematch-text");
   const offer = game.rematch;

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
@@ -114,6 +115,15 @@ def test_a_rematch_moves_both_pages_to_the_new_game(
     alice.page.click("#resign-yes")
     for view in (alice, bob):
         expect(view.page.locator("#after-game")).to_be_visible()
+    # Ways onward from a finished game.
+    expect(bob.page.locator("#replay-link")).to_have_attribute(
+        "href", f"{urlparse(first).path}replay/"
+    )
+    expect(bob.page.locator("#sgf-link")).to_be_visible()
+    settings = new_context().new_page()
+    settings.goto(bob.page.locator("#new-game-link").get_attribute("href") or "/")
+    expect(settings.locator('input[name="kind"][value="go"]')).to_be_checked()
+    expect(settings.locator('select[name="size"]')).to_have_value("9")
 
     bob.page.click("#rematch-button")
     expect(alice.page.locator("#rematch-text")).to_have_text(
