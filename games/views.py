@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
@@ -120,7 +121,9 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
         return _render_game(request, game, join_form=form, status=400)
     player = _player(request, create_session=True)
     name = _seat_name(request, form.cleaned_data["name"])
-    services.join_game(player=player, game_id=game.public_id, name=name)
+    joined = services.join_game(player=player, game_id=game.public_id, name=name)
+    if selectors.color_of(joined, player) is None:
+        messages.info(request, "This seat was just taken: you are watching the game.")
     return redirect("games:game", game_id=game.public_id)
 
 
@@ -135,6 +138,7 @@ def abort(request: HttpRequest, game_id: str) -> HttpResponse:
         services.abort(player=_player(request), game_id=game.public_id)
     except GameError as error:
         return HttpResponseBadRequest(error.message, content_type="text/plain; charset=utf-8")
+    messages.success(request, "The game was called off.")
     return redirect("games:home")
 
 

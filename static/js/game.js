@@ -494,6 +494,16 @@ $("undo-button").addEventListener("click", () => send({ type: "undo", ply: game.
 $("undo-accept").addEventListener("click", () => send({ type: "undo_accept", ply: game.ply }));
 $("undo-decline").addEventListener("click", () => send({ type: "undo_decline", ply: game.ply }));
 $("rematch-button").addEventListener("click", () => send({ type: "rematch" }));
+$("abort-button")?.addEventListener("click", () => {
+  $("abort-button").hidden = true;
+  $("abort-confirm").hidden = false;
+  $("abort-no").focus();
+});
+$("abort-no")?.addEventListener("click", () => {
+  $("abort-confirm").hidden = true;
+  $("abort-button").hidden = false;
+  $("abort-button").focus();
+});
 $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = $("chat-text");

@@ -141,8 +141,13 @@ def test_the_creator_calls_off_a_game_nobody_joined(new_context: NewContext):
     expect(visitor.page.locator("#join-form")).to_be_visible()
 
     game_path = GAME_URL.search(alice.url)[0]
+    alice.page.click("#abort-button")  # asks first
+    alice.page.click("#abort-no")
+    expect(alice.page.locator("#abort-confirm")).to_be_hidden()
     alice.page.click("#abort-button")
+    alice.page.click("#abort-yes")
     alice.page.wait_for_url(re.compile(r"/$"))
+    expect(alice.page.locator(".flash")).to_have_text("The game was called off.")
     expect(alice.page.locator("#new-game-form")).to_be_visible()
     expect(alice.page.locator(f'a[href="{game_path}"]')).to_have_count(0)
     expect(visitor.status).to_have_text("This game was aborted.")

@@ -178,6 +178,7 @@ def test_the_lobby_updates_by_itself_in_another_browser(
     frank_row = dave.locator("#open-games tr", has_text="Frank Lobby")
     expect(frank_row).to_have_count(1, timeout=2000)
     frank.page.click("#abort-button")
+    frank.page.click("#abort-yes")
     expect(frank_row).to_have_count(0, timeout=2000)
 
 

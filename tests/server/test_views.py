@@ -222,6 +222,10 @@ def test_joining_a_full_game_watches_it() -> None:
     seen = state(cy, game_id)
     assert seen["you"] is None
     assert seen["players"] == {"black": "Ann", "white": "Bob"}
+    # ... and says so: Cy clicked Join on a row whose seat was just taken.
+    page = cy.get(response.url).content.decode()
+    assert "This seat was just taken: you are watching the game." in page
+    assert "just taken" not in bob.get(response.url).content.decode()
 
 
 def test_a_client_that_checks_csrf_can_create_and_join_after_reading_a_page() -> None:
