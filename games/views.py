@@ -75,6 +75,13 @@ def _render_home(request: HttpRequest, form: NewGameForm, *, status: int = 200) 
     player = _player(request)
     waiting = selectors.open_games()
     mine = [game.public_id for game in waiting if selectors.color_of(game, player) is not None]
+    mine_in_play = list(selectors.games_of(player, active=True))
+    # The games waiting for this player's move come first, marked.
+    your_move = {
+        game.public_id
+        for game in mine_in_play
+        if game.status == Game.Status.ACTIVE and selectors.color_of(game, player) == game.to_move
+    }
     context = {
         "form": form,
         "size_menu": size_menu(),
@@ -84,7 +91,8 @@ def _render_home(request: HttpRequest, form: NewGameForm, *, status: int = 200) 
         "open_games": [game for game in waiting if game.public_id not in mine],
         "lobby_mine": mine,
         "playing": selectors.playing_count(),
-        "my_games": selectors.games_of(player, active=True),
+        "my_games": sorted(mine_in_play, key=lambda game: game.public_id not in your_move),
+        "your_move": your_move,
         "finished_games": selectors.recent_finished(),
     }
     return render(request, "games/home.html", context, status=status)

@@ -460,3 +460,18 @@ def test_the_home_page_lists_others_open_games_and_how_many_are_being_played() -
     assert f'<script id="lobby-mine" type="application/json">["{waiting}"]</script>' in (
         seen_by_ann.content.decode()
     )
+
+
+def test_your_games_put_those_waiting_for_your_move_first_and_mark_them() -> None:
+    ann, bob = Client(), Client()
+    mine_to_play = create(ann)  # Ann is Black: her move once Bob joins
+    bob.post(f"/games/{mine_to_play}/join/", {"name": "Bob"})
+    theirs = create(bob, name="Bob")  # created later, Bob is Black: his move
+    ann.post(f"/games/{theirs}/join/", {"name": "Ann"})
+
+    response = ann.get("/")
+
+    assert [game.public_id for game in response.context["my_games"]] == [mine_to_play, theirs]
+    assert response.context["your_move"] == {mine_to_play}
+    html = response.content.decode()
+    assert html.count('<span class="your-move">Your move</span>') == 1
