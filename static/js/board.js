@@ -127,12 +127,13 @@ function drawOthelloBoard(base, labels, { width, margin }, size) {
  * Draw a board into `svg` and call `onPlay([row, col])` when the player to
  * move picks one of the server's legal points (click, tap, or cursor keys and
  * Enter/Space), and `onMark([row, col])` when a player picks a stone while Go
- * is being scored. Returns `{render(game, move)}`: `game` is the server's G (at
+ * is being scored; `onRefuse([row, col], occupied)` for any other pick (the page says
+ * why nothing happens). Returns `{render(game, move)}`: `game` is the server's G (at
  * least kind, size, board; status, you, to_move, legal, moves, last_move when
  * playing; dead and territory once counted), `move` the M just played, whose
  * flips or captures are animated.
  */
-export function createBoard(svg, { onPlay = () => {}, onMark = () => {} } = {}) {
+export function createBoard(svg, { onPlay = () => {}, onMark = () => {}, onRefuse = () => {} } = {}) {
   const id = `board${++boardCount}`;
   let shape = null; // "kind:size" currently drawn
   let geo = null;
@@ -340,6 +341,7 @@ export function createBoard(svg, { onPlay = () => {}, onMark = () => {} } = {}) 
   function play(at) {
     if (legal.has(at)) onPlay(pointOf(at));
     else if (marking && hasStone(at)) onMark(pointOf(at));
+    else onRefuse(pointOf(at), hasStone(at));
   }
 
   svg.addEventListener("click", (event) => {

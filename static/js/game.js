@@ -21,7 +21,32 @@ const board = createBoard($("board"), {
   onPlay: (point) => send({ type: "play", ply: game.ply, point }),
   // The marking's number: a click on a marking that changed meanwhile is stale.
   onMark: (point) => send({ type: "mark", point, marking: game.marking }),
+  onRefuse: (point, occupied) => showHint(refusal(occupied)),
 });
+
+/** Why a pick on the board does nothing, in a few words. */
+function refusal(occupied) {
+  const piece = game.kind === "go" ? "point" : "square";
+  if (!game.you) return "You are watching: only the players can play.";
+  if (game.status === "waiting") return "Waiting for an opponent to join.";
+  if (game.status === "scoring") return "Play has ended: click a stone to mark it dead or alive.";
+  if (game.status !== "active") return "This game is over.";
+  if (game.to_move !== game.you) return `It is ${seatName(game.to_move)}'s move.`;
+  if (occupied) return `That ${piece} is taken.`;
+  if (game.kind === "othello") return "No discs to flip from there: pick a marked square.";
+  return "Not a legal move there: it would capture itself or repeat the board (ko).";
+}
+
+let hintTimer = null;
+function showHint(text) {
+  const hint = $("board-hint");
+  hint.textContent = text;
+  hint.hidden = false;
+  clearTimeout(hintTimer);
+  hintTimer = setTimeout(() => {
+    hint.hidden = true;
+  }, ERROR_SHOWN_MS);
+}
 
 // --- connection --------------------------------------------------------------
 
