@@ -95,3 +95,22 @@ def test_desktop_screenshots_of_both_games(new_context: NewContext, output_path:
     assert_board_in_view(alice, DESKTOP)
     alice.page.mouse.move(0, 0)
     share(alice.screenshot(output_path, "go.png"))
+
+
+SIDEWAYS = {"width": 844, "height": 390}
+
+
+@pytest.mark.parametrize(("kind", "size"), [("othello", 8), ("go", 19)])
+def test_a_phone_held_sideways_shows_the_whole_board_with_the_panel_beside_it(
+    new_context: NewContext, output_path: str, kind: str, size: int
+) -> None:
+    context = new_context(viewport=SIDEWAYS, is_mobile=True, has_touch=True)
+    alice = create_game(context.new_page(), kind=kind, size=size, name="Alice")
+
+    assert_board_in_view(alice, SIDEWAYS)
+    board = alice.board.bounding_box()
+    panel = alice.page.locator(".game-panel").bounding_box()
+    assert board is not None and panel is not None
+    assert panel["x"] >= board["x"] + board["width"], "the panel is beside the board"
+    assert panel["y"] < SIDEWAYS["height"], "the panel starts on screen"
+    alice.screenshot(output_path, f"layout/sideways-{kind}-{size}.png")
