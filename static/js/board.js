@@ -128,12 +128,27 @@ function drawOthelloBoard(base, labels, { width, margin }, size) {
  * move picks one of the server's legal points (click, tap, or cursor keys and
  * Enter/Space), and `onMark([row, col])` when a player picks a stone while Go
  * is being scored; `onRefuse([row, col], occupied)` for any other pick (the page says
- * why nothing happens). Returns `{render(game, move)}`: `game` is the server's G (at
- * least kind, size, board; status, you, to_move, legal, moves, last_move when
- * playing; dead and territory once counted), `move` the M just played, whose
- * flips or captures are animated.
+ * why nothing happens).
+ *
+ * A tap on a touch screen plays only once confirmed when `confirmTaps(spacing)` says so
+ * (`spacing`: pixels between two points on screen): the first tap shows a ghost stone
+ * and calls `onPending([row, col])`, a second tap on it plays.
+ *
+ * Returns `{render(game, move), spacing()}`: `game` is the server's G (at least kind,
+ * size, board; status, you, to_move, legal, moves, last_move when playing; dead and
+ * territory once counted), `move` the M just played, whose flips or captures are
+ * animated.
  */
-export function createBoard(svg, { onPlay = () => {}, onMark = () => {}, onRefuse = () => {} } = {}) {
+export function createBoard(
+  svg,
+  {
+    onPlay = () => {},
+    onMark = () => {},
+    onRefuse = () => {},
+    onPending = () => {},
+    confirmTaps = () => false,
+  } = {},
+) {
   const id = `board${++boardCount}`;
   let shape = null; // "kind:size" currently drawn
   let geo = null;
@@ -144,6 +159,8 @@ export function createBoard(svg, { onPlay = () => {}, onMark = () => {}, onRefus
   let dead = new Set();
   let stones = new Map();
   let hovered = null;
+  let pending = null; // a tapped point waiting for the second tap: {at, ply}
+  let pointerType = "mouse"; // of the last press: a click after a touch is a tap
   let cursor = null;
   let coords = null; // the coordinate labels and the room they have, in SVG units
 
@@ -313,13 +330,35 @@ export function createBoard(svg, { onPlay = () => {}, onMark = () => {}, onRefus
     }
   }
 
+  const yourStone = () => (game.you === "black" ? "B" : "W");
+
   function drawPreview() {
     layers.preview.replaceChildren();
+    if (pending && legal.has(pending.at)) {
+      stone(yourStone(), pointOf(pending.at), layers.preview, "pending");
+      svg.dataset.pending = pending.at;
+      return;
+    }
+    delete svg.dataset.pending;
     const focused = document.activeElement === svg && svg.classList.contains("keyboard");
     const at = hovered ?? (focused ? key(cursor) : null);
-    if (at && legal.has(at)) {
-      stone(game.you === "black" ? "B" : "W", pointOf(at), layers.preview);
-    }
+    if (at && legal.has(at)) stone(yourStone(), pointOf(at), layers.preview);
+  }
+
+  /** Pixels between two neighbouring points as the board is shown now. */
+  function spacing() {
+    const shown = svg.getBoundingClientRect().width;
+    return geo && shown ? (shown / geo.width) * CELL : Infinity;
+  }
+
+  /** A tap on a legal point that should wait for a second tap: shows the ghost stone. */
+  function holdForConfirmation(at) {
+    const tapped = pointerType === "touch" || pointerType === "pen";
+    if (!tapped || !legal.has(at) || pending?.at === at || !confirmTaps(spacing())) return false;
+    pending = { at, ply: game.ply };
+    drawPreview();
+    onPending(pointOf(at));
+    return true;
   }
 
   function drawCursor() {
@@ -339,6 +378,8 @@ export function createBoard(svg, { onPlay = () => {}, onMark = () => {}, onRefus
   }
 
   function play(at) {
+    pending = null;
+    drawPreview();
     if (legal.has(at)) onPlay(pointOf(at));
     else if (marking && hasStone(at)) onMark(pointOf(at));
     else onRefuse(pointOf(at), hasStone(at));
@@ -349,7 +390,7 @@ export function createBoard(svg, { onPlay = () => {}, onMark = () => {}, onRefus
     if (!at || !game) return;
     cursor = pointOf(at);
     drawCursor();
-    play(at);
+    if (!holdForConfirmation(at)) play(at);
   });
   svg.addEventListener("pointerover", (event) => {
     const at = event.target.closest?.(".hit")?.dataset.point ?? null;
@@ -363,6 +404,7 @@ export function createBoard(svg, { onPlay = () => {}, onMark = () => {}, onRefus
   });
   svg.addEventListener("pointerdown", (event) => {
     svg.classList.remove("keyboard");
+    pointerType = event.pointerType;
     // A touch has no hover: forget the last one so no stale preview lingers.
     if (event.pointerType !== "mouse") hovered = null;
   });
@@ -407,6 +449,8 @@ export function createBoard(svg, { onPlay = () => {}, onMark = () => {}, onRefus
       marking = game.kind === "go" && game.status === "scoring" && Boolean(game.you);
       svg.classList.toggle("marking", marking);
       dead = new Set(game.territory ? (game.dead ?? []).map(key) : []);
+      // A ghost stone waits for its second tap only in the position it was tapped in.
+      if (pending && (pending.ply !== game.ply || !legal.has(pending.at))) pending = null;
       svg.dataset.ply = game.ply ?? 0;
       drawStones(move);
       drawCount();
@@ -414,5 +458,6 @@ export function createBoard(svg, { onPlay = () => {}, onMark = () => {}, onRefus
       drawPreview();
       drawCursor();
     },
+    spacing,
   };
 }

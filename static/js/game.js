@@ -1,7 +1,7 @@
 // The game page: a websocket to /ws/games/<id>/, the board and the side panel.
 // Every change on screen comes from a server message; a click only sends.
 
-import { createBoard } from "./board.js";
+import { createBoard, pointName } from "./board.js";
 import { createClocks } from "./clock.js";
 import { connectToGame } from "./connection.js";
 import { COLOR_NAME, createMoveList, resultText } from "./record.js";
@@ -22,7 +22,33 @@ const board = createBoard($("board"), {
   // The marking's number: a click on a marking that changed meanwhile is stale.
   onMark: (point) => send({ type: "mark", point, marking: game.marking }),
   onRefuse: (point, occupied) => showHint(refusal(occupied)),
+  onPending: (point) => showHint(`Tap ${pointName(game.kind, game.size, point)} again to play.`),
+  confirmTaps,
 });
+
+// --- tap to confirm ------------------------------------------------------------
+// On a touch screen a first tap shows the stone and a second plays it: on by default
+// where the points are closer than a fingertip can tell apart, as the player set it
+// once they have (remembered in this browser).
+
+const CONFIRM_KEY = "othello-go:confirm-taps";
+const CONFIRM_BELOW_PX = 28;
+const touchScreen = navigator.maxTouchPoints > 0 || matchMedia("(any-pointer: coarse)").matches;
+
+function confirmTaps(spacing = board.spacing()) {
+  const chosen = localStorage.getItem(CONFIRM_KEY);
+  if (chosen) return chosen === "on";
+  return spacing < CONFIRM_BELOW_PX;
+}
+
+function drawConfirmSetting() {
+  $("confirm-setting").hidden = !touchScreen;
+  $("confirm-taps").checked = confirmTaps();
+}
+$("confirm-taps").addEventListener("change", (event) => {
+  localStorage.setItem(CONFIRM_KEY, event.target.checked ? "on" : "off");
+});
+new ResizeObserver(drawConfirmSetting).observe($("board"));
 
 /** Why a pick on the board does nothing, in a few words. */
 function refusal(occupied) {

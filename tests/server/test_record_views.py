@@ -478,7 +478,7 @@ def test_the_archive_lists_games_newest_first_with_their_links(client: Client) -
     row = row[: row.index("</tr>")]
     assert "Ann (Black) vs Bob (White)" in row
     assert f">{older.result}<" in row
-    assert f'<td class="numeric">{older.ply}</td>' in row
+    assert f'<td class="numeric" data-label="Moves">{older.ply}</td>' in row
     assert f'href="/games/{older.public_id}/"' in row
     assert f'href="/games/{older.public_id}/replay/"' in row
     assert older.created_at.strftime("%Y-%m-%d") in row
