@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import rules, selectors, services
 from games.models import Game, Move
+from games.rules.clock import TimeControl
 from games.services import Player
 
 pytestmark = pytest.mark.django_db
@@ -92,3 +93,29 @@ def test_a_move_costs_the_same_queries_after_300_moves(black: Player, white: Pla
 
     assert len(queries(lambda: play(long))) == len(queries(lambda: play(short)))
     assert Game.objects.get(pk=long.pk).ply == 301
+
+
+def test_a_move_writes_what_it_changed_and_only_that(black: Player, white: Player) -> None:
+    """The UPDATE names the columns a move changes (not the names, the settings, ...), and
+    everything the service changed is stored: the game as the service left it equals the
+    game read back, field by field."""
+    fischer = TimeControl.fischer(main_time=60, increment=5)
+    game = services.create_game(
+        player=black, kind="go", size=9, color="black", name="Ann", time_control=fischer
+    )
+    services.join_game(player=white, game_id=game.public_id, name="Bob")
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
+    services.ask_undo(player=black, game_id=game.public_id, ply=1)  # lapses with the move
+
+    with CaptureQueriesContext(connection) as captured:
+        (move,) = services.play(player=white, game_id=game.public_id, ply=1, point=[6, 6])
+    (update,) = [query["sql"] for query in captured if query["sql"].startswith("UPDATE")]
+    assert "snapshot" in update
+    assert "black_name" not in update
+    assert "time_control" not in update
+
+    kept = Game.objects.get(pk=game.pk)
+    assert kept.undo_request == ""
+    assert kept.clocks["white"] != fischer.start().to_json()  # White was charged
+    for field in Game._meta.concrete_fields:
+        assert getattr(kept, field.attname) == getattr(move.game, field.attname), field.name
