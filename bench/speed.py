@@ -65,6 +65,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK_HZ
 
 
+def machine_busy_seconds() -> float:
+    """CPU time every core of this machine has spent busy so far (/proc/stat: all but
+    idle and iowait)."""
+    ticks = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / TICK_HZ
+
+
 def rss_kb(pid: int) -> int:
     status = Path(f"/proc/{pid}/status").read_text()
     return next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS"))
@@ -83,6 +90,8 @@ class Round:
     moves: int = 0
     seconds: float = 0.0
     cpu: float = 0.0
+    machine: float = 0.0  # the whole machine's busy CPU time over the round
+    client: float = 0.0  # this bench's own (the players' sockets)
 
     def line(self, name: str) -> str:
         ms = [1000 * value for value in self.latencies]
@@ -90,6 +99,15 @@ class Round:
             f"  {name:<12} p50 {percentile(ms, 0.5):6.1f} ms  p99 {percentile(ms, 0.99):6.1f} ms  "
             f"CPU {1000 * self.cpu / max(self.moves, 1):5.2f} ms/move  "
             f"{self.moves / self.seconds:7,.0f} moves/s  ({self.moves} moves)"
+        )
+
+    def cores(self) -> str:
+        """Where the machine's CPU went over the round, in cores busy on average."""
+        share = [value / self.seconds for value in (self.machine, self.cpu, self.client)]
+        rest = max(0.0, share[0] - share[1] - share[2])  # /proc's ticks are coarse
+        return (
+            f"  cores busy {share[0]:.2f} of {os.cpu_count()}: server {share[1]:.2f}, "
+            f"the bench's clients {share[2]:.2f}, the rest {rest:.2f} (database, Redis, system)"
         )
 
 
@@ -204,10 +222,13 @@ async def play_round(tables: list[Table], pids: list[int], moves: int) -> Round:
     ]
     await asyncio.sleep(1)
     cpu, began = sum(cpu_seconds(pid) for pid in pids), time.monotonic()
+    machine, client = machine_busy_seconds(), cpu_seconds(os.getpid())
     start.set()
     await asyncio.gather(*tasks)
     result.seconds = time.monotonic() - began
     result.cpu = sum(cpu_seconds(pid) for pid in pids) - cpu
+    result.machine = machine_busy_seconds() - machine
+    result.client = cpu_seconds(os.getpid()) - client
     for _, players in tables:
         for player in players:
             await player.close()
@@ -343,6 +364,7 @@ def measure_stack(
                 server_round([server.url], [server.process.pid], args.games, args.moves)
             )
             print(game.line(f"{label}: server"))
+            print(game.cores())
             if extras:
                 print("\n".join(asyncio.run(growth(server.url, server.process.pid))))
                 print(asyncio.run(idle_sockets(server.url, server.process.pid, args.idle)))
@@ -355,6 +377,7 @@ def measure_stack(
                     server_round([s.url for s in pair], pids, args.games * 2, args.moves)
                 )
             print(both.line("two server processes"))
+            print(both.cores())
             summary.append(
                 f"  two processes on PostgreSQL + Redis: {both.moves / both.seconds:,.0f} moves/s"
             )
