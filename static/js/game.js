@@ -574,14 +574,18 @@ $("resign-button").addEventListener("click", () => {
   drawControls();
   $("resign-no").focus();
 });
+// The keyboard's focus stays where the player is: back on Resign after Cancel, on the
+// status line (which then tells the result) after resigning.
 $("resign-no").addEventListener("click", () => {
   $("resign-confirm").hidden = true;
   drawControls();
+  $("resign-button").focus();
 });
 $("resign-yes").addEventListener("click", () => {
   $("resign-confirm").hidden = true;
   send({ type: "resign" });
   drawControls();
+  $("status").focus();
 });
 
 $("copy-invite").addEventListener("click", async () => {

@@ -91,3 +91,23 @@ def test_the_check_sees_a_field_without_a_label(new_context: NewContext) -> None
     page.goto("/games/")
     page.evaluate("document.querySelector('main').append(document.createElement('input'))")
     assert [found["rule"] for found in violations(page)] == ["label"]
+
+
+def test_the_keyboard_keeps_its_place_through_resigning(new_context: NewContext) -> None:
+    alice = create_game(new_context().new_page(), kind="go", size=9, name="Alice")
+    join_game(new_context().new_page(), alice.url, name="Bob")
+    page = alice.page
+    focused = page.locator(":focus")
+    page.locator("#resign-button").focus()
+    page.keyboard.press("Enter")
+    expect(focused).to_have_id("resign-no")  # the safe answer first
+    page.keyboard.press("Enter")
+    expect(page.locator("#resign-confirm")).to_be_hidden()
+    expect(focused).to_have_id("resign-button")  # back where it was
+
+    page.keyboard.press("Enter")
+    page.keyboard.press("Shift+Tab")
+    expect(focused).to_have_id("resign-yes")
+    page.keyboard.press("Enter")
+    expect(alice.status).to_have_text("White wins by resignation")
+    expect(focused).to_have_id("status")  # where the result is read
