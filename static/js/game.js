@@ -482,6 +482,7 @@ function drawControls() {
 }
 
 function drawPanel() {
+  const focused = document.activeElement;
   page.dataset.status = game.status;
   page.dataset.you = game.you ?? "";
   page.dataset.toMove = game.to_move ?? "";
@@ -505,6 +506,15 @@ function drawPanel() {
   drawClaim();
   clocks.show(game);
   drawTitle();
+  keepFocus(focused);
+}
+
+/** A control the keyboard was on that this change hid or disabled (Take back once asked,
+ * Pass once passed, Rematch once offered): the focus goes to the status line, which says
+ * what happened, instead of being lost to the page. */
+function keepFocus(control) {
+  if (!control || control === $("board") || !page.contains(control)) return;
+  if (control.disabled || control.getClientRects().length === 0) $("status").focus();
 }
 
 // What happened while the tab was in the background (a move, a chat message): counted

@@ -111,3 +111,20 @@ def test_the_keyboard_keeps_its_place_through_resigning(new_context: NewContext)
     page.keyboard.press("Enter")
     expect(alice.status).to_have_text("White wins by resignation")
     expect(focused).to_have_id("status")  # where the result is read
+
+
+def test_a_control_that_goes_away_hands_the_focus_to_the_status(new_context: NewContext) -> None:
+    alice = create_game(new_context().new_page(), kind="go", size=9, name="Alice")
+    bob = join_game(new_context().new_page(), alice.url, name="Bob")
+    focused = alice.page.locator(":focus")
+    alice.page.locator("#pass-button").focus()
+    alice.page.keyboard.press("Enter")  # passes: Pass is disabled on Bob's turn
+    alice.wait_for_ply(1)
+    expect(focused).to_have_id("status")
+
+    bob.point((4, 4)).click()
+    alice.wait_for_ply(2)
+    bob.page.locator("#undo-button").focus()
+    bob.page.keyboard.press("Enter")  # asks to take it back: the button goes
+    expect(bob.page.locator("#undo-text")).to_contain_text("Waiting for Alice")
+    expect(bob.page.locator(":focus")).to_have_id("status")
