@@ -88,7 +88,7 @@ function draw(message) {
     list.replaceChildren(empty);
     return;
   }
-  const table = document.createElement("table");
+  const table = Object.assign(document.createElement("table"), { className: "stacking" });
   const body = document.createElement("tbody");
   body.append(...games.map(row));
   table.append(body);

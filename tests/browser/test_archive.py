@@ -1,7 +1,9 @@
-"""The archive on a 390 px phone: every game's row readable, no sideways scrolling."""
+"""The lists of games on a 390 px phone (the archive, the home page): every row readable, no
+sideways scrolling."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -33,3 +35,27 @@ def test_the_archive_stacks_each_game_on_a_phone(new_context: NewContext, output
     expect(replay).to_be_in_viewport()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=f"{output_path}/archive/phone.png", full_page=True)
+
+
+def test_the_home_pages_lists_stack_on_a_phone(new_context: NewContext, output_path: str) -> None:
+    carol = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    create_game(carol, kind="go", size=19, name="Carol with a long name")
+    dave = new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    create_game(dave, kind="othello", size=8, name="Dave")
+    carol.goto("/")
+
+    open_row = carol.locator(".lobby-open tr", has_text="Dave")
+    join = open_row.get_by_role("button", name="Join")
+    expect(join).to_be_visible()
+    for cell in [*open_row.locator("td").all(), *carol.locator(".lobby-mine td").all()]:
+        box = cell.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= PHONE["width"], cell.inner_text()
+    assert carol.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Each game reads down, a line each, instead of four squeezed columns.
+    boxes = [cell.bounding_box() for cell in carol.locator(".lobby-mine td").all()]
+    tops = [box["y"] for box in boxes if box is not None]
+    assert len(tops) == 4 and tops == sorted(set(tops)), tops
+    carol.screenshot(path=f"{output_path}/home/phone.png", full_page=True)
+    join.tap()  # Carol's name is filled in: she takes Dave's game
+    expect(carol).to_have_url(re.compile(r"/games/[^/]+/$"))
+    expect(carol.locator("#game")).to_have_attribute("data-you", "white")
