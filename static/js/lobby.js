@@ -65,14 +65,23 @@ function row(game) {
   return tr;
 }
 
+/** "2 games being played right now: watch them." (the archive's games in progress). */
+function drawPlaying(n) {
+  if (n === 0) {
+    playing.textContent = "No games being played right now.";
+    return;
+  }
+  const link = Object.assign(document.createElement("a"), {
+    href: "/games/?status=active",
+    textContent: n === 1 ? "watch it" : "watch them",
+  });
+  playing.replaceChildren(`${n} game${n === 1 ? "" : "s"} being played right now: `, link, ".");
+}
+
 /** Redraw the list, keeping a row whose name field is being typed in. */
 function draw(message) {
   const games = message.games.filter((game) => !mine.has(game.id));
-  const n = message.playing;
-  playing.textContent =
-    n === 0
-      ? "No games being played right now."
-      : `${n} game${n === 1 ? "" : "s"} being played right now.`;
+  drawPlaying(message.playing);
   if (list.contains(document.activeElement) && document.activeElement !== document.body) {
     const typing = document.activeElement.closest("tr")?.dataset.game;
     if (typing && games.some((game) => game.id === typing)) {

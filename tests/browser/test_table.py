@@ -173,6 +173,11 @@ def test_the_lobby_updates_by_itself_in_another_browser(
     expect(row).to_have_count(0, timeout=2000)
     assert dave.locator("#open-games tr").count() == before
 
+    # The games in play are a click away: the archive's games in progress.
+    playing_now = dave.locator("#playing a")
+    expect(playing_now).to_have_text(re.compile(r"^watch (it|them)$"))
+    expect(playing_now).to_have_attribute("href", "/games/?status=active")
+
     # A game called off leaves it too.
     frank = create_game(new_context().new_page(), kind="othello", size=6, name="Frank Lobby")
     frank_row = dave.locator("#open-games tr", has_text="Frank Lobby")

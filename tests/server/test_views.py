@@ -452,7 +452,10 @@ def test_the_home_page_lists_others_open_games_and_how_many_are_being_played() -
     seen_by_ann = ann.get("/")
 
     assert [game.public_id for game in seen_by_cy.context["open_games"]] == [waiting]
-    assert "1 game being played right now." in seen_by_cy.content.decode()
+    assert (
+        '1 game being played right now: <a href="/games/?status=active">watch it</a>.'
+        in seen_by_cy.content.decode()
+    )
     # Ann's own open game is hers, not one to join; the live list (static/js/lobby.js)
     # leaves it out too.
     assert seen_by_ann.context["open_games"] == []
