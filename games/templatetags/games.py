@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.html import format_html
 
 from games import records, selectors
 from games.models import Game
@@ -18,8 +19,12 @@ def time_control(game: Game) -> str:
 
 @register.filter
 def outcome(game: Game) -> str:
-    """The result in a player's words ("Black wins by resignation", "Draw"), or the state
-    of a game without one ("In play", "Waiting for an opponent")."""
-    if game.result:
-        return records.result_text(game.result, game.kind)
-    return str(game.get_status_display())
+    """The result in a player's words, then in the record's notation for those who read it
+    ("Black wins by resignation B+R", "Draw"), or the state of a game without one ("In
+    progress", "Waiting for an opponent")."""
+    if not game.result:
+        return str(game.get_status_display())
+    words = records.result_text(game.result, game.kind)
+    if game.result == "Draw":
+        return words
+    return format_html('{} <span class="result-code muted">{}</span>', words, game.result)

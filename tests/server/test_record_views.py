@@ -477,7 +477,9 @@ def test_the_archive_lists_games_newest_first_with_their_links(client: Client) -
     row = html[html.index(f'data-game="{older.public_id}"') :]
     row = row[: row.index("</tr>")]
     assert "Ann (Black) vs Bob (White)" in row
-    assert f">{records.result_text(older.result, older.kind)}<" in row  # in words
+    # The result in words, and in the record's notation (B+12) for those who read it.
+    assert f">{records.result_text(older.result, older.kind)} <" in row
+    assert f'<span class="result-code muted">{older.result}</span>' in row
     assert f'<td class="numeric" data-label="Moves">{older.ply}</td>' in row
     assert f'href="/games/{older.public_id}/"' in row
     assert f'href="/games/{older.public_id}/replay/"' in row

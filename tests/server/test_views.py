@@ -372,7 +372,7 @@ def test_home_lists_open_games_your_games_and_finished_games() -> None:
     assert f'action="/games/{open_id}/join/"' in page
     assert 'value="Cy"' in page  # the join form is prefilled with Cy's name
     assert [game.public_id for game in home.context["finished_games"]] == [finished_id]
-    assert "White wins by resignation" in page  # the result in words
+    assert 'White wins by resignation <span class="result-code muted">W+R</span>' in page
     assert list(home.context["my_games"]) == []
 
     own = ann.get("/")
