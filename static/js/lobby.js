@@ -72,7 +72,7 @@ function drawPlaying(n) {
     return;
   }
   const link = Object.assign(document.createElement("a"), {
-    href: "/games/?status=active",
+    href: playing.dataset.watch, // the archive's games in progress
     textContent: n === 1 ? "watch it" : "watch them",
   });
   playing.replaceChildren(`${n} game${n === 1 ? "" : "s"} being played right now: `, link, ".");
