@@ -152,6 +152,14 @@ class Game(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
 
+    # Why an aborted game was aborted (games.services.base.end_aborted).
+    class AbortReason(models.TextChoices):
+        CALLED_OFF = "called_off", "Called off before anyone joined"
+        FIRST_MOVE = "first_move", "A first move was not made in time"
+        LEFT = "left", "Left against the computer without moving"
+
+    abort_reason = models.CharField(max_length=10, choices=AbortReason.choices, blank=True)
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

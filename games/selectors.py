@@ -137,6 +137,7 @@ def game_state(
         "you": you,
         "score": game.score,
         "result": game.result or None,
+        "aborted": _aborted(game),
         "komi": game.komi if is_go else None,
         "scoring_method": game.scoring_method if is_go else None,
         "prisoners": (
@@ -153,6 +154,21 @@ def game_state(
         "last_move": last_move if moves is None else (moves[-1] if moves else None),
         **({} if moves is None else {"moves": moves}),
     }
+
+
+def _aborted(game: Game) -> dict[str, str] | None:
+    """G's ``aborted``: why an aborted game was (``reason``, a ``Game.AbortReason``) and
+    whose doing it was (``color``: the side that did not make its first move, the person
+    who left the computer, the creator who called the game off); None otherwise."""
+    if game.status != Game.Status.ABORTED or not game.abort_reason:
+        return None
+    if game.abort_reason == Game.AbortReason.FIRST_MOVE:
+        color = str(game.to_move)
+    elif game.abort_reason == Game.AbortReason.LEFT:
+        color = "white" if game.computer_color == "black" else "black"
+    else:
+        color = str(game.creator_color)
+    return {"reason": str(game.abort_reason), "color": color}
 
 
 COUNT_KEYS = ("dead", "territory", "score_detail", "accepted", "marking")
@@ -246,20 +262,47 @@ def playing_count() -> int:
 
 def clock_state(game: Game, now: datetime.datetime) -> dict[str, Any] | None:
     """G's ``clock``: None without a time control; else the system, the colour whose
-    clock runs (or None), each side's C as of ``now``, and the settings."""
+    clock runs (or None), each side's C as of ``now``, the settings, and
+    ``first_move_by`` (ISO 8601, or None: ``first_move_by``)."""
     if game.time_control is None or game.clocks is None:
         return None
     control = TimeControl.from_json(game.time_control)
-    running = str(game.to_move) if game.turn_started_at is not None else None
+    ticking = running(game)
     sides = {}
     for color in COLORS:
         side = SideClock.from_json(game.clocks[color])
-        if color == running:
+        if color == ticking:
             assert game.turn_started_at is not None
             thought = int((now - game.turn_started_at).total_seconds() * 1000)
             side = control.thinking(side, max(0, thought))
         sides[color] = side.to_json()
-    return {**control.to_json(), "running": running, **sides}
+    deadline = first_move_by(game)
+    return {
+        **control.to_json(),
+        "running": ticking,
+        **sides,
+        "first_move_by": None if deadline is None else deadline.isoformat(),
+    }
+
+
+def running(game: Game) -> str | None:
+    """The colour whose clock runs, None when none does: no clock, not active, or before
+    each side has made its first move (``TimeControl.first_move``)."""
+    if game.time_control is None or game.turn_started_at is None:
+        return None
+    if TimeControl.from_json(game.time_control).first_move(game.ply):
+        return None
+    return str(game.to_move)
+
+
+def first_move_by(game: Game) -> datetime.datetime | None:
+    """When the side to move must have made its first move, else the game is aborted;
+    None when it has none to make (or no limit: the computer's first move)."""
+    if game.time_control is None or game.status != Game.Status.ACTIVE:
+        return None
+    if not TimeControl.from_json(game.time_control).first_move(game.ply):
+        return None
+    return game.deadline
 
 
 def _away_ms(game: Game, color: str, now: datetime.datetime) -> int | None:

@@ -19,6 +19,8 @@ Environment variables:
     RATE_LIMITS      off: no limit at all (games.limits; load benchmarks from one address)
     ABANDON_SECONDS  how long a player must be offline before the opponent may claim the
                      game (default 60)
+    FIRST_MOVE_SECONDS  how long a side has for its first move in a clocked game before
+                     the game is aborted (default 30)
     PROCESS_TIMEOUT  seconds without a heartbeat after which a server process counts as
                      gone, its sockets offline (default 20)
     COMPUTER_ENGINES the computer's engines thinking at once in each process (default 2)
@@ -95,6 +97,9 @@ SECURE_HSTS_PRELOAD = _flag("SECURE_HSTS_PRELOAD", default=_SECURE)
 
 # A player whose opponent has been offline this long may claim the game (services.presence).
 ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))
+# In a game with a clock (not correspondence), each side's first move is due within this
+# many seconds from the start of its turn, else the game is aborted (services.clock).
+FIRST_MOVE_SECONDS = int(os.environ.get("FIRST_MOVE_SECONDS", "30"))
 # A server process that has not been seen for this long was killed: its sockets are
 # offline (games.clockwatch; tests shorten it).
 PROCESS_TIMEOUT = float(os.environ.get("PROCESS_TIMEOUT", "20"))

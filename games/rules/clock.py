@@ -13,6 +13,11 @@ scalachess's ``Clock``). Systems, as DESIGN.md pins them:
   played a new period begins.
 - ``correspondence``: ``days`` for each move, reset by every move.
 
+First moves (as on lichess), with every system but correspondence: no clock runs until
+each side has made its first move, those moves cost no time and earn no increment, and
+a side that does not make its first move within the server's limit aborts the game
+instead of losing it (``first_move``, ``charged``, ``turn_ms``).
+
 A side has run out the moment its time left reaches zero: a move stored exactly at the
 deadline is too late.
 
@@ -40,6 +45,11 @@ SETTINGS = ("main_time", "increment", "periods", "period_time", "stones", "days"
 
 SECOND = 1000
 DAY = 86_400 * SECOND
+FIRST_MOVES = 2
+"""The first moves of a game: one for each side. Sides alternate from the first move,
+whoever makes it (White, in a Go handicap game), and an Othello automatic pass counts as
+its side's move: the side had nothing to choose, and a first move still owed after it
+would leave the other side moving with no clock running."""
 
 
 class TimeControlError(ValueError):
@@ -247,6 +257,45 @@ class TimeControl:
                 return SideClock(self._period_ms(), stones=self.stones, overtime=True)
             return replace(after, stones=stones)
         return after
+
+    # The first moves
+
+    def first_move(self, ply: int) -> bool:
+        """Whether the move after ``ply`` stored moves is its side's first move: no clock
+        runs before it, it is free, and it is due within the first-move limit (else the
+        game is aborted, not lost). Never with a correspondence clock.
+
+        >>> fischer = TimeControl.fischer(main_time=60, increment=2)
+        >>> [fischer.first_move(ply) for ply in (0, 1, 2)]
+        [True, True, False]
+        >>> TimeControl.correspondence(days=3).first_move(0)
+        False
+        """
+        return self.system != "correspondence" and ply < FIRST_MOVES
+
+    def charged(self, clock: SideClock, elapsed_ms: int, *, ply: int) -> SideClock:
+        """The mover's clock after its move at ``ply`` + 1, made ``elapsed_ms`` into its
+        turn: as it was for a first move (free: no time spent, no increment), else
+        ``moved``. Raises ValueError as ``moved`` does (never for a first move: its limit
+        is the server's, ``turn_ms``)."""
+        if self.first_move(ply):
+            return clock
+        return self.moved(clock, elapsed_ms)
+
+    def turn_ms(self, clock: SideClock, *, ply: int, first_move_ms: int) -> int:
+        """How long the side to move after ``ply`` moves has, from the start of its turn,
+        before the game ends: ``first_move_ms`` for a first move (the game is then
+        aborted), else its time left (then it has lost on time).
+
+        >>> absolute = TimeControl.absolute(main_time=300)
+        >>> absolute.turn_ms(absolute.start(), ply=1, first_move_ms=30_000)
+        30000
+        >>> absolute.turn_ms(absolute.start(), ply=2, first_move_ms=30_000)
+        300000
+        """
+        if self.first_move(ply):
+            return first_move_ms
+        return self.time_left_ms(clock)
 
     def _period_ms(self) -> int:
         return (self.period_time or 0) * SECOND

@@ -180,6 +180,21 @@ def finish(game: Game, *, result: str) -> None:
     on_commit(events.broadcast_lobby)
 
 
+def end_aborted(game: Game, reason: str) -> None:
+    """``game`` ends ``aborted`` now, for ``reason`` (a ``Game.AbortReason``): no result
+    (so no winner, no rating change), no clock running, no request pending; saved, and
+    everyone gets ``state`` once the transaction commits (the lobby too: its lists change)."""
+    game.status = Game.Status.ABORTED
+    game.abort_reason = reason
+    game.result = ""
+    game.finished_at = timezone.now()
+    game.undo_request = ""
+    stop_clocks(game)
+    game.save()
+    on_commit(lambda: events.broadcast_state(game))
+    on_commit(events.broadcast_lobby)
+
+
 def move_row(game: Game, ply: int, diff: rules.Diff) -> Move:
     """The Move row (unsaved) for ``diff``, played at ``ply``."""
     changed = diff.flipped if game.kind == Game.Kind.OTHELLO else diff.captured

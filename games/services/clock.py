@@ -8,8 +8,16 @@ the start of its turn to that moment, both read from the server's own clock
 Go's count; Othello's automatic pass takes no time. The rules of each time control are
 games.rules.clock's.
 
-When the side to move runs out, ``flag`` stores a ``timeout`` move (B+T / W+T); the
-processes' clock watch (games.clockwatch) calls it within a second of the deadline,
+First moves (every clock but correspondence): no clock runs until each side has made
+its first move (the game's first two moves), and those are free; the side to make one
+has ``FIRST_MOVE_SECONDS`` from the start of its turn (``deadline``), else the game is
+aborted (``expire``) instead of lost. The computer's first move has no such limit (it
+moves at once, or the site is too busy to let it: its opponent is not blamed); the
+person's deadline applies to the person.
+
+When the side to move runs out, ``flag`` stores a ``timeout`` move (B+T / W+T), or aborts
+the game when that was a first move; the processes' clock watch (games.clockwatch)
+calls it within a second of the deadline,
 whether or not anyone is connected, and a request that finds the deadline passed first
 flags the game itself (``on_time``) and is answered ``game_over``. ``flag`` locks the game
 like every change, so processes racing to flag store one move.
@@ -22,13 +30,22 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import Game, Move, ServerProcess
 from games.rules import Color
 from games.rules.clock import SideClock, TimeControl
-from games.services.base import GameError, end_with, ending_move, locked, stop_clocks
+from games.selectors import running
+from games.services.base import (
+    GameError,
+    end_aborted,
+    end_with,
+    ending_move,
+    locked,
+    stop_clocks,
+)
 
 Result = TypeVar("Result")
 
@@ -56,11 +73,6 @@ def elapsed_ms(game: Game, now: datetime.datetime) -> int:
     return max(0, int((now - game.turn_started_at).total_seconds() * 1000))
 
 
-def running(game: Game) -> str | None:
-    """The colour whose clock runs, None when none does."""
-    return str(game.to_move) if game.turn_started_at is not None else None
-
-
 def clock_at(game: Game, color: str, now: datetime.datetime) -> SideClock:
     """``color``'s clock as of ``now``: thinking since its turn began if it runs."""
     control = control_of(game)
@@ -80,30 +92,38 @@ def start_clocks(game: Game, control: TimeControl | None) -> None:
 
 
 def start_turn(game: Game, now: datetime.datetime) -> None:
-    """The side to move's clock starts at ``now`` (if the game has one and is active);
-    otherwise every clock stops."""
+    """The side to move's turn starts at ``now`` (if the game has a clock and is active):
+    its clock runs, or for a first move its ``FIRST_MOVE_SECONDS`` (none for the
+    computer's); otherwise every clock stops."""
     control = control_of(game)
     if control is None or game.status != Game.Status.ACTIVE:
         stop_clocks(game)
         return
     game.turn_started_at = now
-    time_left = control.time_left_ms(stored_clock(game, str(game.to_move)))
-    game.deadline = now + datetime.timedelta(milliseconds=time_left)
+    if control.first_move(game.ply) and game.to_move == game.computer_color:
+        game.deadline = None
+        return
+    turn_ms = control.turn_ms(
+        stored_clock(game, str(game.to_move)),
+        ply=game.ply,
+        first_move_ms=settings.FIRST_MOVE_SECONDS * 1000,
+    )
+    game.deadline = now + datetime.timedelta(milliseconds=turn_ms)
 
 
 def charge(move: Move, game: Game, now: datetime.datetime) -> None:
-    """Charge ``move``'s mover (the side to move) for the move it makes at ``now`` and
-    stamp ``move`` with its time left (``clock_ms``, ``overtime_left``); nothing without
-    a clock. Raises TimeRanOut if it had run out: the move is never stored."""
+    """Charge ``move``'s mover (the side to move) for the move it makes at ``now`` (a
+    first move is free) and stamp ``move`` with its time left (``clock_ms``,
+    ``overtime_left``); nothing without a clock. Raises TimeRanOut if it had run out: the
+    move is never stored."""
     control = control_of(game)
     if control is None or game.clocks is None:
         return
     color = str(move.color)
-    clock = stored_clock(game, color)
-    spent = elapsed_ms(game, now)
-    if control.flagged(clock, spent):
-        raise TimeRanOut
-    after = control.moved(clock, spent)
+    try:
+        after = control.charged(stored_clock(game, color), elapsed_ms(game, now), ply=game.ply)
+    except ValueError:
+        raise TimeRanOut from None
     game.clocks = {**game.clocks, color: after.to_json()}
     stamp(move, after)
 
@@ -148,19 +168,22 @@ def on_time(service: Callable[..., Result]) -> Callable[..., Result]:
 @transaction.atomic
 def flag(*, game_id: str) -> list[Move]:
     """The ``timeout`` move of the side whose clock ran out (B+T if White ran out, W+T if
-    Black did), stored and broadcast; [] when the game's clock has not run out (not yet,
-    or it was flagged already, or the game moved on): a game never flags twice."""
+    Black did), stored and broadcast; when that side's first move was due instead, the
+    game aborted (no move stored: []). [] too when the game's deadline has not passed
+    (not yet, or it was flagged already, or the game moved on): a game never flags twice."""
     game = locked(game_id)
     now = timezone.now()
     try:
         check_on_time(game, now)
     except TimeRanOut:
-        return [_time_out(game, now)]
+        timeout = _expire(game, now)
+        return [] if timeout is None else [timeout]
     return []
 
 
-def flag_due(*, limit: int = 50) -> list[Move]:
-    """``flag`` for up to ``limit`` games whose clock has run out, earliest deadline first,
+def flag_due(*, limit: int = 50) -> list[Game]:
+    """``flag`` for up to ``limit`` games whose deadline has passed, earliest first (the
+    games ended, on time or aborted),
     in one transaction (the clock watch calls it until it returns []). On PostgreSQL a
     game another process is flagging is skipped (SKIP LOCKED), so that processes share
     the work instead of queueing for the same rows. Nothing due: one read, no
@@ -176,7 +199,20 @@ def flag_due(*, limit: int = 50) -> list[Move]:
             .filter(status=Game.Status.ACTIVE, deadline__lte=now)
             .order_by("deadline")[:limit]
         )
-        return [_time_out(game, now) for game in locked_due]
+        due_games = list(locked_due)
+        for game in due_games:
+            _expire(game, now)
+        return due_games
+
+
+def _expire(game: Game, now: datetime.datetime) -> Move | None:
+    """``game``'s side to move is past its deadline at ``now``: the game aborted if that
+    was its first move (None), else its timeout stored; broadcast after the commit."""
+    control = control_of(game)
+    if control is not None and control.first_move(game.ply):
+        end_aborted(game, Game.AbortReason.FIRST_MOVE)
+        return None
+    return _time_out(game, now)
 
 
 def _time_out(game: Game, now: datetime.datetime) -> Move:
@@ -216,11 +252,12 @@ def credit_downtime(*, process: str, gap: datetime.timedelta) -> list[str]:
     for game in Game.objects.select_for_update().filter(
         status=Game.Status.ACTIVE, turn_started_at__isnull=False
     ):
-        assert game.turn_started_at is not None and game.deadline is not None
+        assert game.turn_started_at is not None
         # The turn's time before the site went down was watched: only the rest is given.
         unwatched = now - max(last, game.turn_started_at)
         game.turn_started_at += unwatched
-        game.deadline += unwatched
+        if game.deadline is not None:  # none: the computer's first move
+            game.deadline += unwatched
         game.save(update_fields=["turn_started_at", "deadline", "updated_at"])
         credited.append(game.public_id)
     return credited

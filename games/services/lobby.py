@@ -18,6 +18,7 @@ from games.services import clock, computer
 from games.services.base import (
     GameError,
     Player,
+    end_aborted,
     is_int,
     locked,
     nudge_computer,
@@ -149,11 +150,7 @@ def _call_off(game: Game) -> Game:
     refuse_ended(game)
     if game.status != Game.Status.WAITING:
         raise GameError("bad_request", "the game has started: resign instead")
-    game.status = Game.Status.ABORTED
-    game.finished_at = timezone.now()
-    game.save()
-    on_commit(lambda: events.broadcast_state(game))
-    on_commit(events.broadcast_lobby)
+    end_aborted(game, Game.AbortReason.CALLED_OFF)
     return game
 
 

@@ -131,6 +131,86 @@ def test_a_move_too_late_is_refused() -> None:
         ABSOLUTE.moved(ABSOLUTE.start(), 10 * S)
 
 
+# First moves: free, and due within the server's limit
+
+
+def game(control: TimeControl, elapsed: list[float]) -> list[tuple[str, SideClock | str]]:
+    """Black and White alternating from the start, each move taking ``elapsed`` seconds:
+    the mover and its clock after each move ("flag" for a move too late, nothing after)."""
+    sides = {"black": control.start(), "white": control.start()}
+    after: list[tuple[str, SideClock | str]] = []
+    for ply, seconds in enumerate(elapsed):
+        mover = ("black", "white")[ply % 2]
+        try:
+            sides[mover] = control.charged(sides[mover], int(seconds * S), ply=ply)
+        except ValueError:
+            after.append((mover, "flag"))
+            break
+        after.append((mover, sides[mover]))
+    return after
+
+
+@pytest.mark.parametrize(
+    ("control", "elapsed", "expected"),
+    [
+        # Each side's first move costs nothing and earns no increment, however long it took.
+        (FISCHER, [25, 40, 2, 1], [main(10), main(10), main(11), main(12)]),
+        (ABSOLUTE, [29, 0.5, 9], [main(10), main(10), main(1)]),
+        (ABSOLUTE, [29, 0.5, 10], [main(10), main(10), "flag"]),  # the clock runs from move 3
+        (BYOYOMI, [50, 50, 12], [BYOYOMI.start(), BYOYOMI.start(), period(5, periods=3)]),
+        (CANADIAN, [20, 20, 11], [CANADIAN.start(), CANADIAN.start(), period(5, stones=1)]),
+        # Correspondence has no first moves: every move is charged (a day each, reset).
+        (CORRESPONDENCE, [86_399, 3600], [main(86_400), main(86_400)]),
+        (CORRESPONDENCE, [86_400], ["flag"]),
+    ],
+)
+def test_the_first_move_of_each_side_is_free(
+    control: TimeControl, elapsed: list[float], expected: list[SideClock | str]
+) -> None:
+    movers = ["black", "white"] * len(expected)
+    assert game(control, elapsed) == list(zip(movers, expected, strict=False))
+
+
+@pytest.mark.parametrize(
+    ("control", "ply", "first_move"),
+    [
+        (FISCHER, 0, True),  # the first mover (Black; White in a Go handicap game)
+        (FISCHER, 1, True),  # the other side
+        (FISCHER, 2, False),
+        (FISCHER, 57, False),
+        (ABSOLUTE, 1, True),
+        (BYOYOMI, 1, True),
+        (CANADIAN, 2, False),
+        (CORRESPONDENCE, 0, False),
+        (CORRESPONDENCE, 1, False),
+    ],
+)
+def test_the_first_two_moves_of_a_game_are_first_moves(
+    control: TimeControl, ply: int, first_move: bool
+) -> None:
+    assert control.first_move(ply) is first_move
+
+
+@pytest.mark.parametrize(
+    ("control", "side", "ply", "seconds"),
+    [
+        # A first move is due within the server's limit (30 s here), whatever the clock ...
+        (FISCHER, main(10), 0, 30),
+        (ABSOLUTE, main(10), 1, 30),
+        (BYOYOMI, BYOYOMI.start(), 1, 30),
+        # ... then the side's time left decides.
+        (FISCHER, main(10), 2, 10),
+        (BYOYOMI, BYOYOMI.start(), 2, 25),
+        (CANADIAN, period(6, stones=2), 5, 6),
+        (CORRESPONDENCE, main(86_400), 0, 86_400),  # no first-move limit
+    ],
+)
+def test_how_long_a_turn_may_last_before_the_game_ends(
+    control: TimeControl, side: SideClock, ply: int, seconds: float
+) -> None:
+    assert control.turn_ms(side, ply=ply, first_move_ms=30 * S) == seconds * S
+
+
 @pytest.mark.parametrize(
     ("system", "settings", "field"),
     [

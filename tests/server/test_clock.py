@@ -1,4 +1,5 @@
-"""games.services.clock with a frozen clock: charging moves, the flag, a move too late,
+"""games.services.clock with a frozen clock: the first moves (free, due within
+FIRST_MOVE_SECONDS, else the game is aborted), charging moves, the flag, a move too late,
 never flagging twice, the site's downtime credited; G's clock and M's clock_ms.
 
 No test sleeps: Django's clock stands still (``frozen_clock``) and moves when told.
@@ -26,6 +27,25 @@ BYOYOMI = TimeControl.byoyomi(main_time=10, periods=2, period_time=5)
 ABSOLUTE = TimeControl.absolute(main_time=3)
 
 
+FIRST_MOVES = {"othello": ([2, 3], [2, 2]), "go": ([0, 0], [0, 1])}
+"""Each side's first move (d3 c3; Go: a1 b1 from the top), made at no time."""
+
+
+def seated(
+    black: Player,
+    white: Player,
+    control: TimeControl | None,
+    *,
+    kind: str = "othello",
+    size: int = 8,
+) -> Game:
+    """A game with ``control``, Ann (Black) and Bob (White) seated: no move yet."""
+    game = services.create_game(
+        player=black, kind=kind, size=size, color="black", name="Ann", time_control=control
+    )
+    return services.join_game(player=white, game_id=game.public_id, name="Bob")
+
+
 def start(
     black: Player,
     white: Player,
@@ -34,10 +54,12 @@ def start(
     kind: str = "othello",
     size: int = 8,
 ) -> Game:
-    game = services.create_game(
-        player=black, kind=kind, size=size, color="black", name="Ann", time_control=control
-    )
-    return services.join_game(player=white, game_id=game.public_id, name="Bob")
+    """``seated``, then each side's first move at once: the clocks run from here, Black's
+    (at ply 2) first."""
+    game = seated(black, white, control, kind=kind, size=size)
+    for ply, (player, point) in enumerate(zip((black, white), FIRST_MOVES[kind], strict=True)):
+        services.play(player=player, game_id=game.public_id, ply=ply, point=point)
+    return reload(game)
 
 
 def clock(game: Game) -> dict[str, Any]:
@@ -46,27 +68,165 @@ def clock(game: Game) -> dict[str, Any]:
     return dict(state["clock"])
 
 
-# Charging
+def at(seconds: float, since: datetime.datetime) -> str:
+    """The ISO 8601 moment ``seconds`` after ``since``, as G writes it."""
+    return (since + datetime.timedelta(seconds=seconds)).isoformat()
 
 
-def test_no_clock_runs_until_the_second_seat_is_taken(
-    black: Player, white: Player, frozen_clock: FrozenClock
+# The first moves
+
+
+def test_no_clock_runs_until_both_sides_have_made_their_first_move(
+    black: Player, white: Player, frozen_clock: FrozenClock, settings: Any
 ) -> None:
+    settings.FIRST_MOVE_SECONDS = 30
     game = services.create_game(
         player=black, kind="othello", size=8, color="black", name="Ann", time_control=FISCHER
     )
     frozen_clock.advance(100)
-    waiting = selectors.game_state(reload(game), you=None)["clock"]
-    assert waiting["running"] is None
+    waiting = clock(game)
+    assert (waiting["running"], waiting["first_move_by"]) == (None, None)
     assert waiting["black"]["remaining_ms"] == 60 * S
 
     services.join_game(player=white, game_id=game.public_id, name="Bob")
+    joined = frozen_clock.now
     frozen_clock.advance(7)
+    before = clock(game)
+    assert (before["running"], before["first_move_by"]) == (None, at(30, joined))
+    assert (before["black"]["remaining_ms"], before["white"]["remaining_ms"]) == (60 * S, 60 * S)
+    assert before["system"] == "fischer"
+    assert (before["main_time"], before["increment"], before["periods"]) == (60, 5, None)
+
+    frozen_clock.advance(20)  # 27 s: Black's first move costs nothing, earns nothing
+    [move] = services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    assert move.clock_ms == 60 * S
+    moved = frozen_clock.now
+    frozen_clock.advance(29)  # White's 30 s run from the start of its turn
+    assert clock(game)["first_move_by"] == at(30, moved)
+    assert clock(game)["running"] is None
+    [move] = services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+    assert move.clock_ms == 60 * S
+
+    frozen_clock.advance(7)  # both have moved: Black's clock runs
     running = clock(game)
-    assert running["running"] == "black"
+    assert (running["running"], running["first_move_by"]) == ("black", None)
     assert (running["black"]["remaining_ms"], running["white"]["remaining_ms"]) == (53 * S, 60 * S)
-    assert running["system"] == "fischer"
-    assert (running["main_time"], running["increment"], running["periods"]) == (60, 5, None)
+
+
+@pytest.mark.parametrize("first", ["black", "white"])
+def test_a_first_move_not_made_in_time_aborts_the_game(
+    black: Player,
+    white: Player,
+    frozen_clock: FrozenClock,
+    settings: Any,
+    broadcasts: Events,
+    lobby_broadcasts: list[dict[str, Any]],
+    django_capture_on_commit_callbacks: Any,
+    first: str,
+) -> None:
+    settings.FIRST_MOVE_SECONDS = 30
+    game = seated(black, white, ABSOLUTE)
+    if first == "white":  # Black moved: White's turn, its first move due in 30 s
+        frozen_clock.advance(10)
+        services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    frozen_clock.advance(29.999)
+    assert services.flag(game_id=game.public_id) == []  # not yet
+    assert services.flag_due() == []
+    frozen_clock.advance(0.001)  # exactly at the deadline: too late
+
+    with django_capture_on_commit_callbacks(execute=True):
+        [ended] = services.flag_due()
+
+    game = reload(game)
+    assert ended.public_id == game.public_id
+    assert (game.status, game.result, game.deadline, game.turn_started_at) == (
+        "aborted",
+        "",
+        None,
+        None,
+    )
+    assert game.moves.count() == (0 if first == "black" else 1)  # nothing stored for it
+    [(_, event)] = broadcasts
+    assert event["type"] == "game.state"
+    assert (event["game"]["status"], event["game"]["result"]) == ("aborted", None)
+    assert event["game"]["aborted"] == {"reason": "first_move", "color": first}
+    assert event["game"]["clock"]["running"] is None
+    assert event["game"]["clock"]["first_move_by"] is None
+    assert event["game"]["clock"][first]["remaining_ms"] == 3 * S  # no time was charged
+    assert lobby_broadcasts  # its count of games being played changed
+    # Never twice.
+    assert services.flag(game_id=game.public_id) == []
+    assert services.flag_due() == []
+
+
+def test_a_first_move_after_its_deadline_is_never_stored_the_game_is_aborted(
+    black: Player, white: Player, frozen_clock: FrozenClock, settings: Any
+) -> None:
+    settings.FIRST_MOVE_SECONDS = 30
+    game = seated(black, white, FISCHER)
+    frozen_clock.advance(31)
+
+    with pytest.raises(GameError) as late:
+        services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+
+    assert late.value.code == "game_over"
+    game = reload(game)
+    assert (game.status, game.result, game.ply, game.moves.count()) == ("aborted", "", 0, 0)
+
+
+def test_a_correspondence_clock_has_no_first_moves(
+    black: Player, white: Player, frozen_clock: FrozenClock
+) -> None:
+    game = seated(black, white, TimeControl.correspondence(days=1))
+    frozen_clock.advance(3600)
+    state = clock(game)
+    assert (state["running"], state["first_move_by"]) == ("black", None)
+    assert state["black"]["remaining_ms"] == 23 * 3600 * S
+    frozen_clock.advance(23 * 3600)
+    [ended] = services.flag_due()
+    assert (reload(ended).status, reload(ended).result) == ("finished", "W+T")
+
+
+def test_taking_back_a_first_move_gives_its_side_a_new_first_move(
+    black: Player, white: Player, frozen_clock: FrozenClock, settings: Any
+) -> None:
+    settings.FIRST_MOVE_SECONDS = 30
+    game = seated(black, white, FISCHER)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    frozen_clock.advance(20)
+    services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+    frozen_clock.advance(5)
+    services.ask_undo(player=white, game_id=game.public_id, ply=2)
+    services.accept_undo(player=black, game_id=game.public_id, ply=2)
+    undone = frozen_clock.now
+
+    frozen_clock.advance(29)
+    state = clock(game)
+    assert (state["running"], state["first_move_by"]) == (None, at(30, undone))
+    assert state["white"]["remaining_ms"] == 60 * S
+    frozen_clock.advance(1)
+    [ended] = services.flag_due()
+    assert reload(ended).status == "aborted"
+
+
+def test_a_rematch_starts_with_first_moves(
+    black: Player, white: Player, frozen_clock: FrozenClock, settings: Any
+) -> None:
+    settings.FIRST_MOVE_SECONDS = 30
+    game = start(black, white, FISCHER)
+    services.resign(player=black, game_id=game.public_id)
+    services.offer_rematch(player=black, game_id=game.public_id)
+    services.offer_rematch(player=white, game_id=game.public_id)
+    rematch = reload(game).rematch
+    assert rematch is not None and rematch.black_session_key == white.session_key
+
+    assert clock(rematch)["first_move_by"] == at(30, frozen_clock.now)
+    frozen_clock.advance(30)  # Bob, Black now, never moves: aborted, nobody wins
+    [ended] = services.flag_due()
+    assert (reload(ended).status, reload(ended).result) == ("aborted", "")
+
+
+# Charging
 
 
 def test_each_move_charges_its_mover_by_the_servers_clock(
@@ -74,10 +234,10 @@ def test_each_move_charges_its_mover_by_the_servers_clock(
 ) -> None:
     game = start(black, white, FISCHER)
     frozen_clock.advance(10)
-    [move] = services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    [move] = services.play(player=black, game_id=game.public_id, ply=2, point=[3, 2])
     assert move.clock_ms == 55 * S  # 60 - 10 + 5
     frozen_clock.advance(2.5)
-    [move] = services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+    [move] = services.play(player=white, game_id=game.public_id, ply=3, point=[2, 4])
     assert move.clock_ms == 62_500  # 60 - 2.5 + 5
 
     frozen_clock.advance(1)
@@ -96,7 +256,7 @@ def test_byoyomi_periods_in_g(black: Player, white: Player, frozen_clock: Frozen
         "stones": None,
         "overtime": True,
     }
-    [move] = services.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
+    [move] = services.play(player=black, game_id=game.public_id, ply=2, point=[4, 4])
     assert move.clock_ms == 5 * S  # a move within a period resets it
     assert clock(game)["black"]["periods"] == 2
 
@@ -105,7 +265,7 @@ def test_othellos_automatic_pass_takes_no_time(
     black: Player, white: Player, frozen_clock: FrozenClock
 ) -> None:
     # 4x4: after b1, c1, d3 and White's a1, Black has no move and passes automatically.
-    game = start(black, white, FISCHER, size=4)
+    game = seated(black, white, FISCHER, size=4)
     line = [[0, 1], [0, 2], [2, 3]]
     for ply, point in enumerate(line):
         frozen_clock.advance(1)
@@ -113,20 +273,24 @@ def test_othellos_automatic_pass_takes_no_time(
         services.play(player=mover, game_id=game.public_id, ply=ply, point=point)
     frozen_clock.advance(4)
     placed, passed = services.play(player=white, game_id=game.public_id, ply=3, point=[0, 0])
-    # White: 60 - 1 + 5 at ply 1, then - 4 + 5 at ply 3; Black: 60 - 1 + 5, twice.
-    assert (placed.clock_ms, passed.action, passed.color) == (65 * S, "pass", "black")
-    assert passed.clock_ms == 68 * S  # Black's time as its last move left it
+    # The first moves (b1, c1) free; then White: 60 - 4 + 5 at ply 3; Black: 60 - 1 + 5.
+    assert (placed.clock_ms, passed.action, passed.color) == (61 * S, "pass", "black")
+    assert passed.clock_ms == 64 * S  # Black's time as its last move left it
     frozen_clock.advance(3)
     now = clock(game)
     assert now["running"] == "white"  # White's turn again, since the pass
-    assert (now["white"]["remaining_ms"], now["black"]["remaining_ms"]) == (62 * S, 68 * S)
+    assert (now["white"]["remaining_ms"], now["black"]["remaining_ms"]) == (58 * S, 64 * S)
 
 
 def test_two_passes_stop_both_clocks_and_resuming_starts_them(
     black: Player, white: Player, frozen_clock: FrozenClock
 ) -> None:
-    game = start(black, white, FISCHER, kind="go", size=5)
-    services.pass_turn(player=black, game_id=game.public_id, ply=0)
+    game = seated(black, white, FISCHER, kind="go", size=5)
+    # Voluntary passes are first moves too: free.
+    frozen_clock.advance(10)
+    [passed] = services.pass_turn(player=black, game_id=game.public_id, ply=0)
+    assert passed.clock_ms == 60 * S
+    frozen_clock.advance(10)
     services.pass_turn(player=white, game_id=game.public_id, ply=1)
     frozen_clock.advance(500)  # counting takes no time off anyone
     assert clock(game)["running"] is None
@@ -135,11 +299,11 @@ def test_two_passes_stop_both_clocks_and_resuming_starts_them(
     services.resume(player=white, game_id=game.public_id)
     frozen_clock.advance(4)
     assert clock(game)["running"] == "black"
-    assert clock(game)["black"]["remaining_ms"] == 61 * S
+    assert clock(game)["black"]["remaining_ms"] == 56 * S
 
 
 def test_a_game_without_a_clock_has_none(black: Player, white: Player) -> None:
-    game = start(black, white, None)
+    game = seated(black, white, None)
     [move] = services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
     assert move.clock_ms is None
     assert selectors.game_state(reload(game), you=None)["clock"] is None
@@ -165,7 +329,7 @@ def test_the_flag_stores_a_timeout_and_ends_the_game(
         [move] = services.flag(game_id=game.public_id)
 
     game = reload(game)
-    assert (move.action, move.color, move.clock_ms, move.ply) == ("timeout", "black", 0, 1)
+    assert (move.action, move.color, move.clock_ms, move.ply) == ("timeout", "black", 0, 3)
     assert (game.status, game.result, game.deadline) == ("finished", "W+T", None)
     [(_, event)] = broadcasts
     assert event["type"] == "game.moved"
@@ -175,7 +339,7 @@ def test_the_flag_stores_a_timeout_and_ends_the_game(
     # Never twice.
     assert services.flag(game_id=game.public_id) == []
     assert services.flag_due() == []
-    assert game.moves.count() == 1
+    assert game.moves.count() == 3
 
 
 def test_the_watch_flags_every_game_due_earliest_first_and_no_other(
@@ -191,7 +355,7 @@ def test_the_watch_flags_every_game_due_earliest_first_and_no_other(
 
     flagged = services.flag_due()
 
-    assert [move.game.public_id for move in flagged] == [games[2].public_id, games[0].public_id]
+    assert [game.public_id for game in flagged] == [games[2].public_id, games[0].public_id]
     assert [reload(game).status for game in games] == ["finished", "active", "finished"]
     assert services.flag_due() == []
 
@@ -201,16 +365,16 @@ def test_a_move_after_the_deadline_is_never_stored_the_game_is_lost_on_time(
 ) -> None:
     game = start(black, white, ABSOLUTE)
     frozen_clock.advance(1)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    services.play(player=black, game_id=game.public_id, ply=2, point=[3, 2])
     frozen_clock.advance(3.5)  # White's 3 s are gone
 
     with pytest.raises(GameError) as late:
-        services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+        services.play(player=white, game_id=game.public_id, ply=3, point=[2, 4])
 
     assert late.value.code == "game_over"
     game = reload(game)
-    assert (game.status, game.result, game.ply) == ("finished", "B+T", 2)
-    assert [move.action for move in game.moves.all()] == ["place", "timeout"]
+    assert (game.status, game.result, game.ply) == ("finished", "B+T", 4)
+    assert [move.action for move in game.moves.all()] == ["place"] * 3 + ["timeout"]
 
 
 @pytest.mark.parametrize("service", ["pass_turn", "resign", "claim"])
@@ -219,7 +383,7 @@ def test_every_request_of_a_player_after_the_deadline_is_game_over(
 ) -> None:
     game = start(black, white, ABSOLUTE, kind="go", size=5)
     frozen_clock.advance(5)
-    arguments = {"ply": 0} if service == "pass_turn" else {}
+    arguments = {"ply": 2} if service == "pass_turn" else {}
 
     with pytest.raises(GameError) as late:
         getattr(services, service)(player=black, game_id=game.public_id, **arguments)
@@ -234,7 +398,7 @@ def test_a_spectator_after_the_deadline_is_still_not_a_player(
     game = start(black, white, ABSOLUTE)
     frozen_clock.advance(5)
     with pytest.raises(GameError) as refused:
-        services.play(player=spectator, game_id=game.public_id, ply=0, point=[2, 3])
+        services.play(player=spectator, game_id=game.public_id, ply=2, point=[3, 2])
     assert refused.value.code == "not_a_player"
 
 
@@ -265,7 +429,7 @@ def test_a_restart_of_the_whole_site_gives_running_clocks_the_time_it_was_down(
 
     assert clock(game)["black"]["remaining_ms"] == 50 * S
     frozen_clock.advance(50)
-    assert [move.game.public_id for move in services.flag_due()] == [game.public_id]
+    assert [game.public_id for game in services.flag_due()] == [game.public_id]
     assert set(ServerProcess.objects.values_list("name", flat=True)) == {"old", "new"}
 
 
