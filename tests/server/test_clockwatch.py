@@ -1,6 +1,7 @@
 """games.clockwatch in real daphne processes: a game flags within a second of its deadline
 with nobody connected, on the embedded default and on two processes (PostgreSQL and
-Redis) with one of them killed, whose sockets then go offline.
+Redis) with one of them killed, whose sockets then go offline; a game nobody moves in is
+aborted within a second of its first move's deadline (FIRST_MOVE_SECONDS).
 
 These use short real clocks (a few seconds): the watch runs in daphne's own loop.
 """
@@ -34,15 +35,26 @@ def seat(first: str, second: str, clock: dict[str, Any]) -> tuple[str, Browser, 
     return game_id, black, white, time.monotonic()
 
 
-def finished_at(browser: Browser, game_id: str, timeout: float) -> tuple[dict[str, Any], float]:
-    """Poll state.json until the game is over: G then, and when it was first seen over."""
+def ended_at(browser: Browser, game_id: str, timeout: float) -> tuple[dict[str, Any], float]:
+    """Poll state.json until the game is over (finished or aborted): G then, and when it
+    was first seen over."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         state = browser.state(game_id)
-        if state["status"] == "finished":
+        if state["status"] in ("finished", "aborted"):
             return state, time.monotonic()
         time.sleep(0.05)
     raise AssertionError(f"{game_id} still {state['status']} after {timeout} s")
+
+
+async def first_moves(black: Follower, white: Follower) -> float:
+    """Each side's first move (free); when White's was seen stored (time.monotonic): the
+    clocks run from about then."""
+    for mover in (black, white):
+        ply = await mover.play_first_legal()
+        await black.at_ply(ply + 1)
+        await white.at_ply(ply + 1)
+    return time.monotonic()
 
 
 @pytest.fixture
@@ -53,14 +65,50 @@ def server(tmp_path: Path) -> Iterator[Daphne]:
         yield daphne
 
 
-def test_an_abandoned_game_flags_with_nobody_connected(server: Daphne) -> None:
-    game_id, black, _, active = seat(server.url, server.url, ABSOLUTE)
+async def test_an_abandoned_game_flags_with_nobody_connected(server: Daphne) -> None:
+    game_id, black, white, _ = await asyncio.to_thread(seat, server.url, server.url, ABSOLUTE)
+    ann, bob = await Follower.open(black, game_id), await Follower.open(white, game_id)
+    try:
+        running = await first_moves(ann, bob)
+    finally:
+        await ann.close()
+        await bob.close()
 
-    state, seen = finished_at(black, game_id, timeout=ABSOLUTE["main_time"] + 10)
+    state, seen = await asyncio.to_thread(ended_at, black, game_id, ABSOLUTE["main_time"] + 10)
 
     assert (state["result"], state["last_move"]["action"]) == ("W+T", "timeout")
     assert state["clock"]["black"]["remaining_ms"] == 0
-    assert seen - active < ABSOLUTE["main_time"] + LATE
+    assert seen - running < ABSOLUTE["main_time"] + LATE
+
+
+FIRST_MOVE_SECONDS = 2
+
+
+@pytest.fixture
+def quick_first_moves(tmp_path: Path) -> Iterator[Daphne]:
+    """One daphne process on the embedded default, a first move due within 2 s."""
+    daphne = embedded(tmp_path, FIRST_MOVE_SECONDS=str(FIRST_MOVE_SECONDS))
+    with running([daphne]):
+        yield daphne
+
+
+def test_a_game_nobody_moves_in_is_aborted_with_nobody_connected(
+    quick_first_moves: Daphne,
+) -> None:
+    url = quick_first_moves.url
+    game_id, black, _, active = seat(
+        url, url, {"clock": "fischer", "main_time": 60, "increment": 0}
+    )
+    state = black.state(game_id)
+    assert (state["status"], state["clock"]["running"]) == ("active", None)
+    assert state["clock"]["first_move_by"] is not None
+
+    state, seen = ended_at(black, game_id, timeout=FIRST_MOVE_SECONDS + 10)
+
+    assert (state["status"], state["result"], state["ply"]) == ("aborted", None, 0)
+    assert state["aborted"] == {"reason": "first_move", "color": "black"}
+    assert state["clock"]["black"]["remaining_ms"] == 60_000  # nothing charged
+    assert seen - active < FIRST_MOVE_SECONDS + LATE
 
 
 @pytest.mark.services
@@ -71,11 +119,12 @@ async def test_a_killed_process_neither_stops_the_flag_nor_keeps_its_sockets_onl
     with daphnes(overrides) as servers:
         first, second = (server.url for server in servers)
         clock = {"clock": "absolute", "main_time": 4}
-        game_id, black, white, active = await asyncio.to_thread(seat, first, second, clock)
+        game_id, black, white, _ = await asyncio.to_thread(seat, first, second, clock)
         ann = await Follower.open(black, game_id)  # on the first process
         bob = await Follower.open(white, game_id)  # on the second
         try:
             await bob.until(lambda bob: bob.game["online"] == {"black": True, "white": True})
+            active = await first_moves(ann, bob)
             servers[0].kill()
 
             # The second process forgets the killed one's socket: Black is offline.

@@ -126,7 +126,7 @@ def test_the_computers_move_is_stored_and_broadcast_like_a_persons(
 
     game = reload(game)
     assert (move.color, move.action, move.row, move.col) == ("black", "place", 2, 3)
-    assert move.clock_ms == 59_000  # its clock runs like a person's
+    assert move.clock_ms == 60_000  # its first move is free, like a person's
     assert (game.ply, game.to_move, game.computer_thinker) == (1, "white", "")
     [(_, event)] = broadcasts
     assert event["move"]["point"] == [2, 3]
@@ -135,6 +135,9 @@ def test_the_computers_move_is_stored_and_broadcast_like_a_persons(
     services.play(player=black, game_id=game.public_id, ply=1, point=[2, 2])
     [turn] = services.claim_turns(process="p1", limit=1)
     assert turn.ply == 2
+    frozen_clock.advance(3)
+    [move] = services.computer_move(game_id=game.public_id, ply=2, point=[3, 2])
+    assert move.clock_ms == 59_000  # then its clock runs like a person's
 
 
 def test_an_answer_the_rules_refuse_changes_nothing(black: Player) -> None:

@@ -723,9 +723,20 @@ async def test_a_timed_game_sends_its_clock_and_each_moves_time_left() -> None:
     seats = await database_sync_to_async(timed)()
     async with players(seats) as (black, white):
         clock = (await black.state())["clock"]
-        assert (clock["system"], clock["running"], clock["increment"]) == ("fischer", "black", 2)
-        assert 55_000 < clock["black"]["remaining_ms"] <= 60_000
-        await play(black, 0, [0, 1])
+        assert (clock["system"], clock["running"], clock["increment"]) == ("fischer", None, 2)
+        assert clock["black"]["remaining_ms"] == 60_000  # no clock runs before the first moves
+        assert clock["first_move_by"] is not None  # Black's first move is due by then
+        # The first moves (b1, c1) are free.
+        for ply, (mover, point) in enumerate([(black, [0, 1]), (white, [0, 2])]):
+            await play(mover, ply, point)
+            moved = (await black.receive(), await white.receive())[1]
+            assert moved["move"]["clock_ms"] == 60_000
+        # Both have moved: Black's clock runs.
+        assert (moved["game"]["clock"]["running"], moved["game"]["clock"]["first_move_by"]) == (
+            "black",
+            None,
+        )
+        await play(black, 2, [2, 3])
         moved = await white.receive()
         assert 60_000 < moved["move"]["clock_ms"] <= 62_000  # the increment
         assert moved["game"]["clock"]["running"] == "white"

@@ -105,10 +105,11 @@ def test_a_move_writes_what_it_changed_and_only_that(black: Player, white: Playe
     )
     services.join_game(player=white, game_id=game.public_id, name="Bob")
     services.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
-    services.ask_undo(player=black, game_id=game.public_id, ply=1)  # lapses with the move
+    services.play(player=white, game_id=game.public_id, ply=1, point=[6, 6])  # first moves
+    services.ask_undo(player=white, game_id=game.public_id, ply=2)  # lapses with the move
 
     with CaptureQueriesContext(connection) as captured:
-        (move,) = services.play(player=white, game_id=game.public_id, ply=1, point=[6, 6])
+        (move,) = services.play(player=black, game_id=game.public_id, ply=2, point=[4, 4])
     (update,) = [query["sql"] for query in captured if query["sql"].startswith("UPDATE")]
     assert "snapshot" in update
     assert "black_name" not in update
@@ -116,6 +117,6 @@ def test_a_move_writes_what_it_changed_and_only_that(black: Player, white: Playe
 
     kept = Game.objects.get(pk=game.pk)
     assert kept.undo_request == ""
-    assert kept.clocks["white"] != fischer.start().to_json()  # White was charged
+    assert kept.clocks["black"] != fischer.start().to_json()  # Black was charged
     for field in Game._meta.concrete_fields:
         assert getattr(kept, field.attname) == getattr(move.game, field.attname), field.name

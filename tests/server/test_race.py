@@ -110,9 +110,11 @@ def test_racing_submissions_for_one_ply_land_exactly_once(kind: str, size: int) 
 
 
 @pytest.mark.django_db(transaction=True)
-def test_processes_racing_to_flag_one_game_store_one_timeout() -> None:
+@pytest.mark.parametrize("first_moves", [True, False])
+def test_processes_racing_to_flag_one_game_store_one_timeout(first_moves: bool) -> None:
     """As the clock watches of several processes do when a deadline passes: each flags,
-    and a move arriving at that moment too; one timeout is stored, nothing else."""
+    and a move arriving at that moment too; one timeout is stored, nothing else (before
+    the first moves were made: the game is aborted, nothing stored)."""
     black = Player(session_key="black-session", user_id=None)
     white = Player(session_key="white-session", user_id=None)
     game = services.create_game(
@@ -124,7 +126,11 @@ def test_processes_racing_to_flag_one_game_store_one_timeout() -> None:
         time_control=TimeControl.absolute(main_time=60),
     )
     services.join_game(player=white, game_id=game.public_id, name="Bob")
+    line = [(black, (2, 3)), (white, (2, 2))] if first_moves else []
+    for ply, (player, point) in enumerate(line):
+        services.play(player=player, game_id=game.public_id, ply=ply, point=point)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now())
+    late = (3, 2) if first_moves else (2, 3)
 
     barrier = threading.Barrier(4)
     outcomes: list[Any] = []
@@ -141,7 +147,7 @@ def test_processes_racing_to_flag_one_game_store_one_timeout() -> None:
         threading.Thread(
             target=submit,
             args=(barrier, outcomes),
-            kwargs={"player": black, "game_id": game.public_id, "ply": 0, "point": (2, 3)},
+            kwargs={"player": black, "game_id": game.public_id, "ply": len(line), "point": late},
         )
     )
     for thread in threads:
@@ -152,5 +158,13 @@ def test_processes_racing_to_flag_one_game_store_one_timeout() -> None:
     # The move comes too late whoever flags first: the flag or the move's own check.
     assert "game_over" in outcomes
     assert sum(outcome for outcome in outcomes if isinstance(outcome, int)) <= 1
-    assert [move.action for move in Move.objects.filter(game=game)] == ["timeout"]
-    assert Game.objects.get(pk=game.pk).result == "W+T"
+    actions = [move.action for move in Move.objects.filter(game=game)]
+    ended = Game.objects.get(pk=game.pk)
+    if first_moves:
+        assert (actions, ended.status, ended.result) == (
+            ["place", "place", "timeout"],
+            "finished",
+            "W+T",
+        )
+    else:
+        assert (actions, ended.status, ended.result) == ([], "aborted", "")

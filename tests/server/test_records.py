@@ -421,7 +421,8 @@ def test_a_timed_game_keeps_its_clock_and_its_time_result_through_sgf(
         player=black, kind="go", size=9, color="black", name="Ann", time_control=control
     )
     services.join_game(player=white, game_id=game.public_id, name="Bob")
-    for ply, (seconds, point) in enumerate([(4, [2, 2]), (12, [6, 6]), (3, [2, 6])]):
+    line = [(4, [2, 2]), (12, [6, 6]), (3, [2, 6]), (12, [6, 2]), (3, [4, 4])]
+    for ply, (seconds, point) in enumerate(line):
         frozen_clock.advance(seconds)
         mover = black if ply % 2 == 0 else white
         services.play(player=mover, game_id=game.public_id, ply=ply, point=point)
@@ -434,7 +435,8 @@ def test_a_timed_game_keeps_its_clock_and_its_time_result_through_sgf(
 
     assert (imported.result, imported.time_control) == ("B+T", game.time_control)
     played = [(m.clock_ms, m.overtime_left) for m in game.moves.filter(action="place")]
-    assert played == [(6000, None), (5000, 2), (3000, None)]
+    # The first moves are free; then Black 10 - 3, White 2 s into its first period, Black.
+    assert played == [(10000, None), (10000, None), (7000, None), (5000, 2), (4000, None)]
     assert [(m.clock_ms, m.overtime_left) for m in imported.moves.all()] == played
     assert records.result_text(imported.result, "go") == "Black wins on time"
 

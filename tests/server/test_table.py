@@ -126,20 +126,23 @@ def test_an_othello_move_is_taken_back_with_the_automatic_pass_after_it(
 def test_the_clocks_are_restored(black: Player, white: Player, frozen_clock: FrozenClock) -> None:
     control = TimeControl.fischer(main_time=60, increment=5)
     game = start(black, white, time_control=control)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])  # first moves:
+    services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])  # free
     frozen_clock.advance(10)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])  # Black: 55
+    services.play(player=black, game_id=game.public_id, ply=2, point=[3, 2])  # Black: 55
     frozen_clock.advance(20)
-    services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])  # White: 45
+    services.play(player=white, game_id=game.public_id, ply=3, point=[2, 4])  # White: 45
     frozen_clock.advance(7)  # Black thinks
 
-    services.ask_undo(player=white, game_id=game.public_id, ply=2)
-    services.accept_undo(player=black, game_id=game.public_id, ply=2)
+    services.ask_undo(player=white, game_id=game.public_id, ply=4)
+    services.accept_undo(player=black, game_id=game.public_id, ply=4)
     frozen_clock.advance(2)
 
     clock = selectors.game_state(reload(game), you=None)["clock"]
     assert clock["running"] == "white"
-    # White's time as before its move, its turn starting at the take-back; Black's as
-    # its own move left it (its 7 s of thinking meanwhile are not charged).
+    # White's time as before its move (as its first move left it), its turn starting at
+    # the take-back; Black's as its own move left it (its 7 s of thinking meanwhile are
+    # not charged).
     assert (clock["white"]["remaining_ms"], clock["black"]["remaining_ms"]) == (58 * S, 55 * S)
 
 
