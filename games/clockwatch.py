@@ -5,11 +5,15 @@ A task on each daphne process's event loop, started as soon as daphne serves
 
 - flags every active game whose deadline has passed (``services.flag_due``, locked
   transactions of up to 50 games: processes racing to flag one game store one
-  ``timeout`` move), so a game ends within a second of its deadline whether or not
-  anyone is connected;
+  ``timeout`` move; a first move not made in time aborts the game instead), so a game
+  ends within a second of its deadline whether or not anyone is connected;
 - writes this process's heartbeat (``services.heartbeat``), every ``HEARTBEAT`` seconds;
 - sweeps the sockets of processes whose heartbeat stopped (killed): their seats go
-  offline (``services.sweep``), every ``SWEEP`` seconds;
+  offline (``services.sweep``), every ``SWEEP`` seconds; and then ends the games against
+  the computer whose person has been gone for a day (``services.end_deserted``) and
+  tells the lobby when its count of games being played changed
+  (``services.recount_playing``: a game leaves it ten minutes after its last move, with
+  no event to say so);
 - gives the computer's turns to this process's engines (games.computer), which is how
   a move the computer owes is made even after the process thinking it was killed.
 
@@ -96,6 +100,7 @@ class ClockWatch:
             loop.call_soon_threadsafe(self.wake.set)
 
         signals.computer_owes.connect(wake, weak=False)
+        playing: int | None = None
         while True:
             try:
                 await self.tick()
@@ -106,6 +111,9 @@ class ClockWatch:
                 if loop.time() - sweep >= SWEEP:
                     sweep = loop.time()
                     await self._database(services.sweep, timeout=settings.PROCESS_TIMEOUT)
+                    while await self._database(services.end_deserted):
+                        pass
+                    playing = await self._database(services.recount_playing, last=playing)
             except Exception:
                 # The database is unreachable, say: the watch goes on once it is back.
                 logger.exception("clock watch")

@@ -274,7 +274,13 @@ class ArchiveForm(forms.Form):
         label="Size", required=False, coerce=int, empty_value=None, choices=_size_choices
     )
     status = forms.ChoiceField(
-        label="Status", required=False, choices=[("", "Any status"), *Game.Status.choices]
+        label="Status",
+        required=False,
+        choices=[
+            ("", "Any status"),
+            (records.PLAYING, "Being played now"),
+            *Game.Status.choices,
+        ],
     )
     player = forms.CharField(label="Player", required=False, max_length=40)
     opponent = forms.ChoiceField(

@@ -19,7 +19,15 @@ from games import board_svg, rules
 from games.models import Game, Move
 from games.rules.clock import TimeControl
 from games.rules.sgf import GameRecord, MoveClock, Setup
-from games.selectors import COLORS, ENDINGS, IN_PLAY, chat_json, move_json, start_position
+from games.selectors import (
+    COLORS,
+    ENDINGS,
+    IN_PLAY,
+    being_played,
+    chat_json,
+    move_json,
+    start_position,
+)
 
 
 @dataclass(frozen=True)
@@ -283,6 +291,10 @@ def with_move_counts(games: QuerySet[Game]) -> QuerySet[Game]:
     return games.annotate(move_count=Count("moves"))
 
 
+PLAYING = "playing"
+"""The archive's status filter for the games being played right now."""
+
+
 def archive(
     *,
     kind: str | None = None,
@@ -294,7 +306,9 @@ def archive(
 ) -> QuerySet[Game]:
     """Games newest first, with ``move_count``, filtered by whichever arguments are given.
 
-    ``player`` matches either seat's name (case-insensitive, contained); ``opponent``
+    ``status`` is a game's status, or ``playing``: the games being played right now
+    (``selectors.being_played``, which the home page counts). ``player`` matches either
+    seat's name (case-insensitive, contained); ``opponent``
     is ``computer`` (games against it) or ``human`` (between two people); ``mine``
     restricts to the games whose primary keys are listed (a player's own games).
     """
@@ -303,7 +317,9 @@ def archive(
         games = games.filter(kind=kind)
     if size:
         games = games.filter(size=size)
-    if status:
+    if status == PLAYING:
+        games = games & being_played()
+    elif status:
         games = games.filter(status=status)
     if player:
         games = games.filter(Q(black_name__icontains=player) | Q(white_name__icontains=player))

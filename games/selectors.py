@@ -15,7 +15,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games import rules
@@ -255,9 +255,23 @@ def lobby_json() -> dict[str, Any]:
     }
 
 
+PLAYING_WINDOW = datetime.timedelta(minutes=10)
+"""A game is being played while a move of it was stored this recently."""
+
+
+def being_played() -> QuerySet[Game]:
+    """The games being played right now: in play (active, or being counted) with a move
+    stored in the last ``PLAYING_WINDOW`` (not a game nobody has moved in, nor one its
+    players left): the home page's count and the archive's ``status=playing``."""
+    recent = Move.objects.filter(
+        game=OuterRef("pk"), created_at__gte=timezone.now() - PLAYING_WINDOW
+    )
+    return Game.objects.filter(Exists(recent), status__in=(Game.Status.ACTIVE, Game.Status.SCORING))
+
+
 def playing_count() -> int:
-    """How many games are being played right now (active, or being counted)."""
-    return Game.objects.filter(status__in=(Game.Status.ACTIVE, Game.Status.SCORING)).count()
+    """How many games are being played right now (``being_played``)."""
+    return being_played().count()
 
 
 def clock_state(game: Game, now: datetime.datetime) -> dict[str, Any] | None:

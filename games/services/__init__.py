@@ -37,9 +37,17 @@ from games.services.lobby import (
     claim_guest_seats,
     create_game,
     join_game,
+    recount_playing,
 )
 from games.services.play import pass_turn, play, resign
-from games.services.presence import claim, connected, disconnected, heartbeat, sweep
+from games.services.presence import (
+    claim,
+    connected,
+    disconnected,
+    end_deserted,
+    heartbeat,
+    sweep,
+)
 from games.services.scoring import accept, mark, resume
 from games.services.table import (
     accept_undo,
@@ -75,6 +83,7 @@ __all__ = [
     "credit_downtime",
     "decline_undo",
     "disconnected",
+    "end_deserted",
     "flag",
     "flag_due",
     "heartbeat",
@@ -84,6 +93,7 @@ __all__ = [
     "offer_rematch",
     "pass_turn",
     "play",
+    "recount_playing",
     "release_turn",
     "resign",
     "resume",

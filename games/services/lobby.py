@@ -1,4 +1,5 @@
-"""Creating, joining and calling off games; a guest's seats passing to an account."""
+"""Creating, joining and calling off games; a guest's seats passing to an account; the
+lobby's count of games being played."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.utils import timezone
 from games import events, rules
 from games.models import Color, Game
 from games.rules.clock import TimeControl
-from games.selectors import COLORS, color_of
+from games.selectors import COLORS, color_of, playing_count
 from games.services import clock, computer
 from games.services.base import (
     GameError,
@@ -181,6 +182,20 @@ def claim_guest_seats(*, guest_session_key: str, player: Player) -> list[Game]:
         on_commit(functools.partial(events.broadcast_state, game))
         claimed.append(game)
     return claimed
+
+
+def recount_playing(*, last: int | None) -> int:
+    """How many games are being played now (``selectors.playing_count``); the lobby is told
+    when that is not ``last`` (what the caller saw before; None: nothing yet).
+
+    A game enters the count with a move and leaves it ten minutes after its last move,
+    with nothing happening to tell anyone: so the clock watch of every process calls this
+    every few seconds (each process telling the lobby once per change: a lobby socket may
+    get the same message from each process)."""
+    playing = playing_count()
+    if last is not None and playing != last:
+        events.broadcast_lobby()
+    return playing
 
 
 def _seat(game: Game, color: str, player: Player, name: str) -> None:

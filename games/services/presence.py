@@ -9,7 +9,10 @@ seat's presence is stored on the game (``<color>_online``, ``<color>_away_since`
 reaches everyone as ``state``.
 
 A player whose opponent has been offline for ``ABANDON_SECONDS`` may ``claim`` the game:
-a stored ``forfeit`` move, B+F / W+F.
+a stored ``forfeit`` move, B+F / W+F. The computer claims nothing, but a game against it
+whose person has been offline for ``DESERTED_AFTER`` ends (``end_deserted``): aborted if
+they never moved, else resigned on their behalf, so that it does not stay in play for
+ever.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from __future__ import annotations
 import datetime
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from games import events, rules
@@ -27,13 +31,18 @@ from games.services import clock
 from games.services.base import (
     GameError,
     Player,
+    end_aborted,
     end_with,
     ending_move,
     locked,
     on_commit,
     refuse_ended,
 )
+from games.services.play import resign_as
 from games.services.scoring import drop_marking
+
+DESERTED_AFTER = datetime.timedelta(hours=24)
+"""How long the person of a game against the computer may be offline before it ends."""
 
 
 @transaction.atomic
@@ -145,3 +154,40 @@ def claim(*, player: Player, game_id: str) -> list[Move]:
     if game.status == Game.Status.SCORING:
         drop_marking(game, position_of(game))
     return end_with(game, move, result=f"{rules.Color(color).letter}+F")
+
+
+def end_deserted(*, limit: int = 50) -> list[Game]:
+    """End up to ``limit`` games against the computer (in play: active or being counted)
+    whose person has been offline for ``DESERTED_AFTER``: aborted when the person never
+    made a move (a ``place`` or ``pass`` of theirs), else resigned on their behalf (the
+    computer wins, B+R / W+R). The games ended; each broadcast after the commit.
+
+    The clock watch calls it every few seconds. Nothing due: one read, no transaction;
+    on PostgreSQL a game another process is ending is skipped (SKIP LOCKED)."""
+    due = _deserted(timezone.now())
+    if not due.exists():
+        return []
+    with transaction.atomic():
+        now = timezone.now()
+        skip_locked = connection.features.has_select_for_update_skip_locked
+        games = list(
+            _deserted(now).select_for_update(skip_locked=skip_locked).order_by("pk")[:limit]
+        )
+        for game in games:
+            person = rules.Color(str(game.computer_color)).opponent.value
+            moved = game.moves.filter(
+                color=person, action__in=(Move.Action.PLACE, Move.Action.PASS)
+            ).exists()
+            if moved:
+                resign_as(game, person, now)
+            else:
+                end_aborted(game, Game.AbortReason.LEFT)
+        return games
+
+
+def _deserted(now: datetime.datetime) -> QuerySet[Game]:
+    cutoff = now - DESERTED_AFTER
+    gone = Q(computer_color="white", black_online=False, black_away_since__lte=cutoff) | Q(
+        computer_color="black", white_online=False, white_away_since__lte=cutoff
+    )
+    return Game.objects.filter(gone, status__in=(Game.Status.ACTIVE, Game.Status.SCORING))

@@ -209,6 +209,36 @@ def test_taking_back_a_first_move_gives_its_side_a_new_first_move(
     assert reload(ended).status == "aborted"
 
 
+def test_against_the_computer_the_persons_first_move_is_due_not_the_computers(
+    black: Player, frozen_clock: FrozenClock, settings: Any
+) -> None:
+    settings.FIRST_MOVE_SECONDS = 30
+    game = services.create_game(
+        player=black,
+        kind="othello",
+        size=8,
+        color="white",
+        name="Ann",
+        time_control=FISCHER,
+        opponent="computer",
+        level=1,
+    )
+    # The computer (Black) moves at once; however long the site takes to let it, nobody
+    # is blamed for that.
+    assert clock(game)["first_move_by"] is None
+    frozen_clock.advance(100)
+    assert services.flag_due() == []
+    [move] = services.computer_move(game_id=game.public_id, ply=0, point=[2, 3])
+    assert move.clock_ms == 60 * S  # free
+
+    assert clock(game)["first_move_by"] == at(30, frozen_clock.now)
+    frozen_clock.advance(30)  # Ann never moves
+    [ended] = services.flag_due()
+    assert reload(ended).status == "aborted"
+    state = selectors.game_state(reload(game), you="white")
+    assert state["aborted"] == {"reason": "first_move", "color": "white"}
+
+
 def test_a_rematch_starts_with_first_moves(
     black: Player, white: Player, frozen_clock: FrozenClock, settings: Any
 ) -> None:

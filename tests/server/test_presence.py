@@ -151,3 +151,76 @@ def test_claims_refused(
     assert code(black, game.public_id) == "illegal_move"  # White is here
     services.resign(player=white, game_id=game.public_id)
     assert code(black, game.public_id) == "game_over"
+
+
+# Games nobody plays: the computer's opponent gone for a day
+
+
+DAY = 24 * 3600
+
+
+def against_computer(player: Player, *, color: str) -> Game:
+    """An 8x8 Othello game of ``player`` (Ann) against the computer, Ann playing ``color``."""
+    return services.create_game(
+        player=player,
+        kind="othello",
+        size=8,
+        color=color,
+        name="Ann",
+        opponent="computer",
+        level=1,
+    )
+
+
+def test_a_computer_game_whose_person_never_moved_and_left_a_day_ago_is_aborted(
+    black: Player,
+    frozen_clock: FrozenClock,
+    broadcasts: Events,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game = against_computer(black, color="white")
+    services.computer_move(game_id=game.public_id, ply=0, point=[2, 3])  # the computer moved
+    connect(black, game, "tab")
+    frozen_clock.advance(3600)
+    services.disconnected(channel_name="tab")  # Ann leaves without a move
+    frozen_clock.advance(DAY - 1)
+    assert services.end_deserted() == []  # a second short of a day
+
+    frozen_clock.advance(1)
+    with django_capture_on_commit_callbacks(execute=True):
+        [ended] = services.end_deserted()
+
+    game = reload(game)
+    assert ended.public_id == game.public_id
+    assert (game.status, game.result, game.ply) == ("aborted", "", 1)
+    [(_, event)] = broadcasts
+    assert event["type"] == "game.state"
+    assert event["game"]["aborted"] == {"reason": "left", "color": "white"}
+    assert services.end_deserted() == []
+
+
+def test_a_computer_game_whose_person_moved_and_left_a_day_ago_is_resigned_for_them(
+    black: Player, frozen_clock: FrozenClock
+) -> None:
+    game = against_computer(black, color="black")  # never opened: away since created
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    frozen_clock.advance(DAY)
+
+    [ended] = services.end_deserted()
+
+    game = reload(game)
+    assert ended.public_id == game.public_id
+    assert (game.status, game.result) == ("finished", "W+R")
+    assert (game.moves.last().action, game.moves.last().color) == ("resign", "black")
+
+
+def test_a_game_nobody_left_or_between_two_people_is_not_ended(
+    black: Player, white: Player, frozen_clock: FrozenClock
+) -> None:
+    here = against_computer(black, color="black")
+    connect(black, here, "tab")  # online for two days
+    people = start(black, white)  # nobody has opened it for two days: theirs to claim
+    frozen_clock.advance(2 * DAY)
+
+    assert services.end_deserted() == []
+    assert (reload(here).status, reload(people).status) == ("active", "active")

@@ -281,4 +281,44 @@ def test_the_lobby_is_told_when_its_list_changes(
 
     with django_capture_on_commit_callbacks(execute=True):
         services.join_game(player=white, game_id=game.public_id, name="Bob")
-    assert (lobby_broadcasts[-1]["games"], lobby_broadcasts[-1]["playing"]) == ([], 1)
+    # Not offered any more; not being played either until a move is made (below).
+    assert (lobby_broadcasts[-1]["games"], lobby_broadcasts[-1]["playing"]) == ([], 0)
+
+
+def test_games_being_played_are_those_with_a_move_in_the_last_ten_minutes(
+    black: Player,
+    white: Player,
+    frozen_clock: FrozenClock,
+    lobby_broadcasts: list[dict[str, Any]],
+) -> None:
+    nobody_moved = services.create_game(
+        player=black,
+        kind="othello",
+        size=8,
+        color="white",
+        name="Ann",
+        opponent="computer",
+        level=1,
+    )
+    game = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+    services.join_game(player=white, game_id=game.public_id, name="Bob")
+    assert selectors.playing_count() == 0
+    assert services.recount_playing(last=None) == 0
+    assert lobby_broadcasts == []  # nothing seen before: nothing to tell
+
+    services.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
+    assert services.recount_playing(last=0) == 1
+    assert lobby_broadcasts[-1]["playing"] == 1  # the lobby is told
+    assert list(selectors.being_played()) == [game]
+    assert services.recount_playing(last=1) == 1
+    assert len(lobby_broadcasts) == 1  # no change, no message
+
+    frozen_clock.advance(9 * 60 + 59)
+    services.pass_turn(player=white, game_id=game.public_id, ply=1)
+    services.pass_turn(player=black, game_id=game.public_id, ply=2)  # being counted: in play
+    frozen_clock.advance(9 * 60 + 59)
+    assert selectors.playing_count() == 1
+    frozen_clock.advance(2)  # over ten minutes since its last move: nobody plays it
+    assert services.recount_playing(last=1) == 0
+    assert lobby_broadcasts[-1]["playing"] == 0
+    assert reload(nobody_moved).status == "active"  # in progress, but not being played

@@ -447,15 +447,20 @@ def test_the_home_page_lists_others_open_games_and_how_many_are_being_played() -
     services.connected(player=player(ann), game_id=waiting, process="p", channel_name="ann")
     playing = create(bob, name="Bob")
     assert cy.post(f"/games/{playing}/join/", {"name": "Cy"}).status_code == 302
+    assert "No games being played right now." in cy.get("/").content.decode()  # no move yet
+    services.play(player=player(bob), game_id=playing, ply=0, point=[2, 3])
 
     seen_by_cy = cy.get("/")
     seen_by_ann = ann.get("/")
 
     assert [game.public_id for game in seen_by_cy.context["open_games"]] == [waiting]
     assert (
-        '1 game being played right now: <a href="/games/?status=active">watch it</a>.'
+        '1 game being played right now: <a href="/games/?status=playing">watch it</a>.'
         in seen_by_cy.content.decode()
     )
+    # The link lists the games it counts.
+    watched = cy.get("/games/?status=playing")
+    assert [game.public_id for game in watched.context["page"]] == [playing]
     # Ann's own open game is hers, not one to join; the live list (static/js/lobby.js)
     # leaves it out too.
     assert seen_by_ann.context["open_games"] == []
