@@ -276,8 +276,9 @@ def playing_count() -> int:
 
 def clock_state(game: Game, now: datetime.datetime) -> dict[str, Any] | None:
     """G's ``clock``: None without a time control; else the system, the colour whose
-    clock runs (or None), each side's C as of ``now``, the settings, and
-    ``first_move_by`` (ISO 8601, or None: ``first_move_by``)."""
+    clock runs (or None), each side's C as of ``now``, the settings, ``first_move_by``
+    (ISO 8601, or None: ``first_move_by``) and ``first_move_ms``, the time left until
+    then as of ``now`` (the page counts it down from there, whatever its own clock says)."""
     if game.time_control is None or game.clocks is None:
         return None
     control = TimeControl.from_json(game.time_control)
@@ -296,6 +297,9 @@ def clock_state(game: Game, now: datetime.datetime) -> dict[str, Any] | None:
         "running": ticking,
         **sides,
         "first_move_by": None if deadline is None else deadline.isoformat(),
+        "first_move_ms": (
+            None if deadline is None else max(0, int((deadline - now).total_seconds() * 1000))
+        ),
     }
 
 

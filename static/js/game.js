@@ -182,9 +182,28 @@ function statusText() {
     case "finished":
       return resultText(game.result, game.kind);
     case "aborted":
-      return "This game was aborted.";
+      return abortedText();
     default:
       return "";
+  }
+}
+
+/** "Bob (Black)", or "Black" while the seat has no name. */
+const sideName = (color) =>
+  game.players[color] ? `${game.players[color]} (${COLOR_NAME[color]})` : COLOR_NAME[color];
+
+/** Why the game was aborted (G's `aborted`): "Aborted: Bob (Black) did not make a first move." */
+function abortedText() {
+  const why = game.aborted;
+  switch (why?.reason) {
+    case "first_move":
+      return `Aborted: ${sideName(why.color)} did not make a first move.`;
+    case "left":
+      return `Aborted: ${sideName(why.color)} left without making a move.`;
+    case "called_off":
+      return `Aborted: ${sideName(why.color)} called the game off before anyone joined.`;
+    default:
+      return "This game was aborted.";
   }
 }
 
@@ -254,6 +273,35 @@ function drawPresence(row, color) {
   const words = online ? "online" : "away";
   presence.title = `${game.players[color] ?? COLOR_NAME[color]} is ${words}`;
   presence.querySelector(".presence-text").textContent = `(${words})`;
+}
+
+// --- the first moves ------------------------------------------------------------
+
+let firstMoveTimer = null;
+
+/** "0:23": whole seconds left, rounded up. */
+function countdown(ms) {
+  const seconds = Math.ceil(Math.max(0, ms) / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** "You must move within 0:23 or the game is aborted." while the side to move owes its
+ * first move: G's `clock.first_move_ms` (as of when G arrived), counted down here; no
+ * clock ticks meanwhile (G's `running` is null). */
+function drawFirstMove() {
+  clearInterval(firstMoveTimer);
+  const box = $("first-move");
+  const left = game.status === "active" ? game.clock?.first_move_ms : null;
+  box.hidden = left === null || left === undefined;
+  if (box.hidden) return;
+  const who = yourTurn() ? "You" : sideName(game.to_move);
+  const draw = () => {
+    const ms = left - (performance.now() - receivedAt);
+    box.textContent = `${who} must move within ${countdown(ms)} or the game is aborted.`;
+    box.classList.toggle("low", ms < 10_000);
+  };
+  draw();
+  firstMoveTimer = setInterval(draw, 250);
 }
 
 // --- claiming a game the opponent left -------------------------------------------
@@ -504,6 +552,7 @@ function drawPanel() {
   drawUndo();
   drawRematch();
   drawClaim();
+  drawFirstMove();
   clocks.show(game);
   drawTitle();
   keepFocus(focused);

@@ -150,5 +150,7 @@ def test_the_creator_calls_off_a_game_nobody_joined(new_context: NewContext):
     expect(alice.page.locator(".flash")).to_have_text("The game was called off.")
     expect(alice.page.locator("#new-game-form")).to_be_visible()
     expect(alice.page.locator(f'a[href="{game_path}"]')).to_have_count(0)
-    expect(visitor.status).to_have_text("This game was aborted.")
+    expect(visitor.status).to_have_text(
+        "Aborted: Alice (Black) called the game off before anyone joined."
+    )
     expect(visitor.page.locator("#join-form")).to_be_hidden()

@@ -93,6 +93,7 @@ def test_no_clock_runs_until_both_sides_have_made_their_first_move(
     frozen_clock.advance(7)
     before = clock(game)
     assert (before["running"], before["first_move_by"]) == (None, at(30, joined))
+    assert before["first_move_ms"] == 23 * S
     assert (before["black"]["remaining_ms"], before["white"]["remaining_ms"]) == (60 * S, 60 * S)
     assert before["system"] == "fischer"
     assert (before["main_time"], before["increment"], before["periods"]) == (60, 5, None)
@@ -109,7 +110,11 @@ def test_no_clock_runs_until_both_sides_have_made_their_first_move(
 
     frozen_clock.advance(7)  # both have moved: Black's clock runs
     running = clock(game)
-    assert (running["running"], running["first_move_by"]) == ("black", None)
+    assert (running["running"], running["first_move_by"], running["first_move_ms"]) == (
+        "black",
+        None,
+        None,
+    )
     assert (running["black"]["remaining_ms"], running["white"]["remaining_ms"]) == (53 * S, 60 * S)
 
 
