@@ -144,6 +144,12 @@ def test_a_rematch_moves_both_pages_to_the_new_game(
     assert alice.server_state()["size"] == 9
 
 
+def playing_count(page: Page) -> int:
+    """The number the home page says is being played right now."""
+    words = page.locator("#playing").inner_text()
+    return 0 if words.startswith("No games") else int(words.split()[0])
+
+
 def open_rows(page: Page) -> list[str]:
     return page.locator("#open-games tr").all_inner_texts()
 
@@ -173,10 +179,20 @@ def test_the_lobby_updates_by_itself_in_another_browser(
     expect(row).to_have_count(0, timeout=2000)
     assert dave.locator("#open-games tr").count() == before
 
-    # The games in play are a click away: the archive's games in progress.
+    # A game is being played once a move is made in it (the count is live: the server's
+    # clock watch tells the lobby within seconds), and the games being played are a
+    # click away: the archive's games with a move in the last ten minutes.
+    counted = playing_count(dave)
+    alice.point(alice.legal_points()[0]).click()
+    expect(dave.locator("#playing")).to_contain_text(
+        f"{counted + 1} game{'s' if counted else ''} being played", timeout=10_000
+    )
     playing_now = dave.locator("#playing a")
     expect(playing_now).to_have_text(re.compile(r"^watch (it|them)$"))
-    expect(playing_now).to_have_attribute("href", "/games/?status=active")
+    expect(playing_now).to_have_attribute("href", "/games/?status=playing")
+    playing_now.click()
+    expect(dave.locator("table")).to_contain_text("Alice Lobby")
+    dave.go_back()
 
     # A game called off leaves it too.
     frank = create_game(new_context().new_page(), kind="othello", size=6, name="Frank Lobby")
