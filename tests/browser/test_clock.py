@@ -13,6 +13,7 @@ from playwright.sync_api import BrowserContext, expect
 
 from tests.browser.conftest import DaphneServer, _new_server
 from tests.browser.game_page import create_game, join_game, watch_game
+from tests.browser.test_accessibility import violations
 
 pytestmark = pytest.mark.browser
 
@@ -86,12 +87,12 @@ def test_each_player_is_shown_online_or_away(new_context: NewContext) -> None:
     expect(alice.page.locator("#claim-button")).to_be_disabled()
 
 
-FIRST_MOVE_SECONDS = 4
+FIRST_MOVE_SECONDS = 8
 
 
 @pytest.fixture
 def quick_first_moves(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaphneServer]:
-    """A daphne process of this test's own where a first move is due within 4 s."""
+    """A daphne process of this test's own where a first move is due within 8 s."""
     server = _new_server(tmp_path_factory)
     server.env["FIRST_MOVE_SECONDS"] = str(FIRST_MOVE_SECONDS)
     server.start()
@@ -115,7 +116,7 @@ def test_a_game_nobody_moves_in_is_aborted_on_every_page(
     bob = join_game(phone.new_page(), alice.url, name="Bob")
     countdown = bob.page.locator("#first-move")
     expect(countdown).to_have_text(
-        re.compile(r"^Alice \(Black\) must move within 0:0[0-4] or the game is aborted\.$")
+        re.compile(r"^Alice \(Black\) must move within 0:0[0-8] or the game is aborted\.$")
     )
     for view in (alice, bob):  # the clocks stand still meanwhile
         expect(view.player("black").locator(".clock-time")).to_have_text("5:00")
@@ -124,13 +125,15 @@ def test_a_game_nobody_moves_in_is_aborted_on_every_page(
         )
     alice.screenshot(output_path, "first-move/countdown.png")
     bob.screenshot(output_path, "first-move/countdown-phone.png")
+    assert violations(bob.page) == []
 
     for view in (alice, bob):
         expect(view.status).to_have_text(
-            "Aborted: Alice (Black) did not make a first move.", timeout=10_000
+            "Aborted: Alice (Black) did not make a first move.", timeout=20_000
         )
         expect(view.page.locator("#first-move")).to_be_hidden()
         expect(view.page.locator("#outcome")).to_be_hidden()  # nobody won or lost
         expect(view.player("black").locator(".clock-time")).to_have_text("5:00")
     alice.screenshot(output_path, "first-move/aborted.png")
     bob.screenshot(output_path, "first-move/aborted-phone.png")
+    assert violations(alice.page) == []
