@@ -81,12 +81,12 @@ async def test_an_abandoned_game_flags_with_nobody_connected(server: Daphne) -> 
     assert seen - running < ABSOLUTE["main_time"] + LATE
 
 
-FIRST_MOVE_SECONDS = 2
+FIRST_MOVE_SECONDS = 3
 
 
 @pytest.fixture
 def quick_first_moves(tmp_path: Path) -> Iterator[Daphne]:
-    """One daphne process on the embedded default, a first move due within 2 s."""
+    """One daphne process on the embedded default, a first move due within 3 s."""
     daphne = embedded(tmp_path, FIRST_MOVE_SECONDS=str(FIRST_MOVE_SECONDS))
     with running([daphne]):
         yield daphne
