@@ -112,7 +112,8 @@ class Game(models.Model):
     # The clock (games.rules.clock; the services charge it, games.clockwatch flags it).
     # ``clocks`` holds each side's clock as of the start of its turn (the side to move)
     # or after its last move; the side to move has been thinking since
-    # ``turn_started_at`` and runs out at ``deadline``. Both are empty while no clock
+    # ``turn_started_at`` and runs out at ``deadline`` (or, while it owes its first move,
+    # must have made it by then: no clock runs yet). Both are empty while no clock
     # runs (no time control, waiting, scoring, over).
     time_control = models.JSONField(
         null=True, blank=True, help_text="TimeControl.to_json(); empty: no clock."

@@ -10,11 +10,12 @@ Who is calling is a ``Player``, built by views and consumers from the request's 
 websocket's session and account, never from anything a client sends.
 
 One module a use case family, as Zulip's ``zerver/actions``: ``lobby`` (create, join,
-call off, a guest's seats to an account), ``play`` (moves), ``scoring`` (Go's count),
-``clock`` (charging, the flag, the site's downtime), ``presence`` (who is online,
-claiming a game left), ``computer`` (the computer's seat, turns and moves), ``table``
-(chat, taking back a move, rematch), ``imports`` (records); ``base`` holds what they
-share. Callers use this package's names.
+call off, a guest's seats to an account, the count of games being played), ``play``
+(moves), ``scoring`` (Go's count), ``clock`` (first moves, charging, the flag, the
+site's downtime), ``presence`` (who is online, claiming a game left, ending a game
+against the computer left for a day), ``computer`` (the computer's seat, turns and
+moves), ``table`` (chat, taking back a move, rematch), ``imports`` (records); ``base``
+holds what they share. Callers use this package's names.
 """
 
 from games.services.base import ERROR_CODES, GameError, Player
