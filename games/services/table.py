@@ -245,10 +245,11 @@ def offer_rematch(*, player: Player, game_id: str) -> Game:
 def _start_rematch(game: Game) -> Game:
     now = timezone.now()
     swapped = Color.WHITE if game.creator_color == Color.BLACK else Color.BLACK
-    position = rules.new_position(game.kind, game.size)
+    position = _replayed(game, [])  # the same start: a handicap game's stones
     new = Game(
         kind=game.kind,
         size=game.size,
+        start=game.start,
         komi=game.komi,
         scoring_method=game.scoring_method,
         creator_color=swapped,

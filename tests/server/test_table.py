@@ -279,3 +279,22 @@ def test_the_lobby_is_told_when_its_list_changes(
     with django_capture_on_commit_callbacks(execute=True):
         services.join_game(player=white, game_id=game.public_id, name="Bob")
     assert (lobby_broadcasts[-1]["games"], lobby_broadcasts[-1]["playing"]) == ([], 1)
+
+
+def test_the_rematch_of_a_handicap_game_keeps_the_handicap(black: Player, white: Player) -> None:
+    game = start(black, white, kind="go", size=13, handicap=5)
+    services.resign(player=white, game_id=game.public_id)
+    services.offer_rematch(player=black, game_id=game.public_id)
+    services.offer_rematch(player=white, game_id=game.public_id)
+
+    new = reload(game).rematch
+    assert new is not None
+    seen = selectors.game_state(new, you="black")
+    assert (seen["handicap"], seen["komi"], seen["to_move"], seen["status"]) == (
+        5,
+        0.5,
+        "white",
+        "active",
+    )
+    assert seen["board"] == reload(game).start["rows"]
+    assert seen["players"] == {"black": "Bob", "white": "Ann"}
