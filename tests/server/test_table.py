@@ -183,19 +183,138 @@ def test_a_new_move_cancels_a_pending_request(black: Player, white: Player) -> N
     )
 
 
-def test_the_computer_agrees_to_take_a_move_back(black: Player) -> None:
-    game = services.create_game(
-        player=black,
+def against_computer(person: Player, **options: Any) -> Game:
+    return services.create_game(
+        player=person,
         kind="othello",
-        size=8,
+        size=options.pop("size", 8),
         color="black",
         name="Ann",
         opponent="computer",
         level=1,
+        **options,
     )
+
+
+def test_the_computer_agrees_to_take_a_move_back(black: Player) -> None:
+    game = against_computer(black)
     services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
     services.ask_undo(player=black, game_id=game.public_id, ply=1)
     assert (reload(game).ply, reload(game).to_move) == (0, "black")
+
+
+def test_against_the_computer_a_move_is_taken_back_with_its_reply(
+    black: Player,
+    frozen_clock: FrozenClock,
+    broadcasts: Events,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game = against_computer(black, time_control=TimeControl.fischer(main_time=60, increment=5))
+    frozen_clock.advance(10)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])  # Ann: 55
+    services.claim_turns(process="p1", limit=1)
+    frozen_clock.advance(3)
+    services.computer_move(game_id=game.public_id, ply=1, point=[2, 2])  # the computer: 62
+    frozen_clock.advance(4)  # Ann thinks
+    broadcasts.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.ask_undo(player=black, game_id=game.public_id, ply=2)
+
+    game = reload(game)
+    assert (game.ply, game.to_move, game.moves.count()) == (0, "black", 0)
+    assert game.snapshot == OthelloPosition.start(8).to_snapshot()
+    clock = selectors.game_state(game, you="black")["clock"]
+    assert (clock["running"], clock["black"]["remaining_ms"], clock["white"]["remaining_ms"]) == (
+        "black",
+        60 * S,
+        60 * S,
+    )
+    [(_, undone)] = broadcasts
+    assert (undone["type"], undone["game"]["moves"], undone["game"]["undo"]) == (
+        "game.undone",
+        [],
+        None,
+    )
+    # Ann's turn: the computer waits for her next move, and answers that one.
+    assert services.claim_turns(process="p1", limit=1) == []
+    services.play(player=black, game_id=game.public_id, ply=0, point=[3, 2])
+    [turn] = services.claim_turns(process="p1", limit=1)
+    assert turn.ply == 1
+
+
+def test_an_othello_take_back_against_the_computer_goes_back_past_the_automatic_pass(
+    black: Player,
+) -> None:
+    game = against_computer(black, size=4)
+    # Ann b1, the computer c1, Ann d3, the computer a1: Ann has no move (the server
+    # passes for her), and the computer is to move again.
+    for ply, point in enumerate([[0, 1], [0, 2], [2, 3], [0, 0]]):
+        if ply % 2 == 0:
+            services.play(player=black, game_id=game.public_id, ply=ply, point=point)
+        else:
+            services.computer_move(game_id=game.public_id, ply=ply, point=point)
+    assert (reload(game).ply, reload(game).to_move) == (5, "white")
+
+    services.ask_undo(player=black, game_id=game.public_id, ply=5)
+
+    game = reload(game)
+    assert (game.ply, game.to_move) == (2, "black")
+    assert [(m.color, m.row, m.col) for m in game.moves.all()] == [
+        ("black", 0, 1),
+        ("white", 0, 2),
+    ]
+
+
+def test_an_answer_thought_before_the_take_back_is_never_played(
+    black: Player, frozen_clock: FrozenClock
+) -> None:
+    game = against_computer(black)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    [old] = services.claim_turns(process="p1", limit=1)
+    services.ask_undo(player=black, game_id=game.public_id, ply=1)
+    frozen_clock.advance(1)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[3, 2])
+    [new] = services.claim_turns(process="p1", limit=1)  # not held back by the old claim
+
+    # The old answer (to d3, now the same ply of another position) arrives first.
+    stale = services.computer_move(
+        game_id=game.public_id, ply=old.ply, point=[2, 2], claimed_at=old.claimed_at
+    )
+    assert (stale, reload(game).ply) == ([], 1)
+    [move] = services.computer_move(
+        game_id=game.public_id, ply=new.ply, point=[2, 4], claimed_at=new.claimed_at
+    )
+    assert (move.row, move.col, reload(game).ply) == (2, 4, 2)
+
+
+def test_nothing_to_take_back_against_the_computer(white: Player) -> None:
+    game = services.create_game(
+        player=white,
+        kind="othello",
+        size=8,
+        color="white",
+        name="Ann",
+        opponent="computer",
+        level=1,
+    )
+    services.computer_move(game_id=game.public_id, ply=0, point=[2, 3])  # the computer first
+    assert code(services.ask_undo, player=white, game_id=game.public_id, ply=1) == ("illegal_move")
+    assert reload(game).ply == 1
+
+
+def test_a_rated_game_takes_nothing_back_against_the_computer(
+    black: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = against_computer(black)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    if any(field.name == "rated" for field in Game._meta.get_fields()):
+        Game.objects.filter(pk=game.pk).update(rated=True)
+    else:  # before rated games exist, the attribute stands for their field
+        monkeypatch.setattr(Game, "rated", True, raising=False)
+
+    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=1) == ("illegal_move")
+    assert reload(game).ply == 1
 
 
 # The rematch
