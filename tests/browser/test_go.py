@@ -146,6 +146,9 @@ def test_a_9x9_handicap_3_game_starts_with_three_black_stones_and_white_to_move(
     ]
     page.select_option('select[name="handicap"]', "3")
     expect(page.locator('input[name="komi"]')).to_have_value("0.5")
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=f"{output_path}/go-handicap-form-{width}.png", full_page=True)
     page.select_option('select[name="handicap"]', "0")
     expect(page.locator('input[name="komi"]')).to_have_value("6.5")
 
