@@ -188,7 +188,7 @@ def against_computer(person: Player, **options: Any) -> Game:
         player=person,
         kind="othello",
         size=options.pop("size", 8),
-        color="black",
+        color=options.pop("color", "black"),
         name="Ann",
         opponent="computer",
         level=1,
@@ -289,15 +289,7 @@ def test_an_answer_thought_before_the_take_back_is_never_played(
 
 
 def test_nothing_to_take_back_against_the_computer(white: Player) -> None:
-    game = services.create_game(
-        player=white,
-        kind="othello",
-        size=8,
-        color="white",
-        name="Ann",
-        opponent="computer",
-        level=1,
-    )
+    game = against_computer(white, color="white")
     services.computer_move(game_id=game.public_id, ply=0, point=[2, 3])  # the computer first
     assert code(services.ask_undo, player=white, game_id=game.public_id, ply=1) == ("illegal_move")
     assert reload(game).ply == 1
