@@ -95,3 +95,16 @@ def test_a_move_taken_back_against_the_computer_takes_its_reply_too(
     state = me.server_state()
     assert (state["ply"], state["to_move"], state["board"]) == (0, "black", start)
     me.screenshot(output_path, "computer-take-back/after.png")
+
+
+def test_gnu_go_plays_white_first_in_a_handicap_game(new_context: NewContext) -> None:
+    me = create_game(
+        new_context().new_page(), kind="go", size=9, name="Ann", color="black", level=1, handicap=2
+    )
+    me.wait_for_ply(1, timeout=THINKING_MS)
+    expect(me.status).to_have_text("Your move.")
+    state = me.server_state()
+    assert (state["handicap"], state["komi"], state["moves"][0]["color"]) == (2, 0.5, "white")
+    board = me.drawn_board()
+    assert (board[2][6], board[6][2]) == ("B", "B")
+    assert "".join(board).count("W") == 1
