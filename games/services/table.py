@@ -87,9 +87,11 @@ def chat_history(game_id: str) -> list[ChatMessage]:
 @transaction.atomic
 def ask_undo(*, player: Player, game_id: str, ply: Any) -> Game:
     """``player`` asks to take back the last move, which is theirs (``ply``: the game's
-    ply as they saw it). Raises GameError: bad_request, not_a_player, game_over, stale,
+    ply as they saw it); against the computer their own last move goes at once, with
+    what followed it. Raises GameError: bad_request, not_a_player, game_over, stale,
     not_your_turn (no opponent yet), illegal_move (not their move, a request pending or
-    declined for this move, the game being counted)."""
+    declined for this move, the game being counted; against the computer: no move of
+    theirs, a rated game)."""
     check_ply(ply)
     game = locked(game_id)
     color = _player_of(game, player)
