@@ -81,6 +81,7 @@ class ComputerPool:
                     game_id=turn.game_id,
                     ply=turn.ply,
                     point=result["point"],
+                    claimed_at=turn.claimed_at,
                 )
         except services.GameError as error:
             # Over on time meanwhile, or (rarely) a random move of GNU Go's that our

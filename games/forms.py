@@ -12,8 +12,9 @@ from django import forms
 from django.conf import settings
 
 from games.engine import gnugo
+from games.rules import go
 from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
-from games.services import KOMI_LIMIT, NAME_MAX_LENGTH
+from games.services import HANDICAP_KOMI, KOMI_LIMIT, NAME_MAX_LENGTH
 
 OTHELLO_SIZES = tuple(range(4, 17, 2))
 # The three usual Go boards first, then the other odd sizes the engine allows.
@@ -21,6 +22,7 @@ GO_SIZES = (9, 13, 19, 3, 5, 7, 11, 15, 17)
 SIZES = {"othello": OTHELLO_SIZES, "go": GO_SIZES}
 DEFAULT_SIZES = {"othello": 8, "go": 19}
 DEFAULT_KOMI = 6.5
+MAX_HANDICAP = max(go.MAX_HANDICAP.values())
 
 CLOCK_SETTINGS = SETTINGS  # the form's fields, in order
 
@@ -79,13 +81,15 @@ class NewGameForm(forms.Form):
     """`POST /games/new/`: kind, size, colour, name, komi and scoring for Go, the
     opponent (``human``, or ``computer`` at ``level`` 1..10), and the clock: ``clock``
     (none or a system of games.rules.clock) with the settings it needs (``main_time``,
-    ``increment``, ``periods``, ``period_time``, ``stones``, ``days``).
+    ``increment``, ``periods``, ``period_time``, ``stones``, ``days``), and Go's
+    ``handicap`` (0, or the stones the size takes: ``go.handicap_counts``).
 
     Size, colour, komi and scoring may be left out: they default to the kind's
     usual board (Othello 8, Go 19), a random colour, territory scoring and the
     services' komi for that scoring (6.5 for territory). A size the kind does
     not offer is an error on `size`; a clock setting missing or out of range is an
-    error on that setting.
+    error on that setting; a handicap in Othello, or one the Go board does not take, an
+    error on `handicap`.
     """
 
     kind = forms.ChoiceField(
@@ -119,6 +123,15 @@ class NewGameForm(forms.Form):
         required=False,
         initial="territory",
         help_text="Go only.",
+    )
+    handicap = forms.TypedChoiceField(
+        label="Handicap",
+        coerce=int,
+        empty_value=0,
+        required=False,
+        choices=[(0, "None")] + [(n, f"{n} stones") for n in range(2, MAX_HANDICAP + 1)],
+        initial=0,
+        help_text="Go only: Black's stones on the board before White's first move.",
     )
 
     opponent = forms.ChoiceField(
@@ -175,7 +188,22 @@ class NewGameForm(forms.Form):
                 )
         if kind == "go":
             cleaned["scoring"] = cleaned.get("scoring") or "territory"
+        self._clean_handicap(cleaned, kind)
         return cleaned
+
+    def _clean_handicap(self, cleaned: dict[str, Any], kind: str) -> None:
+        """An error on ``handicap`` for Othello, or a number the Go board does not take."""
+        handicap, size = cleaned.get("handicap") or 0, cleaned.get("size")
+        if handicap == 0 or "handicap" in self.errors:
+            return
+        if kind != "go":
+            self.add_error("handicap", "A handicap is for Go only.")
+        elif size in SIZES["go"] and handicap not in go.handicap_counts(size):
+            counts = go.handicap_counts(size)
+            takes = f"2 to {counts.stop - 1} stones" if counts else "no handicap"
+            self.add_error(
+                "handicap", f"A {size}\N{MULTIPLICATION SIGN}{size} board takes {takes}."
+            )
 
     def game_options(self) -> dict[str, Any]:
         """The keyword arguments of `services.create_game` besides player and name."""
@@ -188,6 +216,7 @@ class NewGameForm(forms.Form):
         if data["kind"] == "go":
             options["komi"] = data["komi"]
             options["scoring"] = data["scoring"]
+            options["handicap"] = data.get("handicap") or 0
         if data.get("time_control") is not None:
             options["time_control"] = data["time_control"]
         if data.get("opponent") == "computer":
@@ -221,5 +250,11 @@ def clock_menu() -> dict[str, Any]:
 
 
 def size_menu() -> dict[str, dict[str, Any]]:
-    """The sizes offered per kind and their defaults, for the create form's script."""
-    return {kind: {"sizes": list(SIZES[kind]), "default": DEFAULT_SIZES[kind]} for kind in SIZES}
+    """The sizes offered per kind and their defaults, for the create form's script; for
+    Go also the most handicap stones each size takes and the komi of a handicap game."""
+    menu: dict[str, dict[str, Any]] = {
+        kind: {"sizes": list(SIZES[kind]), "default": DEFAULT_SIZES[kind]} for kind in SIZES
+    }
+    menu["go"]["max_handicap"] = {size: go.MAX_HANDICAP[size] for size in GO_SIZES}
+    menu["go"]["komi"] = {"even": DEFAULT_KOMI, "handicap": HANDICAP_KOMI}
+    return menu

@@ -139,6 +139,7 @@ def game_state(
         "result": game.result or None,
         "aborted": _aborted(game),
         "komi": game.komi if is_go else None,
+        "handicap": handicap_of(game) if is_go else None,
         "scoring_method": game.scoring_method if is_go else None,
         "prisoners": (
             {color.value: count for color, count in position.prisoners.items()} if is_go else None
@@ -169,6 +170,12 @@ def _aborted(game: Game) -> dict[str, str] | None:
     else:
         color = str(game.creator_color)
     return {"reason": str(game.abort_reason), "color": color}
+
+
+def handicap_of(game: Game) -> int:
+    """The handicap stones a Go game started with (its start's ``handicap``, an imported
+    record's ``HA``); 0 for none."""
+    return int((game.start or {}).get("handicap") or 0)
 
 
 COUNT_KEYS = ("dead", "territory", "score_detail", "accepted", "marking")
@@ -207,12 +214,13 @@ def chat_json(message: ChatMessage) -> dict[str, Any]:
 
 
 def same_settings(game: Game) -> dict[str, Any]:
-    """The create form's fields that start a game like ``game`` (kind, size, Go's komi
-    and scoring, the clock, the opponent): what "New game with these settings" fills in."""
+    """The create form's fields that start a game like ``game`` (kind, size, Go's komi,
+    scoring and handicap, the clock, the opponent): what "New game with these settings" fills in."""
     fields: dict[str, Any] = {"kind": str(game.kind), "size": game.size}
     if game.kind == Game.Kind.GO:
         fields["komi"] = game.komi
         fields["scoring"] = game.scoring_method
+        fields["handicap"] = handicap_of(game)
     if game.time_control is not None:
         control = game.time_control
         fields["clock"] = control["system"]

@@ -16,8 +16,10 @@ Rules enforced:
   of the game so far, whoever was to move then. It covers the simple ko. Each
   board is known by its Zobrist hash, kept in the position and its snapshot.
 
-Not enforced here: clocks, resignation, handicap placement, and agreeing on
-dead stones (``score`` takes them as given; ``estimate_dead`` only guesses).
+Not enforced here: clocks, resignation, and agreeing on dead stones (``score``
+takes them as given; ``estimate_dead`` only guesses). A handicap game starts
+from ``handicap_position``: the black stones on the standard points
+(``handicap_points``), White to move; the count gives White nothing for them.
 
 Points are ``(row, col)``, 0-based, row 0 at the top. Notation is the usual
 human one: columns ``A``.. without ``I``, rows numbered from the bottom.
@@ -61,6 +63,9 @@ __all__ = [
     "GoScore",
     "ScoringMethod",
     "estimate_dead",
+    "handicap_counts",
+    "handicap_points",
+    "handicap_position",
     "score",
 ]
 
@@ -695,6 +700,65 @@ def _read_rows(rows: Sequence[str]) -> tuple[_Geometry, _Stones]:
 def _format_point(size: int, point: Point) -> str:
     row, col = point
     return f"{COLUMNS[col]}{size - row}"
+
+
+# Handicap
+
+MAX_HANDICAP: Mapping[int, int] = {3: 0, 5: 0, 7: 4, 9: 5, 11: 9, 13: 9, 15: 9, 17: 9, 19: 9}
+"""The most handicap stones each board size takes. GNU Go's ``fixed_handicap`` (GTP's
+placement) has no point for 3x3 and 5x5, four on 7x7 and nine on larger boards; on 9x9
+we stop at five, as OGS and the contract do (six to nine leave the board no room)."""
+
+
+def handicap_counts(size: int) -> range:
+    """The numbers of handicap stones a ``size`` board takes: 2 up to ``MAX_HANDICAP``
+    (empty for 3x3 and 5x5). Raises ``RulesError`` for a size Go does not allow.
+
+    >>> handicap_counts(9), handicap_counts(19), handicap_counts(5)
+    (range(2, 6), range(2, 10), range(2, 1))
+    """
+    return range(2, MAX_HANDICAP[_check_size(size)] + 1)
+
+
+def handicap_points(size: int, stones: int) -> tuple[Point, ...]:
+    """Where ``stones`` handicap stones stand on a ``size`` board: GTP's
+    ``fixed_handicap`` points (the 3-3 points below 13x13, the 4-4 points from 13x13 on,
+    the sides' middles and the centre), in reading order.
+
+    Two take opposite corners (top right, bottom left), three add the top left, four
+    the last corner; five add the centre; six the middles of the left and right
+    sides, seven those and the centre; eight the four sides' middles, nine the centre
+    too. Raises ``RulesError`` for a size Go does not allow or a number of stones the
+    size does not take (``handicap_counts``).
+
+    >>> [GoPosition.start(19).format_point(p) for p in handicap_points(19, 3)]
+    ['D16', 'Q16', 'D4']
+    """
+    counts = handicap_counts(size)
+    if type(stones) is not int or stones not in counts:
+        allowed = f"{counts.start} to {counts.stop - 1} stones" if counts else "no handicap"
+        raise RulesError(f"a {size}x{size} board takes {allowed}, not {stones!r}")
+    near = 2 if size < 13 else 3
+    far, middle = size - 1 - near, size // 2
+    corners = [(near, far), (far, near), (near, near), (far, far)][: min(stones, 4)]
+    left_right = [(middle, near), (middle, far)]
+    top_bottom = [(near, middle), (far, middle)]
+    sides = {6: left_right, 7: left_right, 8: left_right + top_bottom, 9: left_right + top_bottom}
+    centre = [(middle, middle)] if stones in (5, 7, 9) else []
+    return tuple(sorted([*corners, *sides.get(stones, []), *centre]))
+
+
+def handicap_position(size: int, stones: int) -> GoPosition:
+    """The start of a handicap game: ``stones`` black stones on ``handicap_points``,
+    White to move. Raises ``RulesError`` like ``handicap_points``.
+
+    >>> handicap_position(7, 2).rows()
+    ['.......', '.......', '....B..', '.......', '..B....', '.......', '.......']
+    """
+    grid = [[EMPTY] * size for _ in range(size)]
+    for row, col in handicap_points(size, stones):
+        grid[row][col] = Color.BLACK.letter
+    return GoPosition.from_rows(["".join(line) for line in grid], Color.WHITE)
 
 
 # Scoring

@@ -30,6 +30,7 @@ from games.services.computer import (
 from games.services.imports import import_game
 from games.services.lobby import (
     DEFAULT_KOMI,
+    HANDICAP_KOMI,
     KOMI_LIMIT,
     NAME_MAX_LENGTH,
     OTHELLO_MAX_SIZE,
@@ -62,6 +63,7 @@ from games.services.table import (
 __all__ = [
     "DEFAULT_KOMI",
     "ERROR_CODES",
+    "HANDICAP_KOMI",
     "KOMI_LIMIT",
     "NAME_MAX_LENGTH",
     "OTHELLO_MAX_SIZE",

@@ -68,7 +68,8 @@ class Turn:
     ``task`` is ``move`` (a move at ``ply``) or ``count`` (the dead stones of the
     position, Go's marking ``marking``). ``moves`` are the game's moves as
     ``(colour, point or None)``, passes included (GNU Go replays them); ``setup`` the
-    start position's stones by colour when it is not the game's own.
+    start position's stones by colour when it is not the game's own; ``claimed_at`` the
+    claim's time, which the answer names (``computer_move``).
     """
 
     game_id: str
@@ -83,6 +84,7 @@ class Turn:
     komi: float | None
     setup: dict[str, list[tuple[int, int]]] | None
     moves: list[tuple[str, tuple[int, int] | None]]
+    claimed_at: datetime.datetime | None = None
 
 
 def claim_turns(*, process: str, limit: int) -> list[Turn]:
@@ -148,16 +150,28 @@ def _turn(game: Game) -> Turn:
         komi=game.komi,
         setup=setup,
         moves=moves,
+        claimed_at=game.computer_since,
     )
 
 
 @clock.on_time
 @transaction.atomic
-def computer_move(*, game_id: str, ply: int, point: Sequence[int] | str | None) -> list[Move]:
-    """The computer's answer to the turn claimed at ``ply``: a point to play, None to pass,
-    ``"resign"``. The stored moves (with any automatic pass); [] when the game no longer
-    waits for it (moved on, over): nothing happens then but the claim's release."""
+def computer_move(
+    *,
+    game_id: str,
+    ply: int,
+    point: Sequence[int] | str | None,
+    claimed_at: datetime.datetime | None = None,
+) -> list[Move]:
+    """The computer's answer to the turn claimed at ``ply`` (at ``claimed_at``, when
+    given): a point to play, None to pass, ``"resign"``. The stored moves (with any
+    automatic pass); [] when the game no longer waits for it (moved on, over): nothing
+    happens then but the claim's release. [] too, the claim untouched, when the claim
+    of ``claimed_at`` is gone (a take back gave it up, another process took it over):
+    the same ply may then stand for another position."""
     game = locked(game_id)
+    if claimed_at is not None and game.computer_since != claimed_at:
+        return []
     now = timezone.now()
     _release(game)
     waiting = game.status == Game.Status.ACTIVE and game.to_move == game.computer_color

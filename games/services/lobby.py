@@ -13,7 +13,9 @@ from django.utils import timezone
 
 from games import events, rules
 from games.models import Color, Game
+from games.rules import go
 from games.rules.clock import TimeControl
+from games.rules.sgf import Setup
 from games.selectors import COLORS, color_of, playing_count
 from games.services import clock, computer
 from games.services.base import (
@@ -34,6 +36,7 @@ NAME_MAX_LENGTH = 40
 OTHELLO_MAX_SIZE = 16
 KOMI_LIMIT = 50
 DEFAULT_KOMI = {"territory": 6.5, "area": 7.5}
+HANDICAP_KOMI = 0.5
 
 
 @transaction.atomic
@@ -49,12 +52,16 @@ def create_game(
     time_control: TimeControl | None = None,
     opponent: str = "human",
     level: int | None = None,
+    handicap: int = 0,
 ) -> Game:
     """A new game, waiting for an opponent, with ``player`` seated as ``color``.
 
     ``color`` is ``black``, ``white`` or ``random``; ``komi`` (default 6.5 for territory
     scoring, 7.5 for area) and ``scoring`` (``territory`` or ``area``) apply to Go only;
     ``time_control``: the clock, None for none (its clocks start when the game does).
+    ``handicap`` (Go): 0, or as many black stones as the size takes
+    (``go.handicap_counts``) on the standard points before the first move, White to
+    play first, komi 0.5 unless given.
     ``opponent`` ``computer`` seats the computer at ``level`` (1..10) in the other seat at
     once: the game is active (and the computer, if it plays Black, moves first).
     Raises GameError("bad_request") for any option the game does not allow, a blank or
@@ -73,6 +80,9 @@ def create_game(
         position = rules.new_position(kind, size)
     except rules.RulesError as error:
         raise GameError("bad_request", str(error)) from None
+    start = _handicap_start(kind, size, handicap)
+    if start is not None:
+        position = rules.GoPosition.from_rows(start.rows, start.to_move)
     if color == "random":
         color = secrets.choice(COLORS)
     elif color not in COLORS:
@@ -82,10 +92,13 @@ def create_game(
         size=size,
         creator_color=color,
         snapshot=position.to_snapshot(),
+        start=None if start is None else start.to_json(),
         to_move=position.to_move.value,
     )
     if kind == Game.Kind.GO:
         game.scoring_method = scoring_method(scoring)
+        if komi is None and start is not None:
+            komi = HANDICAP_KOMI
         game.komi = _komi(komi, game.scoring_method)
     game.score = running_score(game, position)
     clock.start_clocks(game, time_control)
@@ -215,6 +228,23 @@ def _seat_name(player: Player, name: object) -> str:
     if len(name.strip()) > NAME_MAX_LENGTH:
         raise GameError("bad_request", f"names are at most {NAME_MAX_LENGTH} characters")
     return name.strip()
+
+
+def _handicap_start(kind: str, size: int, handicap: object) -> Setup | None:
+    """The start of a Go game with ``handicap`` stones; None for none (0). Raises
+    GameError("bad_request") naming ``handicap`` for Othello or a number the size does not
+    take."""
+    if not is_int(handicap):
+        raise GameError("bad_request", "handicap must be an integer")
+    if handicap == 0:
+        return None
+    if kind != Game.Kind.GO:
+        raise GameError("bad_request", "handicap is for Go only: 0 or absent in Othello")
+    try:
+        position = go.handicap_position(size, handicap)
+    except rules.RulesError as error:
+        raise GameError("bad_request", f"handicap: {error}") from None
+    return Setup(tuple(position.rows()), position.to_move, handicap)
 
 
 def _komi(komi: object, scoring: str) -> float:

@@ -87,9 +87,11 @@ def chat_history(game_id: str) -> list[ChatMessage]:
 @transaction.atomic
 def ask_undo(*, player: Player, game_id: str, ply: Any) -> Game:
     """``player`` asks to take back the last move, which is theirs (``ply``: the game's
-    ply as they saw it). Raises GameError: bad_request, not_a_player, game_over, stale,
+    ply as they saw it); against the computer their own last move goes at once, with
+    what followed it. Raises GameError: bad_request, not_a_player, game_over, stale,
     not_your_turn (no opponent yet), illegal_move (not their move, a request pending or
-    declined for this move, the game being counted)."""
+    declined for this move, the game being counted; against the computer: no move of
+    theirs, a rated game)."""
     check_ply(ply)
     game = locked(game_id)
     color = _player_of(game, player)
@@ -98,6 +100,8 @@ def ask_undo(*, player: Player, game_id: str, ply: Any) -> Game:
     refuse_waiting(game)
     if game.status != Game.Status.ACTIVE:
         raise GameError("illegal_move", "a move can be taken back only while playing")
+    if game.computer_color:
+        return _take_back_from_computer(game, color)
     last = _last_move_of(game)
     if last is None or last.color != color:
         raise GameError("illegal_move", "only the last move, by whoever made it, can be taken back")
@@ -106,8 +110,6 @@ def ask_undo(*, player: Player, game_id: str, ply: Any) -> Game:
     if game.undo_declined_ply == game.ply:
         raise GameError("illegal_move", "your opponent declined: not again before the next move")
     game.undo_request = color
-    if game.computer_color:
-        return _take_back(game, timezone.now())  # the computer always agrees
     game.save(update_fields=["undo_request", "updated_at"])
     on_commit(lambda: events.broadcast_state(game))
     return game
@@ -119,7 +121,9 @@ def accept_undo(*, player: Player, game_id: str, ply: Any) -> Game:
     after it) is taken back. Raises GameError like ``ask_undo``; illegal_move when no
     request is pending or ``player`` is the one who asked."""
     game = _answering(player, game_id, ply)
-    return _take_back(game, timezone.now())
+    last = _last_move_of(game)
+    assert last is not None, "a request is pending for a move"
+    return _take_back(game, last, timezone.now())
 
 
 @transaction.atomic
@@ -163,17 +167,32 @@ def _last_move_of(game: Game) -> Move | None:
     return None
 
 
+def _take_back_from_computer(game: Game, color: str) -> Game:
+    """Against the computer, which agrees at once: the person's last chosen move is taken
+    back with everything after it (the computer's reply, automatic passes). Raises
+    GameError("illegal_move") in a rated game, or when the person has no move to take
+    back."""
+    if getattr(game, "rated", False):  # the field comes with rated games
+        raise GameError("illegal_move", "moves are not taken back in a rated game")
+    mine = game.moves.filter(color=color, action__in=UNDOABLE).order_by("-ply")
+    last = next((move for move in mine if not _automatic(game, move)), None)
+    if last is None:
+        raise GameError("illegal_move", "you have no move to take back")
+    game.undo_request = color
+    return _take_back(game, last, timezone.now())
+
+
 def _automatic(game: Game, move: Move) -> bool:
     """An Othello pass is always the server's (Othello has no voluntary pass)."""
     return game.kind == Game.Kind.OTHELLO and move.action == Move.Action.PASS
 
 
-def _take_back(game: Game, now: datetime.datetime) -> Game:
-    """Delete the last chosen move and what followed it; restore the position (replayed
-    from the start by the rules) and the mover's clock as it was before the move; the
-    mover is to play again, its turn starting now."""
-    last = _last_move_of(game)
-    assert last is not None and game.undo_request
+def _take_back(game: Game, last: Move, now: datetime.datetime) -> Game:
+    """Delete ``last`` and every move after it; restore the position (replayed from the
+    start by the rules) and the clocks of the sides whose chosen moves went as they were
+    before those moves; ``last``'s mover is to play again, its turn starting now. A turn
+    of the computer's being thought is given up (its answer is for a position gone)."""
+    assert game.undo_request
     undone = list(game.moves.filter(ply__gte=last.ply))
     kept = list(game.moves.filter(ply__lt=last.ply).order_by("ply"))
     position = _replayed(game, kept)
@@ -182,11 +201,14 @@ def _take_back(game: Game, now: datetime.datetime) -> Game:
     game.snapshot = position.to_snapshot()
     game.to_move = position.to_move.value
     game.score = running_score(game, position)
-    mover = str(last.color)
     if game.clocks is not None:
-        game.clocks = {**game.clocks, mover: _clock_before(game, kept, mover).to_json()}
+        movers = {str(move.color) for move in undone if not _automatic(game, move)}
+        restored = {color: _clock_before(game, kept, color).to_json() for color in movers}
+        game.clocks = {**game.clocks, **restored}
     game.undo_request = ""
     game.undo_declined_ply = None
+    game.computer_thinker = ""
+    game.computer_since = None
     clock.start_turn(game, now)
     game.save()
     nudge_computer(game)
@@ -245,10 +267,11 @@ def offer_rematch(*, player: Player, game_id: str) -> Game:
 def _start_rematch(game: Game) -> Game:
     now = timezone.now()
     swapped = Color.WHITE if game.creator_color == Color.BLACK else Color.BLACK
-    position = rules.new_position(game.kind, game.size)
+    position = _replayed(game, [])  # the same start: a handicap game's stones
     new = Game(
         kind=game.kind,
         size=game.size,
+        start=game.start,
         komi=game.komi,
         scoring_method=game.scoring_method,
         creator_color=swapped,

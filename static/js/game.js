@@ -93,8 +93,11 @@ function receive(message) {
     }
     update(message.game, null);
   } else if (message.type === "undone") {
-    const asker = game.undo;
-    if (!asker) tableNote = "The last move was taken back.";
+    const asker = game.undo ?? (game.computer ? otherColor(game.computer) : null);
+    const withReply = game.computer && game.ply - message.game.ply > 1;
+    if (withReply && asker === game.you) {
+      tableNote = "Your last move and the computer's reply were taken back.";
+    } else if (!asker) tableNote = "The last move was taken back.";
     else if (asker === game.you) tableNote = "Your last move was taken back.";
     else tableNote = `${seatName(asker)}'s last move was taken back.`;
     update(message.game, null);
@@ -411,12 +414,14 @@ function drawCount() {
   $("resume-button").hidden = !seated;
 }
 
-/** The last move a player chose (an Othello pass is always the server's). */
-function lastChosenMove() {
+/** The last move a player chose (an Othello pass is always the server's); given a
+ * colour, the last that side chose. */
+function lastChosenMove(color = null) {
   const moves = game.moves ?? [];
   for (let i = moves.length - 1; i >= 0; i--) {
     const move = moves[i];
     if (game.kind === "othello" && move.action === "pass") continue;
+    if (color && move.color !== color) continue;
     return move;
   }
   return null;
@@ -426,9 +431,11 @@ const otherColor = (color) => (color === "black" ? "white" : "black");
 const seatName = (color) => game.players[color] ?? COLOR_NAME[color];
 const opponentName = () => game.players[otherColor(game.you)] ?? "Your opponent";
 
+// Against the computer (as on lichess) your last move can be taken back whenever you have
+// one: the computer's reply goes with it, and it agrees at once.
 function drawUndo() {
   const active = game.status === "active" && Boolean(game.you);
-  const last = lastChosenMove();
+  const last = lastChosenMove(game.computer ? game.you : null);
   const mine = active && last && last.color === game.you && ["place", "pass"].includes(last.action);
   $("undo-button").hidden = !(mine && !game.undo && declinedAt !== game.ply);
   const asked = active && game.undo;

@@ -1,5 +1,6 @@
-// The create form: the size menu follows the kind, Go's options (komi, scoring)
-// show only for Go, the level only against the computer, and the clock is chosen from presets for the kind (or
+// The create form: the size menu follows the kind, Go's options (komi, scoring,
+// handicap) show only for Go, the handicap offers what the board size takes and the
+// komi follows it (0.5 with a handicap, the usual komi without), the level only against the computer, and the clock is chosen from presets for the kind (or
 // "Custom…", which shows the clock fields). The sizes and presets come from the
 // server (#size-menu, #clock-menu); the server validates everything again.
 
@@ -24,6 +25,30 @@ function fillSizes(kind) {
   select.replaceChildren(
     ...sizes.map((size) => new Option(`${size}×${size}`, String(size), false, size === chosen)),
   );
+}
+
+// The handicap menu offers what the chosen Go size takes (none on 3x3 and 5x5).
+function fillHandicaps() {
+  const select = form.elements.handicap;
+  const most = menu.go.max_handicap[form.elements.size.value] || 0;
+  for (const option of select.options) {
+    const stones = Number(option.value);
+    option.hidden = option.disabled = stones > most;
+  }
+  if (Number(select.value) > most) {
+    select.value = "0";
+    followHandicap();
+  }
+}
+
+// The komi follows the handicap when it changes between none and some stones.
+let hadHandicap = Number(form.elements.handicap.value) > 0;
+function followHandicap() {
+  const hasHandicap = Number(form.elements.handicap.value) > 0;
+  if (hasHandicap !== hadHandicap) {
+    form.elements.komi.value = String(hasHandicap ? menu.go.komi.handicap : menu.go.komi.even);
+  }
+  hadHandicap = hasHandicap;
 }
 
 function showKindOptions(kind) {
@@ -85,6 +110,7 @@ function update() {
   const kind = selectedKind();
   fillSizes(kind);
   showKindOptions(kind);
+  fillHandicaps();
   showOpponentOptions();
   fillPresets(kind);
   showClockFields();
@@ -96,6 +122,8 @@ for (const input of form.querySelectorAll('[name="kind"]')) {
 for (const input of form.querySelectorAll('[name="opponent"]')) {
   input.addEventListener("change", showOpponentOptions);
 }
+form.elements.size.addEventListener("change", fillHandicaps);
+form.elements.handicap.addEventListener("change", followHandicap);
 presetSelect.addEventListener("change", applyPreset);
 form.elements.clock.addEventListener("change", showClockFields);
 presetField.hidden = false;

@@ -22,11 +22,13 @@ def create_game(
     komi: float | None = None,
     clock: str | dict[str, Any] | None = None,
     level: int | None = None,
+    handicap: int | None = None,
     home: str = "/",
 ) -> GamePage:
     """Fill in the home page's form, create the game, and land on its page. ``clock``: a
     preset's label, or the custom fields (``{"clock": "absolute", "main_time": 3}``);
-    ``level``: against the computer at that level."""
+    ``level``: against the computer at that level; ``handicap``: Go's stones (the komi
+    follows, unless ``komi`` is given)."""
     page.goto(home)
     kind_field = page.locator('[name="kind"]').first
     if kind_field.evaluate("field => field.tagName") == "SELECT":
@@ -39,6 +41,8 @@ def create_game(
         page.select_option('select[name="level"]', str(level))
     page.select_option('select[name="color"]', color)
     page.fill('input[name="name"]', name)
+    if handicap is not None:
+        page.select_option('select[name="handicap"]', str(handicap))
     if komi is not None:
         page.fill('input[name="komi"]', str(komi))
     if isinstance(clock, str):

@@ -70,3 +70,41 @@ def test_a_go_game_against_gnu_go_to_its_count(new_context: NewContext, output_p
     expect(me.status).to_have_text(re.compile(r"Black wins by"))
     assert me.server_state()["result"].startswith("B+")
     me.screenshot(output_path, "computer-go.png")
+
+
+def test_a_move_taken_back_against_the_computer_takes_its_reply_too(
+    new_context: NewContext, output_path: str
+) -> None:
+    me = create_game(new_context().new_page(), kind="othello", size=8, name="Ann", level=1)
+    start = me.drawn_board()
+    expect(me.page.locator("#undo-button")).to_be_hidden()  # nothing of mine to take back
+
+    me.point(me.legal_points()[0]).click()
+    me.wait_for_ply(2, timeout=THINKING_MS)  # the computer answered at once
+    expect(me.status).to_have_text("Your move.")
+    me.screenshot(output_path, "computer-take-back/before.png")
+    me.page.click("#undo-button")
+
+    me.wait_for_ply(0)
+    assert me.drawn_board() == start
+    assert me.move_list() == []
+    expect(me.page.locator("#undo-button")).to_be_hidden()
+    expect(
+        me.page.get_by_text("Your last move and the computer's reply were taken back.")
+    ).to_be_visible()
+    state = me.server_state()
+    assert (state["ply"], state["to_move"], state["board"]) == (0, "black", start)
+    me.screenshot(output_path, "computer-take-back/after.png")
+
+
+def test_gnu_go_plays_white_first_in_a_handicap_game(new_context: NewContext) -> None:
+    me = create_game(
+        new_context().new_page(), kind="go", size=9, name="Ann", color="black", level=1, handicap=2
+    )
+    me.wait_for_ply(1, timeout=THINKING_MS)
+    expect(me.status).to_have_text("Your move.")
+    state = me.server_state()
+    assert (state["handicap"], state["komi"], state["moves"][0]["color"]) == (2, 0.5, "white")
+    board = me.drawn_board()
+    assert (board[2][6], board[6][2]) == ("B", "B")
+    assert "".join(board).count("W") == 1

@@ -127,3 +127,38 @@ def test_a_spectator_sees_moves_live_and_cannot_play(new_context: NewContext):
     assert carol.drawn_board() == state["board"]
     expect(carol.board.locator(".last-move .marker")).to_have_count(1)
     expect(carol.status).to_have_text("Bob (White) to move.")
+
+
+def test_a_9x9_handicap_3_game_starts_with_three_black_stones_and_white_to_move(
+    new_context: NewContext, output_path: str
+) -> None:
+    page = new_context().new_page()
+    page.goto("/")
+    page.check('input[name="kind"][value="go"]')
+    page.select_option('select[name="size"]', "9")
+    # Six stones and more are not offered on 9x9; the komi follows the handicap.
+    assert page.locator('select[name="handicap"] option:not([disabled])').all_inner_texts() == [
+        "None",
+        "2 stones",
+        "3 stones",
+        "4 stones",
+        "5 stones",
+    ]
+    page.select_option('select[name="handicap"]', "3")
+    expect(page.locator('input[name="komi"]')).to_have_value("0.5")
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=f"{output_path}/go-handicap-form-{width}.png", full_page=True)
+    page.select_option('select[name="handicap"]', "0")
+    expect(page.locator('input[name="komi"]')).to_have_value("6.5")
+
+    alice = create_game(page, kind="go", size=9, name="Alice", color="black", handicap=3)
+    bob = join_game(new_context().new_page(), alice.url, name="Bob")
+    stones = ["." * 9] * 2 + ["..B...B.."] + ["." * 9] * 3 + ["..B......"] + ["." * 9] * 2
+    for view in (alice, bob):
+        assert view.drawn_board() == stones
+        expect(view.root).to_have_attribute("data-to-move", "white")
+    expect(bob.status).to_have_text("Your move.")
+    state = alice.server_state()
+    assert (state["handicap"], state["komi"], state["ply"]) == (3, 0.5, 0)
+    bob.screenshot(output_path, "go-handicap.png")

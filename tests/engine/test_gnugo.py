@@ -34,7 +34,13 @@ from games.engine.gnugo import (
 )
 from games.engine.gtp import GtpEngine, GtpError
 from games.rules.base import Color, InvalidMoveError, Move, Point
-from games.rules.go import GoPosition
+from games.rules.go import (
+    MAX_HANDICAP,
+    GoPosition,
+    handicap_counts,
+    handicap_points,
+    handicap_position,
+)
 
 B, W = Color.BLACK, Color.WHITE
 SIZES = [5, 7, 9, 11, 13, 15, 17, 19]
@@ -146,6 +152,41 @@ def test_gnu_go_puts_stones_where_we_say(gnugo_path: str, size: int) -> None:
         replay(engine, game)
         listed = {point_of(text, size) for text in engine.send("list_stones black").split()}
     assert listed == points
+
+
+# Handicap
+
+
+def test_our_handicap_points_are_gnu_gos_fixed_handicap(gnugo_path: str) -> None:
+    """Every size and number of stones, 0 to 10: where we place stones, GNU Go's
+    ``fixed_handicap`` places the same; where it refuses, we take none. It also places
+    six to nine on 9x9, which the contract stops at five."""
+    with GtpEngine(gnugo_command(gnugo_path)) as engine:
+        for size in range(3, 20, 2):
+            engine.send(f"boardsize {size}")
+            for stones in range(11):
+                engine.send("clear_board")
+                try:
+                    placed = {
+                        point_of(text, size)
+                        for text in engine.send(f"fixed_handicap {stones}").split()
+                    }
+                except GtpError:
+                    placed = None
+                ours = (
+                    set(handicap_points(size, stones)) if stones in handicap_counts(size) else None
+                )
+                beyond_ours = size == 9 and stones > MAX_HANDICAP[9]
+                if ours is not None or not beyond_ours:
+                    assert ours == placed, f"{size}x{size}, {stones} stones"
+
+
+def test_gnu_go_answers_as_white_in_a_handicap_game(gnugo: GnuGo) -> None:
+    for size, stones in ((9, 3), (19, 9)):
+        position = handicap_position(size, stones)
+        game = GoGame.of(size=size, komi=0.5, setup=setup_of(position.rows()))
+        answer = gnugo.choose_move(game, W, level=10)
+        assert answer in position.legal_moves(), f"{size}x{size}: {answer}"
 
 
 # Replays

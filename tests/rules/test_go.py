@@ -812,3 +812,159 @@ def test_boards_agree_with_sgfmill_move_by_move_on_hundreds_of_games(size: int) 
                 oracle.play(size - 1 - row, col, diff.color.letter.lower())
                 assert sgfmill_rows(oracle) == current.rows()
                 assert diff.undo(current.rows()) == before
+
+
+# Handicap
+
+
+@pytest.mark.parametrize(
+    ("size", "stones", "diagram"),
+    [
+        (
+            9,
+            2,
+            """
+            A B C D E F G H J
+            9 . . . . . . . . .
+            8 . . . . . . . . .
+            7 . . . . . . B . .
+            6 . . . . . . . . .
+            5 . . . . . . . . .
+            4 . . . . . . . . .
+            3 . . B . . . . . .
+            2 . . . . . . . . .
+            1 . . . . . . . . .
+            """,
+        ),
+        (
+            9,
+            3,
+            """
+            . . . . . . . . .
+            . . . . . . . . .
+            . . B . . . B . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . B . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            """,
+        ),
+        (
+            9,
+            5,
+            """
+            . . . . . . . . .
+            . . . . . . . . .
+            . . B . . . B . .
+            . . . . . . . . .
+            . . . . B . . . .
+            . . . . . . . . .
+            . . B . . . B . .
+            . . . . . . . . .
+            . . . . . . . . .
+            """,
+        ),
+        (
+            7,
+            4,
+            """
+            . . . . . . .
+            . . . . . . .
+            . . B . B . .
+            . . . . . . .
+            . . B . B . .
+            . . . . . . .
+            . . . . . . .
+            """,
+        ),
+        (
+            13,
+            6,
+            """
+            . . . . . . . . . . . . .
+            . . . . . . . . . . . . .
+            . . . . . . . . . . . . .
+            . . . B . . . . . B . . .
+            . . . . . . . . . . . . .
+            . . . . . . . . . . . . .
+            . . . B . . . . . B . . .
+            . . . . . . . . . . . . .
+            . . . . . . . . . . . . .
+            . . . B . . . . . B . . .
+            . . . . . . . . . . . . .
+            . . . . . . . . . . . . .
+            . . . . . . . . . . . . .
+            """,
+        ),
+        (
+            13,
+            8,
+            """
+            . . . . . . . . . . . . .
+            . . . . . . . . . . . . .
+            . . . . . . . . . . . . .
+            . . . B . . B . . B . . .
+            . . . . . . . . . . . . .
+            . . . . . . . . . . . . .
+            . . . B . . . . . B . . .
+            . . . . . . . . . . . . .
+            . . . . . . . . . . . . .
+            . . . B . . B . . B . . .
+            . . . . . . . . . . . . .
+            . . . . . . . . . . . . .
+            . . . . . . . . . . . . .
+            """,
+        ),
+    ],
+)
+def test_handicap_stones_stand_on_the_standard_points(size: int, stones: int, diagram: str) -> None:
+    start = go.handicap_position(size, stones)
+    assert start.rows() == board(diagram)
+    assert start.to_move is W
+    assert start.prisoners == {B: 0, W: 0}
+
+
+@pytest.mark.parametrize(
+    ("size", "stones", "named"),
+    [
+        (19, 2, "Q16 D4"),
+        (19, 3, "D16 Q16 D4"),
+        (19, 4, "D16 Q16 D4 Q4"),
+        (19, 5, "D16 Q16 K10 D4 Q4"),
+        (19, 6, "D16 Q16 D10 Q10 D4 Q4"),
+        (19, 7, "D16 Q16 D10 K10 Q10 D4 Q4"),
+        (19, 8, "D16 K16 Q16 D10 Q10 D4 K4 Q4"),
+        (19, 9, "D16 K16 Q16 D10 K10 Q10 D4 K4 Q4"),
+        (13, 9, "D10 G10 K10 D7 G7 K7 D4 G4 K4"),
+        (11, 5, "C9 J9 F6 C3 J3"),
+        (9, 4, "C7 G7 C3 G3"),
+        (7, 3, "C5 E5 C3"),
+    ],
+)
+def test_handicap_points_by_name(size: int, stones: int, named: str) -> None:
+    start = GoPosition.start(size)
+    assert [start.format_point(p) for p in go.handicap_points(size, stones)] == named.split()
+
+
+@pytest.mark.parametrize(
+    ("size", "counts"),
+    [(3, []), (5, []), (7, [2, 3, 4]), (9, [2, 3, 4, 5]), (11, list(range(2, 10)))]
+    + [(size, list(range(2, 10))) for size in (13, 15, 17, 19)],
+)
+def test_how_many_handicap_stones_each_size_takes(size: int, counts: list[int]) -> None:
+    assert list(go.handicap_counts(size)) == counts
+
+
+@pytest.mark.parametrize(
+    ("size", "stones"), [(9, 6), (9, 1), (9, 0), (19, 10), (5, 2), (3, 2), (19, True), (19, 2.0)]
+)
+def test_a_handicap_the_board_does_not_take_is_refused(size: int, stones: object) -> None:
+    with pytest.raises(RulesError, match=f"{size}x{size} board takes"):
+        go.handicap_points(size, stones)  # type: ignore[arg-type]
+
+
+def test_a_handicap_on_a_size_go_does_not_have_is_refused() -> None:
+    with pytest.raises(RulesError, match="odd size"):
+        go.handicap_counts(8)

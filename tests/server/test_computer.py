@@ -16,7 +16,7 @@ from games import selectors, services
 from games.engine import gnugo
 from games.engine.answer import answer
 from games.models import Game
-from games.rules import GoPosition, OthelloPosition
+from games.rules import Color, GoPosition, OthelloPosition
 from games.rules.clock import TimeControl
 from games.services import GameError, Player
 from tests.conftest import FrozenClock
@@ -261,3 +261,19 @@ def test_the_archive_and_the_admin_filter_games_against_the_computer(
     assert len(archived("")) == 2
     listed = admin_client.get("/admin/games/game/?opponent=computer").context["cl"].result_list
     assert [game.public_id for game in listed] == [computer_game.public_id]
+
+
+@pytest.mark.skipif(not gnugo.available(), reason="GNU Go (Debian's gnugo) is not installed")
+def test_gnu_go_plays_white_first_in_a_handicap_game(black: Player) -> None:
+    game = against_computer(black, kind="go", size=9, color="black", handicap=4)
+
+    [turn] = services.claim_turns(process="p1", limit=1)
+    assert (turn.color, turn.ply, turn.komi) == ("white", 0, 0.5)
+    assert turn.setup == {"black": [(2, 2), (2, 6), (6, 2), (6, 6)], "white": []}
+    point = answer(turn.__dict__)["point"]
+
+    start = GoPosition.from_rows(reload(game).start["rows"], Color.WHITE)
+    assert tuple(point) in start.legal_moves()
+    [move] = services.computer_move(game_id=game.public_id, ply=0, point=point)
+    assert move.color == "white"
+    assert selectors.game_state(reload(game), you="black")["to_move"] == "black"

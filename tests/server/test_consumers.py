@@ -19,6 +19,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from games import services
 from games.models import Game, Move
 from games.rules import Color, GoPosition
 from othello_site.asgi import application
@@ -812,6 +813,42 @@ async def test_a_move_taken_back_and_a_rematch_over_the_websocket() -> None:
     [new_id] = new_ids
     game = await database_sync_to_async(Game.objects.get)(public_id=new_id)
     assert (game.black_name, game.white_name) == ("Bob", "Ann")
+
+
+async def until(ws: Socket, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` (presence and other states on the way skipped)."""
+    while (message := await ws.receive())["type"] != kind:
+        pass
+    return message
+
+
+def against_computer() -> tuple[str, str]:
+    """An 8x8 Othello game created over HTTP against the computer, the guest Black."""
+    browser = Client()
+    fields = {"kind": "othello", "size": 8, "color": "black", "name": "Ann"}
+    response = browser.post("/games/new/", {**fields, "opponent": "computer", "level": 1})
+    assert response.status_code == 302, response.content
+    return response.url.strip("/").split("/")[-1], browser.cookies["sessionid"].value
+
+
+async def test_a_move_taken_back_against_the_computer_goes_with_its_reply() -> None:
+    game_id, session = await database_sync_to_async(against_computer)()
+    async with socket(game_id, session) as person:
+        await play(person, 0, [2, 3])
+        assert (await until(person, "moved"))["move"]["color"] == "black"
+        await database_sync_to_async(services.computer_move)(game_id=game_id, ply=1, point=[2, 2])
+        assert (await until(person, "moved"))["move"]["color"] == "white"
+
+        await person.send({"type": "undo", "ply": 2})
+        undone = await until(person, "undone")
+        assert (undone["game"]["ply"], undone["game"]["moves"], undone["game"]["to_move"]) == (
+            0,
+            [],
+            "black",
+        )
+        assert undone["game"]["board"][3:5] == ["...WB...", "...BW..."]
+        assert await person.error({"type": "undo", "ply": 0}) == "illegal_move"
+    assert await moves_stored(game_id) == 0
 
 
 async def test_the_lobby_socket_sends_the_open_games_and_their_changes() -> None:

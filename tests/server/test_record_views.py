@@ -600,3 +600,36 @@ def test_the_cost_of_a_page_does_not_grow_with_the_moves(
 
     assert response.status_code == 200
     assert long.ply > 50
+
+
+def test_a_handicap_game_shows_its_stones_from_move_0_and_writes_ha_and_ab(
+    client: Client,
+) -> None:
+    ann, bob = Player(session_key="ann"), Player(session_key="bob")
+    game = services.create_game(
+        player=ann, kind="go", size=9, color="black", name="Ann", handicap=3
+    )
+    services.join_game(player=bob, game_id=game.public_id, name="Bob")
+    services.play(player=bob, game_id=game.public_id, ply=0, point=[4, 4])
+    services.play(player=ann, game_id=game.public_id, ply=1, point=[6, 6])
+    start = [
+        ".........",
+        ".........",
+        "..B...B..",
+        ".........",
+        ".........",
+        ".........",
+        "..B......",
+        ".........",
+        ".........",
+    ]
+
+    picture = client.get(f"/games/{game.public_id}/board.svg?ply=0").content
+    page = client.get(f"/games/{game.public_id}/replay/?ply=0").content.decode()
+    assert stones_of(picture) == stones_of(board_in(page)) == start
+    assert client.get(f"/games/{game.public_id}/replay/").context["replay"]["start"] == start
+    sgf = client.get(f"/games/{game.public_id}/sgf").content.decode()
+    assert "HA[3]" in sgf and "AB[cc][gc][cg]" in sgf and "PL[W]" in sgf
+    assert ";W[ee];B[gg]" in sgf
+    record = import_sgf(sgf)
+    assert record.setup is not None and list(record.setup.rows) == start

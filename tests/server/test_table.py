@@ -186,19 +186,137 @@ def test_a_new_move_cancels_a_pending_request(black: Player, white: Player) -> N
     )
 
 
-def test_the_computer_agrees_to_take_a_move_back(black: Player) -> None:
-    game = services.create_game(
-        player=black,
+def against_computer(person: Player, **options: Any) -> Game:
+    return services.create_game(
+        player=person,
         kind="othello",
-        size=8,
-        color="black",
+        size=options.pop("size", 8),
+        color=options.pop("color", "black"),
         name="Ann",
         opponent="computer",
         level=1,
+        **options,
     )
+
+
+def test_the_computer_agrees_to_take_a_move_back(black: Player) -> None:
+    game = against_computer(black)
     services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
     services.ask_undo(player=black, game_id=game.public_id, ply=1)
     assert (reload(game).ply, reload(game).to_move) == (0, "black")
+
+
+def test_against_the_computer_a_move_is_taken_back_with_its_reply(
+    black: Player,
+    frozen_clock: FrozenClock,
+    broadcasts: Events,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game = against_computer(black, time_control=TimeControl.fischer(main_time=60, increment=5))
+    frozen_clock.advance(10)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])  # a first move: free
+    services.claim_turns(process="p1", limit=1)
+    frozen_clock.advance(3)
+    services.computer_move(game_id=game.public_id, ply=1, point=[2, 2])  # free too
+    frozen_clock.advance(4)  # Ann thinks: from here the clocks run
+    after_first_moves = reload(game).snapshot
+    services.play(player=black, game_id=game.public_id, ply=2, point=[2, 1])  # Ann: 61
+    services.claim_turns(process="p1", limit=1)
+    frozen_clock.advance(3)
+    reply = selectors.game_state(reload(game), you=None)["legal"][0]
+    services.computer_move(game_id=game.public_id, ply=3, point=reply)  # the computer: 62
+    frozen_clock.advance(4)  # Ann thinks
+    broadcasts.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.ask_undo(player=black, game_id=game.public_id, ply=4)
+
+    game = reload(game)
+    assert (game.ply, game.to_move, game.moves.count()) == (2, "black", 2)
+    assert game.snapshot == after_first_moves
+    clock = selectors.game_state(game, you="black")["clock"]
+    assert (clock["running"], clock["black"]["remaining_ms"], clock["white"]["remaining_ms"]) == (
+        "black",
+        60 * S,
+        60 * S,
+    )
+    [(_, undone)] = broadcasts
+    assert (undone["type"], len(undone["game"]["moves"]), undone["game"]["undo"]) == (
+        "game.undone",
+        2,
+        None,
+    )
+    # Ann's turn: the computer waits for her next move, and answers that one.
+    assert services.claim_turns(process="p1", limit=1) == []
+    services.play(player=black, game_id=game.public_id, ply=2, point=[2, 1])
+    [turn] = services.claim_turns(process="p1", limit=1)
+    assert turn.ply == 3
+
+
+def test_an_othello_take_back_against_the_computer_goes_back_past_the_automatic_pass(
+    black: Player,
+) -> None:
+    game = against_computer(black, size=4)
+    # Ann b1, the computer c1, Ann d3, the computer a1: Ann has no move (the server
+    # passes for her), and the computer is to move again.
+    for ply, point in enumerate([[0, 1], [0, 2], [2, 3], [0, 0]]):
+        if ply % 2 == 0:
+            services.play(player=black, game_id=game.public_id, ply=ply, point=point)
+        else:
+            services.computer_move(game_id=game.public_id, ply=ply, point=point)
+    assert (reload(game).ply, reload(game).to_move) == (5, "white")
+
+    services.ask_undo(player=black, game_id=game.public_id, ply=5)
+
+    game = reload(game)
+    assert (game.ply, game.to_move) == (2, "black")
+    assert [(m.color, m.row, m.col) for m in game.moves.all()] == [
+        ("black", 0, 1),
+        ("white", 0, 2),
+    ]
+
+
+def test_an_answer_thought_before_the_take_back_is_never_played(
+    black: Player, frozen_clock: FrozenClock
+) -> None:
+    game = against_computer(black)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    [old] = services.claim_turns(process="p1", limit=1)
+    services.ask_undo(player=black, game_id=game.public_id, ply=1)
+    frozen_clock.advance(1)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[3, 2])
+    [new] = services.claim_turns(process="p1", limit=1)  # not held back by the old claim
+
+    # The old answer (to d3, now the same ply of another position) arrives first.
+    stale = services.computer_move(
+        game_id=game.public_id, ply=old.ply, point=[2, 2], claimed_at=old.claimed_at
+    )
+    assert (stale, reload(game).ply) == ([], 1)
+    [move] = services.computer_move(
+        game_id=game.public_id, ply=new.ply, point=[2, 4], claimed_at=new.claimed_at
+    )
+    assert (move.row, move.col, reload(game).ply) == (2, 4, 2)
+
+
+def test_nothing_to_take_back_against_the_computer(white: Player) -> None:
+    game = against_computer(white, color="white")
+    services.computer_move(game_id=game.public_id, ply=0, point=[2, 3])  # the computer first
+    assert code(services.ask_undo, player=white, game_id=game.public_id, ply=1) == ("illegal_move")
+    assert reload(game).ply == 1
+
+
+def test_a_rated_game_takes_nothing_back_against_the_computer(
+    black: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = against_computer(black)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    if any(field.name == "rated" for field in Game._meta.get_fields()):
+        Game.objects.filter(pk=game.pk).update(rated=True)
+    else:  # before rated games exist, the attribute stands for their field
+        monkeypatch.setattr(Game, "rated", True, raising=False)
+
+    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=1) == ("illegal_move")
+    assert reload(game).ply == 1
 
 
 # The rematch
@@ -322,3 +440,22 @@ def test_games_being_played_are_those_with_a_move_in_the_last_ten_minutes(
     assert services.recount_playing(last=1) == 0
     assert lobby_broadcasts[-1]["playing"] == 0
     assert reload(nobody_moved).status == "active"  # in progress, but not being played
+
+
+def test_the_rematch_of_a_handicap_game_keeps_the_handicap(black: Player, white: Player) -> None:
+    game = start(black, white, kind="go", size=13, handicap=5)
+    services.resign(player=white, game_id=game.public_id)
+    services.offer_rematch(player=black, game_id=game.public_id)
+    services.offer_rematch(player=white, game_id=game.public_id)
+
+    new = reload(game).rematch
+    assert new is not None
+    seen = selectors.game_state(new, you="black")
+    assert (seen["handicap"], seen["komi"], seen["to_move"], seen["status"]) == (
+        5,
+        0.5,
+        "white",
+        "active",
+    )
+    assert seen["board"] == reload(game).start["rows"]
+    assert seen["players"] == {"black": "Bob", "white": "Ann"}

@@ -9,6 +9,7 @@ from django.test import Client
 
 from games import selectors, services
 from games.models import Game
+from games.rules import go
 from games.services import Player
 
 pytestmark = pytest.mark.django_db
@@ -126,6 +127,13 @@ def test_a_random_colour_seats_the_creator_somewhere() -> None:
             {"clock": "canadian", "main_time": 60, "stones": 10}, "period_time", id="canadian"
         ),
         pytest.param({"clock": "correspondence", "days": 31}, "days", id="days-too-many"),
+        pytest.param({"kind": "othello", "handicap": 2}, "handicap", id="othello-handicap"),
+        pytest.param({"kind": "go", "size": 9, "handicap": 6}, "handicap", id="go9-handicap-6"),
+        pytest.param({"kind": "go", "size": 19, "handicap": 1}, "handicap", id="handicap-1"),
+        pytest.param({"kind": "go", "size": 19, "handicap": 10}, "handicap", id="handicap-10"),
+        pytest.param({"kind": "go", "size": 7, "handicap": 5}, "handicap", id="go7-handicap-5"),
+        pytest.param({"kind": "go", "size": 5, "handicap": 2}, "handicap", id="go5-handicap"),
+        pytest.param({"kind": "go", "size": 9, "handicap": "two"}, "handicap", id="handicap-word"),
     ],
 )
 def test_bad_input_is_400_with_the_form_errors_and_stores_nothing(
@@ -172,6 +180,49 @@ def test_without_a_clock_a_game_has_none(fields: dict[str, Any]) -> None:
     game_id = create(ann, **fields)
     assert state(ann, game_id)["clock"] is None
     assert "No clock" in ann.get(f"/games/{game_id}/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("size", "handicap"),
+    [(7, 4), (9, 2), (9, 5), (11, 9), (13, 2), (13, 9), (15, 7), (17, 8), (19, 3), (19, 9)],
+)
+def test_a_handicap_game_starts_with_the_black_stones_and_white_to_move(
+    size: int, handicap: int
+) -> None:
+    ann = Client()
+    game_id = create(ann, kind="go", size=size, color="black", handicap=handicap)
+    create(Client(), kind="othello")  # another game, not joined
+    bob = Client()
+    bob.post(f"/games/{game_id}/join/", {"name": "Bob"})
+
+    seen = state(ann, game_id)
+    stones = {
+        (r, c) for r, line in enumerate(seen["board"]) for c, s in enumerate(line) if s == "B"
+    }
+    assert stones == set(go.handicap_points(size, handicap))
+    assert "W" not in "".join(seen["board"])
+    assert (seen["handicap"], seen["komi"], seen["to_move"], seen["ply"]) == (
+        handicap,
+        0.5,
+        "white",
+        0,
+    )
+
+
+def test_a_handicap_game_keeps_the_komi_given() -> None:
+    game_id = create(Client(), kind="go", size=9, handicap=2, komi="5.5")
+    assert Game.objects.get(public_id=game_id).komi == 5.5
+
+
+@pytest.mark.parametrize(
+    "fields", [{"kind": "go", "size": 9}, {"kind": "go", "size": 9, "handicap": 0}, {}]
+)
+def test_without_a_handicap_black_moves_first_on_an_empty_board(fields: dict[str, Any]) -> None:
+    ann = Client()
+    game_id = create(ann, **fields)
+    seen = state(ann, game_id)
+    assert seen["handicap"] == (0 if seen["kind"] == "go" else None)
+    assert Game.objects.get(public_id=game_id).start is None
 
 
 def test_new_game_is_post_only() -> None:
