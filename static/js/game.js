@@ -63,15 +63,20 @@ function refusal(occupied) {
   return "Not a legal move there: it would capture itself or repeat the board (ko).";
 }
 
+// A hint answers one pick: it goes when the player acts (a move, a pass, any request
+// but chat) or the position changes, or after a while, whichever comes first.
 let hintTimer = null;
+function hideHint() {
+  clearTimeout(hintTimer);
+  $("board-hint").hidden = true;
+}
+
 function showHint(text) {
   const hint = $("board-hint");
   hint.textContent = text;
   hint.hidden = false;
   clearTimeout(hintTimer);
-  hintTimer = setTimeout(() => {
-    hint.hidden = true;
-  }, ERROR_SHOWN_MS);
+  hintTimer = setTimeout(hideHint, ERROR_SHOWN_MS);
 }
 
 // --- connection --------------------------------------------------------------
@@ -79,6 +84,7 @@ function showHint(text) {
 let connection = null;
 
 function send(message) {
+  if (!["sync", "chat"].includes(message.type)) hideHint();
   if (connection?.send(message)) return true;
   showError("Not connected: reconnecting…");
   return false;
@@ -145,6 +151,7 @@ function update(next, move) {
   } else if (game.status === "scoring" && next.marking !== game.marking && hadAccepted) {
     withdrawn = true;
   }
+  if (next.ply !== game.ply || next.status !== game.status) hideHint();
   game = { ...next, moves };
   receivedAt = performance.now();
   board.render(game, fresh);
