@@ -28,7 +28,8 @@ COUNT_ROWS = {
     "territory": (
         ("territory", "Territory"),
         ("prisoners", "Captures"),
-        ("dead", "Dead stones"),
+        # The opponent's stones marked dead, which count for this column's side.
+        ("dead", "Opponent's dead stones"),
         ("komi", "Komi"),
     ),
     "area": (("stones", "Stones"), ("territory", "Territory"), ("komi", "Komi")),

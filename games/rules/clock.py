@@ -36,6 +36,14 @@ from typing import Any, Literal
 
 System = Literal["fischer", "byoyomi", "canadian", "absolute", "correspondence"]
 SYSTEMS: tuple[System, ...] = ("fischer", "byoyomi", "canadian", "absolute", "correspondence")
+# The systems' names as players write them in a sentence.
+SYSTEM_NAMES: dict[System, str] = {
+    "fischer": "Fischer",
+    "byoyomi": "byo-yomi",
+    "canadian": "Canadian",
+    "absolute": "absolute",
+    "correspondence": "correspondence",
+}
 SETTINGS = ("main_time", "increment", "periods", "period_time", "stones", "days")
 
 SECOND = 1000
@@ -150,16 +158,22 @@ class TimeControl:
         return cls.build(data["system"], **{field: data.get(field) for field in SETTINGS})
 
     def describe(self) -> str:
-        """In a player's words: ``10+5``, ``10 min + 5 x 30 s``, ``3 days a move`` ...
+        """In a player's words, naming the system: ``5 min, +3 s per move (Fischer)``,
+        ``10 min + 5 x 30 s (byo-yomi)``, ``3 days a move (correspondence)`` ...
 
         >>> TimeControl.fischer(main_time=300, increment=3).describe()
-        '5 min + 3 s a move'
+        '5 min, +3 s per move (Fischer)'
         >>> TimeControl.canadian(main_time=1200, stones=25, period_time=300).describe()
-        '20 min + 25 moves in 5 min'
+        '20 min + 25 moves in 5 min (Canadian)'
         """
+        return f"{self._settings_in_words()} ({SYSTEM_NAMES[self.system]})"
+
+    def _settings_in_words(self) -> str:
         main = _duration(self.main_time or 0)
         if self.system == "fischer":
-            return f"{main} + {_duration(self.increment or 0)} a move"
+            if not self.increment:
+                return f"{main}, no increment"
+            return f"{main}, +{_duration(self.increment)} per move"
         if self.system == "absolute":
             return f"{main} in all"
         if self.system == "byoyomi":

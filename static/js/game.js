@@ -208,7 +208,10 @@ function noticeText() {
   if (tableNote && game.status === "active") return tableNote;
   const last = game.last_move;
   if (game.status !== "active" || last?.action !== "pass") return "";
-  const who = COLOR_NAME[last.color];
+  if (last.color === game.you) {
+    return game.kind === "othello" ? "You have no move and pass." : "You pass.";
+  }
+  const who = seatName(last.color);
   return game.kind === "othello" ? `${who} has no move and passes.` : `${who} passes.`;
 }
 
@@ -322,7 +325,8 @@ const COUNT_ROWS = {
   territory: [
     ["territory", "Territory"],
     ["prisoners", "Captures"],
-    ["dead", "Dead stones"],
+    // The opponent's stones marked dead, which count for this column's side.
+    ["dead", "Opponent's dead stones"],
     ["komi", "Komi"],
   ],
   area: [

@@ -174,14 +174,22 @@ def test_unused_settings_are_dropped_and_the_json_round_trips() -> None:
 @pytest.mark.parametrize(
     ("control", "words"),
     [
-        (TimeControl.fischer(main_time=600, increment=0), "10 min + 0 s a move"),
-        (TimeControl.absolute(main_time=90), "1 min 30 s in all"),
-        (TimeControl.byoyomi(main_time=600, periods=5, period_time=30), "10 min + 5 x 30 s"),
-        (TimeControl.correspondence(days=3), "3 days a move"),
-        (TimeControl.correspondence(days=1), "1 day a move"),
+        (TimeControl.fischer(main_time=300, increment=3), "5 min, +3 s per move (Fischer)"),
+        (TimeControl.fischer(main_time=600, increment=0), "10 min, no increment (Fischer)"),
+        (TimeControl.absolute(main_time=90), "1 min 30 s in all (absolute)"),
+        (
+            TimeControl.byoyomi(main_time=600, periods=5, period_time=30),
+            "10 min + 5 x 30 s (byo-yomi)",
+        ),
+        (
+            TimeControl.canadian(main_time=1200, stones=25, period_time=300),
+            "20 min + 25 moves in 5 min (Canadian)",
+        ),
+        (TimeControl.correspondence(days=3), "3 days a move (correspondence)"),
+        (TimeControl.correspondence(days=1), "1 day a move (correspondence)"),
     ],
 )
-def test_described_in_a_players_words(control: TimeControl, words: str) -> None:
+def test_described_in_a_players_words_naming_the_system(control: TimeControl, words: str) -> None:
     assert control.describe() == words
 
 
