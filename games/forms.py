@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth.forms import UserCreationForm
 
 from games.engine import gnugo
 from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
@@ -221,3 +222,17 @@ def clock_menu() -> dict[str, Any]:
 def size_menu() -> dict[str, dict[str, Any]]:
     """The sizes offered per kind and their defaults, for the create form's script."""
     return {kind: {"sizes": list(SIZES[kind]), "default": DEFAULT_SIZES[kind]} for kind in SIZES}
+
+
+class SignupForm(UserCreationForm):  # type: ignore[type-arg]
+    """`/accounts/signup/`: a username, a password twice, and an optional e-mail address,
+    the one a password reset link is sent to."""
+
+    email = forms.EmailField(
+        required=False,
+        label="E-mail (optional)",
+        help_text="Only to send you a link if you forget your password.",
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
