@@ -182,6 +182,30 @@ class TimeControl:
             return f"{main} + {self.stones} moves in {_duration(self.period_time or 0)}"
         return f"{self.days} day{'s' if self.days != 1 else ''} a move"
 
+    def side_in_words(self, side: SideClock) -> str:
+        """One side's clock in words, for people reading a record: ``4:32 + 3 periods of
+        30 s``, ``0:21 left in the period, 2 periods of 30 s in all``, ``3:10 for 12 more
+        moves``, ``2 d 1:02:03 for this move``.
+
+        >>> TimeControl.byoyomi(main_time=600, periods=5, period_time=30).side_in_words(
+        ...     SideClock(remaining_ms=272_000, periods=3))
+        '4:32 + 3 periods of 30 s'
+        """
+        left = _clock_time(side.remaining_ms)
+        period = _duration(self.period_time or 0)
+        if self.system == "byoyomi":
+            periods = f"{side.periods} period{'s' if side.periods != 1 else ''} of {period}"
+            if side.overtime:
+                return f"{left} left in the period, {periods} in all"
+            return f"{left} + {periods}"
+        if self.system == "canadian":
+            if side.overtime:
+                return f"{left} for {side.stones} more moves"
+            return f"{left}, then {self.stones} moves in {period}"
+        if self.system == "correspondence":
+            return f"{left} for this move"
+        return left
+
     # The clock
 
     def start(self) -> SideClock:
@@ -285,6 +309,15 @@ LIMITS: dict[str, tuple[int, int]] = {
     "stones": (1, 100),
     "days": (1, 30),
 }
+
+
+def _clock_time(ms: int) -> str:
+    """As a clock shows it: ``4:05``, ``1:02:03``, ``2 d 1:02:03`` (whole seconds, down)."""
+    days, seconds = divmod(max(0, ms) // 1000, 86_400)
+    hours, seconds = divmod(seconds, 3600)
+    minutes, seconds = divmod(seconds, 60)
+    shown = f"{hours}:{minutes:02}:{seconds:02}" if hours or days else f"{minutes}:{seconds:02}"
+    return f"{days} d {shown}" if days else shown
 
 
 def _duration(seconds: int) -> str:
