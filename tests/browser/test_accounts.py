@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.browser.test_accessibility import violations
+
 pytestmark = pytest.mark.browser
 
 NewContext = Callable[..., BrowserContext]
@@ -54,6 +56,8 @@ def test_the_header_names_the_account_and_its_menu_works_by_keyboard(
     assert box is not None
     assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], "all on screen"
     shoot(page, output_path, f"accounts/menu-{viewport['width']}.png")
+    found = violations(page)
+    assert found == [], found
     page.keyboard.press("Escape")
     expect(items).to_be_hidden()
     expect(toggle).to_be_focused()
@@ -68,6 +72,7 @@ def test_the_header_names_the_account_and_its_menu_works_by_keyboard(
     page.wait_for_url("**/accounts/password_change/")
     expect(page.locator("h1")).to_have_text("Change your password")
     shoot(page, output_path, f"accounts/change-{viewport['width']}.png")
+    assert violations(page) == []
 
     toggle.click()
     page.get_by_role("button", name="Log out").click()
@@ -76,3 +81,4 @@ def test_the_header_names_the_account_and_its_menu_works_by_keyboard(
     page.get_by_role("link", name="Forgot your password?").click()
     expect(page.locator("h1")).to_have_text("Reset your password")
     shoot(page, output_path, f"accounts/reset-{viewport['width']}.png")
+    assert violations(page) == []
