@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games import records, selectors, services
 from games.models import ChatMessage, Game, Move
+from games.rules.clock import SideClock, TimeControl
 from games.rules.sgf import export_collection
 from games.services import GameError
 
@@ -28,7 +29,8 @@ COUNT_ROWS = {
     "territory": (
         ("territory", "Territory"),
         ("prisoners", "Captures"),
-        ("dead", "Dead stones"),
+        # The opponent's stones marked dead, which count for this column's side.
+        ("dead", "Opponent's dead stones"),
         ("komi", "Komi"),
     ),
     "area": (("stones", "Stones"), ("territory", "Territory"), ("komi", "Komi")),
@@ -193,7 +195,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             {
                 "fields": (
                     "clock",
-                    "clocks",
+                    "clocks_in_words",
                     "turn_started_at",
                     "deadline",
                     ("black_online", "black_away_since"),
@@ -226,6 +228,27 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def clock(self, game: Game) -> str:
         """The time control in words ("5 min + 3 s a move", "No clock")."""
         return selectors.time_control_text(game)
+
+    @admin.display(description="clocks")
+    def clocks_in_words(self, game: Game) -> SafeString | None:
+        """Each side's clock as of now, in words ("Black 4:32 + 3 periods of 30 s"), the
+        running one marked."""
+        state = selectors.clock_state(game, timezone.now())
+        if state is None or game.time_control is None:
+            return None
+        control = TimeControl.from_json(game.time_control)
+        return format_html_join(
+            "",
+            '<p class="clock-words">{} {}{}</p>',
+            (
+                (
+                    color.title(),
+                    control.side_in_words(SideClock.from_json(state[color])),
+                    ", running" if state["running"] == color else "",
+                )
+                for color in ("black", "white")
+            ),
+        )
 
     @admin.display(description="size", ordering="size")
     def board_size(self, game: Game) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth.forms import UserCreationForm
 
 from games.engine import gnugo
 from games.rules import go
@@ -37,26 +38,24 @@ CLOCK_LABELS = {
 
 
 # The home form's presets (its script fills the clock fields from them): what players of
-# each game are used to, then correspondence for both. A preset without a kind is for both.
-def _preset(label: str, kind: str | None, clock: str, **settings: int) -> dict[str, Any]:
+# each game are used to, then correspondence for both. A preset without a kind is for both;
+# each is labelled by its time control's words, which name the system.
+def _preset(kind: str | None, clock: str, **settings: int) -> dict[str, Any]:
+    label = TimeControl.build(clock, **settings).describe()
     return {"label": label, "kind": kind, "clock": clock, **settings}
 
 
 CLOCK_PRESETS = [
-    _preset("No clock", None, "none"),
-    _preset("5 min + 3 s", "othello", "fischer", main_time=300, increment=3),
-    _preset("10 min", "othello", "fischer", main_time=600, increment=0),
-    _preset("1 min + 2 s", "othello", "fischer", main_time=60, increment=2),
-    _preset(
-        "10 min + 5 x 30 s byo-yomi", "go", "byoyomi", main_time=600, periods=5, period_time=30
-    ),
-    _preset(
-        "20 min + 25 / 5 min Canadian", "go", "canadian", main_time=1200, stones=25, period_time=300
-    ),
-    _preset("5 min + 10 s", "go", "fischer", main_time=300, increment=10),
-    _preset("1 day a move", None, "correspondence", days=1),
-    _preset("3 days a move", None, "correspondence", days=3),
-    _preset("7 days a move", None, "correspondence", days=7),
+    {"label": "No clock", "kind": None, "clock": "none"},
+    _preset("othello", "fischer", main_time=300, increment=3),
+    _preset("othello", "fischer", main_time=600, increment=0),
+    _preset("othello", "fischer", main_time=60, increment=2),
+    _preset("go", "byoyomi", main_time=600, periods=5, period_time=30),
+    _preset("go", "canadian", main_time=1200, stones=25, period_time=300),
+    _preset("go", "fischer", main_time=300, increment=10),
+    _preset(None, "correspondence", days=1),
+    _preset(None, "correspondence", days=3),
+    _preset(None, "correspondence", days=7),
 ]
 
 
@@ -258,3 +257,17 @@ def size_menu() -> dict[str, dict[str, Any]]:
     menu["go"]["max_handicap"] = {size: go.MAX_HANDICAP[size] for size in GO_SIZES}
     menu["go"]["komi"] = {"even": DEFAULT_KOMI, "handicap": HANDICAP_KOMI}
     return menu
+
+
+class SignupForm(UserCreationForm):  # type: ignore[type-arg]
+    """`/accounts/signup/`: a username, a password twice, and an optional e-mail address,
+    the one a password reset link is sent to."""
+
+    email = forms.EmailField(
+        required=False,
+        label="E-mail (optional)",
+        help_text="Only to send you a link if you forget your password.",
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")

@@ -311,6 +311,8 @@ def archive(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "page": page,
+        # Where the viewer has a seat, the link to a game in progress says Play, not Watch.
+        "seated": {game.public_id for game in page.object_list if selectors.color_of(game, viewer)},
         "can_have_games": can_have_games,
         "filtered": any(filters.values()) or mine is not None,
     }

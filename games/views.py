@@ -14,14 +14,13 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import guests, limits, selectors, services
-from games.forms import CLOCK_SETTINGS, JoinForm, NewGameForm, clock_menu, size_menu
+from games.forms import CLOCK_SETTINGS, JoinForm, NewGameForm, SignupForm, clock_menu, size_menu
 from games.models import Game
 from games.services import GameError, Player
 
@@ -186,9 +185,15 @@ def state_json(request: HttpRequest, game_id: str) -> JsonResponse:
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """`/accounts/signup/`: create an account and log in."""
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        login(request, form.save())
+        user = form.save()
+        login(request, user)
+        messages.success(
+            request,
+            f"Welcome, {user.get_username()}! Your account is ready: your games, and the "
+            "password, are in the menu under your name at the top of the page.",
+        )
         return redirect("games:home")
     status = 400 if request.method == "POST" else 200
     return render(request, "registration/signup.html", {"form": form}, status=status)

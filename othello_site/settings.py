@@ -25,6 +25,11 @@ Environment variables:
                      gone, its sockets offline (default 20)
     COMPUTER_ENGINES the computer's engines thinking at once in each process (default 2)
     GNUGO_PATH       GNU Go's program (default /usr/games/gnugo, Debian's gnugo)
+    EMAIL_HOST       an SMTP server for the password reset mails; unset, they are printed
+                     on the console (Django's console backend)
+    EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL
+                     that server's port (default 25), login and encryption (on/off)
+    DEFAULT_FROM_EMAIL  the mails' sender (default "Othello & Go <noreply@localhost>")
     DATABASE_URL     e.g. postgres://user@host:5432/name (psycopg 3)
     REDIS_URL        e.g. redis://host:6379/0 (channels-redis)
 """
@@ -36,6 +41,7 @@ import re
 import sys
 import tempfile
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +55,8 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
 
-def _flag(name: str, *, default: bool) -> bool:
-    value = os.environ.get(name, "").strip().lower()
+def _flag(name: str, *, default: bool, environ: Mapping[str, str] = os.environ) -> bool:
+    value = environ.get(name, "").strip().lower()
     if not value:
         return default
     if value in _TRUE | _FALSE:
@@ -146,7 +152,7 @@ CONTENT_SECURITY_POLICY = {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
-        # data: for the favicon, drawn inline in templates/base.html.
+        # data: for the favicon, drawn inline in templates/base.html, and site.css's icons.
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
         "object-src": [NONE],
@@ -311,6 +317,37 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+
+
+def email_settings(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Django's e-mail settings (the password reset mails) from ``environ``: SMTP when
+    EMAIL_HOST is set, else the console backend, which prints each mail on the server's
+    output (enough for one person running the server)."""
+    sender = environ.get("DEFAULT_FROM_EMAIL", "").strip() or "Othello & Go <noreply@localhost>"
+    host = environ.get("EMAIL_HOST", "").strip()
+    if not host:
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
+            "DEFAULT_FROM_EMAIL": sender,
+            "SERVER_EMAIL": sender,
+        }
+    port = environ.get("EMAIL_PORT", "").strip() or "25"
+    if not port.isdigit():
+        raise ImproperlyConfigured(f"EMAIL_PORT={port!r}: expected a port number")
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": host,
+        "EMAIL_PORT": int(port),
+        "EMAIL_HOST_USER": environ.get("EMAIL_HOST_USER", ""),
+        "EMAIL_HOST_PASSWORD": environ.get("EMAIL_HOST_PASSWORD", ""),
+        "EMAIL_USE_TLS": _flag("EMAIL_USE_TLS", default=False, environ=environ),
+        "EMAIL_USE_SSL": _flag("EMAIL_USE_SSL", default=False, environ=environ),
+        "DEFAULT_FROM_EMAIL": sender,
+        "SERVER_EMAIL": sender,
+    }
+
+
+globals().update(email_settings(os.environ))
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

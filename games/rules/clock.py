@@ -41,6 +41,14 @@ from typing import Any, Literal
 
 System = Literal["fischer", "byoyomi", "canadian", "absolute", "correspondence"]
 SYSTEMS: tuple[System, ...] = ("fischer", "byoyomi", "canadian", "absolute", "correspondence")
+# The systems' names as players write them in a sentence.
+SYSTEM_NAMES: dict[System, str] = {
+    "fischer": "Fischer",
+    "byoyomi": "byo-yomi",
+    "canadian": "Canadian",
+    "absolute": "absolute",
+    "correspondence": "correspondence",
+}
 SETTINGS = ("main_time", "increment", "periods", "period_time", "stones", "days")
 
 SECOND = 1000
@@ -160,16 +168,22 @@ class TimeControl:
         return cls.build(data["system"], **{field: data.get(field) for field in SETTINGS})
 
     def describe(self) -> str:
-        """In a player's words: ``10+5``, ``10 min + 5 x 30 s``, ``3 days a move`` ...
+        """In a player's words, naming the system: ``5 min, +3 s per move (Fischer)``,
+        ``10 min + 5 x 30 s (byo-yomi)``, ``3 days a move (correspondence)`` ...
 
         >>> TimeControl.fischer(main_time=300, increment=3).describe()
-        '5 min + 3 s a move'
+        '5 min, +3 s per move (Fischer)'
         >>> TimeControl.canadian(main_time=1200, stones=25, period_time=300).describe()
-        '20 min + 25 moves in 5 min'
+        '20 min + 25 moves in 5 min (Canadian)'
         """
+        return f"{self._settings_in_words()} ({SYSTEM_NAMES[self.system]})"
+
+    def _settings_in_words(self) -> str:
         main = _duration(self.main_time or 0)
         if self.system == "fischer":
-            return f"{main} + {_duration(self.increment or 0)} a move"
+            if not self.increment:
+                return f"{main}, no increment"
+            return f"{main}, +{_duration(self.increment)} per move"
         if self.system == "absolute":
             return f"{main} in all"
         if self.system == "byoyomi":
@@ -177,6 +191,30 @@ class TimeControl:
         if self.system == "canadian":
             return f"{main} + {self.stones} moves in {_duration(self.period_time or 0)}"
         return f"{self.days} day{'s' if self.days != 1 else ''} a move"
+
+    def side_in_words(self, side: SideClock) -> str:
+        """One side's clock in words, for people reading a record: ``4:32 + 3 periods of
+        30 s``, ``0:21 left in the period, 2 periods of 30 s in all``, ``3:10 for 12 more
+        moves``, ``2 d 1:02:03 for this move``.
+
+        >>> TimeControl.byoyomi(main_time=600, periods=5, period_time=30).side_in_words(
+        ...     SideClock(remaining_ms=272_000, periods=3))
+        '4:32 + 3 periods of 30 s'
+        """
+        left = _clock_time(side.remaining_ms)
+        period = _duration(self.period_time or 0)
+        if self.system == "byoyomi":
+            periods = f"{side.periods} period{'s' if side.periods != 1 else ''} of {period}"
+            if side.overtime:
+                return f"{left} left in the period, {periods} in all"
+            return f"{left} + {periods}"
+        if self.system == "canadian":
+            if side.overtime:
+                return f"{left} for {side.stones} more moves"
+            return f"{left}, then {self.stones} moves in {period}"
+        if self.system == "correspondence":
+            return f"{left} for this move"
+        return left
 
     # The clock
 
@@ -320,6 +358,15 @@ LIMITS: dict[str, tuple[int, int]] = {
     "stones": (1, 100),
     "days": (1, 30),
 }
+
+
+def _clock_time(ms: int) -> str:
+    """As a clock shows it: ``4:05``, ``1:02:03``, ``2 d 1:02:03`` (whole seconds, down)."""
+    days, seconds = divmod(max(0, ms) // 1000, 86_400)
+    hours, seconds = divmod(seconds, 3600)
+    minutes, seconds = divmod(seconds, 60)
+    shown = f"{hours}:{minutes:02}:{seconds:02}" if hours or days else f"{minutes}:{seconds:02}"
+    return f"{days} d {shown}" if days else shown
 
 
 def _duration(seconds: int) -> str:

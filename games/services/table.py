@@ -7,7 +7,8 @@
   followed it, leaves the record as if never played: its rows deleted, the position and
   both clocks as they were before it) or declines (the same move may not be asked again
   until the next one). One request at a time; any new move, a resignation or the end of
-  the game cancels it. The computer accepts at once.
+  the game cancels it. The computer accepts at once. What was said after a move taken
+  back follows the move before it.
 - ``offer_rematch``: after the game, one player offers, the other accepts the same way: a
   new game with the same settings and the colours swapped (against the computer it
   starts at once).
@@ -198,6 +199,7 @@ def _take_back(game: Game, last: Move, now: datetime.datetime) -> Game:
     position = _replayed(game, kept)
     Move.objects.filter(pk__in=[move.pk for move in undone]).delete()
     game.ply = last.ply - 1
+    _reattach_chat(game)
     game.snapshot = position.to_snapshot()
     game.to_move = position.to_move.value
     game.score = running_score(game, position)
@@ -214,6 +216,12 @@ def _take_back(game: Game, last: Move, now: datetime.datetime) -> Game:
     nudge_computer(game)
     on_commit(lambda: events.broadcast_undone(game))
     return game
+
+
+def _reattach_chat(game: Game) -> None:
+    """What was said after a move now taken back follows the move before it (in the replay
+    and the SGF's comments), not the move that will be played in its place."""
+    ChatMessage.objects.filter(game=game, ply__gt=game.ply).update(ply=game.ply)
 
 
 def _replayed(game: Game, moves: Sequence[Move]) -> rules.Position:

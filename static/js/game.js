@@ -63,15 +63,20 @@ function refusal(occupied) {
   return "Not a legal move there: it would capture itself or repeat the board (ko).";
 }
 
+// A hint answers one pick: it goes when the player acts (a move, a pass, any request
+// but chat) or the position changes, or after a while, whichever comes first.
 let hintTimer = null;
+function hideHint() {
+  clearTimeout(hintTimer);
+  $("board-hint").hidden = true;
+}
+
 function showHint(text) {
   const hint = $("board-hint");
   hint.textContent = text;
   hint.hidden = false;
   clearTimeout(hintTimer);
-  hintTimer = setTimeout(() => {
-    hint.hidden = true;
-  }, ERROR_SHOWN_MS);
+  hintTimer = setTimeout(hideHint, ERROR_SHOWN_MS);
 }
 
 // --- connection --------------------------------------------------------------
@@ -79,6 +84,7 @@ function showHint(text) {
 let connection = null;
 
 function send(message) {
+  if (!["sync", "chat"].includes(message.type)) hideHint();
   if (connection?.send(message)) return true;
   showError("Not connected: reconnecting…");
   return false;
@@ -148,6 +154,7 @@ function update(next, move) {
   } else if (game.status === "scoring" && next.marking !== game.marking && hadAccepted) {
     withdrawn = true;
   }
+  if (next.ply !== game.ply || next.status !== game.status) hideHint();
   game = { ...next, moves };
   receivedAt = performance.now();
   board.render(game, fresh);
@@ -223,7 +230,10 @@ function noticeText() {
   if (tableNote && game.status === "active") return tableNote;
   const last = game.last_move;
   if (game.status !== "active" || last?.action !== "pass") return "";
-  const who = COLOR_NAME[last.color];
+  if (last.color === game.you) {
+    return game.kind === "othello" ? "You have no move and pass." : "You pass.";
+  }
+  const who = seatName(last.color);
   return game.kind === "othello" ? `${who} has no move and passes.` : `${who} passes.`;
 }
 
@@ -366,7 +376,8 @@ const COUNT_ROWS = {
   territory: [
     ["territory", "Territory"],
     ["prisoners", "Captures"],
-    ["dead", "Dead stones"],
+    // The opponent's stones marked dead, which count for this column's side.
+    ["dead", "Opponent's dead stones"],
     ["komi", "Komi"],
   ],
   area: [

@@ -28,7 +28,7 @@ def test_the_running_clock_ticks_and_the_server_flags_the_game(new_context: NewC
         name="Alice",
         clock={"clock": "absolute", "main_time": 4},
     )
-    expect(alice.page.locator("#time-control")).to_have_text("4 s in all")
+    expect(alice.page.locator("#time-control")).to_have_text("4 s in all (absolute)")
     bob = join_game(new_context().new_page(), alice.url, name="Bob")
     spectator = watch_game(new_context().new_page(), alice.url)
 

@@ -43,3 +43,39 @@ def test_every_refused_click_says_why(new_context: NewContext, output_path: str)
     alice.page.keyboard.press("Enter")
     expect(hint).to_have_text("That square is taken.")
     expect(hint).to_have_attribute("role", "status")
+
+
+def test_a_hint_goes_when_the_player_acts_or_the_position_changes(
+    new_context: NewContext,
+) -> None:
+    alice = create_game(new_context().new_page(), kind="othello", size=8, name="Alice")
+    bob = join_game(new_context().new_page(), alice.url, name="Bob")
+    hint = alice.page.locator("#board-hint")
+
+    alice.point((3, 3)).click()
+    expect(hint).to_have_text("That square is taken.")
+    alice.point((2, 3)).click()  # her next move, a legal one
+    alice.wait_for_ply(1)
+    assert hint.is_hidden()  # at once, not when the hint's time runs out
+
+    alice.point((0, 0)).click()
+    expect(hint).to_have_text("It is Bob's move.")
+    bob.point((2, 2)).click()  # the opponent's reply changes the position
+    alice.wait_for_ply(2)
+    assert hint.is_hidden()
+
+
+def test_a_go_hint_goes_with_a_pass(new_context: NewContext) -> None:
+    alice = create_game(new_context().new_page(), kind="go", size=9, name="Alice")
+    bob = join_game(new_context().new_page(), alice.url, name="Bob")
+    hint = alice.page.locator("#board-hint")
+    alice.point((4, 4)).click()
+    bob.wait_for_ply(1)
+    bob.page.click("#pass-button")
+    alice.wait_for_ply(2)
+
+    alice.point((4, 4)).click()
+    expect(hint).to_have_text("That point is taken.")
+    alice.page.click("#pass-button")
+    alice.wait_for_ply(3)
+    assert hint.is_hidden()

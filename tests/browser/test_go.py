@@ -88,7 +88,9 @@ def test_go_with_a_capture_two_passes_and_a_spectator(new_context: NewContext, o
     bob.page.click("#pass-button")
     for view in everyone:
         view.wait_for_ply(8)
-        expect(view.notice).to_have_text("White passes.")
+    expect(bob.notice).to_have_text("You pass.")
+    for view in (alice, carol):
+        expect(view.notice).to_have_text("Bob passes.")
     alice.page.click("#pass-button")
     for view in everyone:
         view.wait_for_ply(9)

@@ -117,3 +117,60 @@ def test_a_phone_held_sideways_shows_the_whole_board_with_the_panel_beside_it(
     assert panel["x"] >= board["x"] + board["width"], "the panel is beside the board"
     assert panel["y"] < SIDEWAYS["height"], "the panel starts on screen"
     alice.screenshot(output_path, f"layout/sideways-{kind}-{size}.png")
+
+
+PHONE_390 = {"width": 390, "height": 844}
+# The widths the layout tests cover: two phones, one held sideways, a desktop.
+VIEWPORTS = {"phone-360": PHONE, "phone-390": PHONE_390, "sideways": SIDEWAYS, "desktop": DESKTOP}
+BYOYOMI = {"clock": "byoyomi", "main_time": 600, "periods": 5, "period_time": 30}
+FISCHER = {"clock": "fischer", "main_time": 300, "increment": 3}
+
+
+def name_lines(view: GamePage, color: str) -> int:
+    """How many lines the seat's name takes on screen (its text's line boxes)."""
+    lines: int = (
+        view.player(color)
+        .locator(".player-name")
+        .evaluate(
+            """name => {
+            const range = document.createRange();
+            range.selectNodeContents(name);
+            return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size;
+        }"""
+        )
+    )
+    return lines
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=str)
+@pytest.mark.parametrize(
+    ("kind", "size", "clock", "computer"),
+    [("go", 9, BYOYOMI, "GNU Go 3.8 (level 3)"), ("othello", 8, FISCHER, "Engine (level 3)")],
+)
+def test_long_names_read_on_one_or_two_lines(
+    new_context: NewContext,
+    output_path: str,
+    viewport: str,
+    kind: str,
+    size: int,
+    clock: dict[str, int],
+    computer: str,
+) -> None:
+    view = create_game(
+        new_context(viewport=VIEWPORTS[viewport]).new_page(),
+        kind=kind,
+        size=size,
+        name="Maximiliane Wolkenstein-Rodeneck",
+        color="black",
+        clock=clock,
+        level=3,
+    )
+    expect(view.player("white").locator(".player-name")).to_have_text(computer)
+    expect(view.player("white").locator(".player-clock")).to_be_visible()
+    assert name_lines(view, "white") <= 2
+    assert name_lines(view, "black") <= 2
+    for color in ("black", "white"):
+        card = view.player(color).bounding_box()
+        assert card is not None
+        assert card["x"] + card["width"] <= VIEWPORTS[viewport]["width"]
+    view.screenshot(output_path, f"names/{kind}-{viewport}.png")

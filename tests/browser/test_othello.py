@@ -64,9 +64,13 @@ def test_a_whole_othello_game_between_two_browsers(new_context: NewContext, outp
         last = state["last_move"]
         if last and last["action"] == "pass":
             automatic_passes += 1
-            passer = last["color"].title()
-            for view in seats.values():
-                expect(view.notice).to_have_text(f"{passer} has no move and passes.")
+            passer = state["players"][last["color"]]
+            for color, view in seats.items():
+                expect(view.notice).to_have_text(
+                    "You have no move and pass."
+                    if color == last["color"]
+                    else f"{passer} has no move and passes."
+                )
         legal = mover.legal_points()
         target = mover.point(legal[len(legal) // 2])
         if state["ply"] == 0:

@@ -254,14 +254,22 @@ def test_unused_settings_are_dropped_and_the_json_round_trips() -> None:
 @pytest.mark.parametrize(
     ("control", "words"),
     [
-        (TimeControl.fischer(main_time=600, increment=0), "10 min + 0 s a move"),
-        (TimeControl.absolute(main_time=90), "1 min 30 s in all"),
-        (TimeControl.byoyomi(main_time=600, periods=5, period_time=30), "10 min + 5 x 30 s"),
-        (TimeControl.correspondence(days=3), "3 days a move"),
-        (TimeControl.correspondence(days=1), "1 day a move"),
+        (TimeControl.fischer(main_time=300, increment=3), "5 min, +3 s per move (Fischer)"),
+        (TimeControl.fischer(main_time=600, increment=0), "10 min, no increment (Fischer)"),
+        (TimeControl.absolute(main_time=90), "1 min 30 s in all (absolute)"),
+        (
+            TimeControl.byoyomi(main_time=600, periods=5, period_time=30),
+            "10 min + 5 x 30 s (byo-yomi)",
+        ),
+        (
+            TimeControl.canadian(main_time=1200, stones=25, period_time=300),
+            "20 min + 25 moves in 5 min (Canadian)",
+        ),
+        (TimeControl.correspondence(days=3), "3 days a move (correspondence)"),
+        (TimeControl.correspondence(days=1), "1 day a move (correspondence)"),
     ],
 )
-def test_described_in_a_players_words(control: TimeControl, words: str) -> None:
+def test_described_in_a_players_words_naming_the_system(control: TimeControl, words: str) -> None:
     assert control.describe() == words
 
 
@@ -269,3 +277,36 @@ def test_the_doctests_hold() -> None:
     import doctest
 
     assert doctest.testmod(clock).failed == 0
+
+
+BYOYOMI = TimeControl.byoyomi(main_time=600, periods=5, period_time=30)
+CANADIAN = TimeControl.canadian(main_time=1200, stones=25, period_time=300)
+
+
+@pytest.mark.parametrize(
+    ("control", "side", "words"),
+    [
+        (BYOYOMI, SideClock(remaining_ms=272_000, periods=3), "4:32 + 3 periods of 30 s"),
+        (BYOYOMI, SideClock(remaining_ms=272_400, periods=1), "4:32 + 1 period of 30 s"),
+        (
+            BYOYOMI,
+            SideClock(remaining_ms=21_000, periods=2, overtime=True),
+            "0:21 left in the period, 2 periods of 30 s in all",
+        ),
+        (CANADIAN, SideClock(remaining_ms=3_723_000, stones=25), "1:02:03, then 25 moves in 5 min"),
+        (
+            CANADIAN,
+            SideClock(remaining_ms=190_000, stones=12, overtime=True),
+            "3:10 for 12 more moves",
+        ),
+        (TimeControl.fischer(main_time=300, increment=3), SideClock(remaining_ms=59_999), "0:59"),
+        (TimeControl.absolute(main_time=300), SideClock(remaining_ms=0), "0:00"),
+        (
+            TimeControl.correspondence(days=3),
+            SideClock(remaining_ms=2 * 86_400_000 + 3_723_000),
+            "2 d 1:02:03 for this move",
+        ),
+    ],
+)
+def test_a_sides_clock_in_words(control: TimeControl, side: SideClock, words: str) -> None:
+    assert control.side_in_words(side) == words

@@ -192,7 +192,7 @@ def test_a_counted_go_game_shows_its_agreed_count_beside_the_board(admin_client:
     assert cells == [
         ("territory", "Territory", "10", "5"),
         ("prisoners", "Captures", "0", "0"),
-        ("dead", "Dead stones", "2", "0"),
+        ("dead", "Opponent&#x27;s dead stones", "2", "0"),
         ("komi", "Komi", "0", "6.5"),
         ("total", "Total", "12", "11.5"),
     ]

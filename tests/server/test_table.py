@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from games import selectors, services
+from games import records, selectors, services
 from games.models import ChatMessage, Game
 from games.rules import Move, OthelloPosition
 from games.rules.clock import TimeControl
+from games.rules.sgf import export_sgf
 from games.services import GameError, Player
 from tests.conftest import FrozenClock
 from tests.server.helpers import Events, reload
@@ -459,3 +460,26 @@ def test_the_rematch_of_a_handicap_game_keeps_the_handicap(black: Player, white:
     )
     assert seen["board"] == reload(game).start["rows"]
     assert seen["players"] == {"black": "Bob", "white": "Ann"}
+
+
+def test_chat_said_after_a_move_taken_back_follows_the_move_before_it(
+    black: Player, white: Player, spectator: Player
+) -> None:
+    game = start(black, white, kind="go", size=9)
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
+    services.say(player=white, game_id=game.public_id, name="", text="after the first")
+    services.play(player=white, game_id=game.public_id, ply=1, point=[6, 6])
+    services.say(player=black, game_id=game.public_id, name="", text="oops")
+    services.ask_undo(player=white, game_id=game.public_id, ply=2)
+    services.say(player=spectator, game_id=game.public_id, name="Cy", text="while asked")
+    services.accept_undo(player=black, game_id=game.public_id, ply=2)
+    services.play(player=white, game_id=game.public_id, ply=1, point=[4, 4])
+    services.resign(player=white, game_id=game.public_id)
+
+    game = reload(game)
+    said = [(message.text, message.ply) for message in game.chat.all()]
+    assert said == [("after the first", 1), ("oops", 1), ("while asked", 1)]
+    replayed = [(message["text"], message["ply"]) for message in records.replay_data(game)["chat"]]
+    assert replayed == [("after the first", 1), ("oops", 1)]  # the players'
+    sgf = export_sgf(records.record_of(game))
+    assert "B[cc]C[Bob: after the first\nAnn: oops]W[ee]" in sgf.replace(";", "")

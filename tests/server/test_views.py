@@ -153,7 +153,7 @@ def test_bad_input_is_400_with_the_form_errors_and_stores_nothing(
 @pytest.mark.parametrize(
     ("fields", "words", "main_time"),
     [
-        ({"clock": "fischer", "main_time": 300, "increment": 3}, "5 min + 3 s a move", 300),
+        ({"clock": "fischer", "main_time": 300, "increment": 3}, "+3 s per move (Fischer)", 300),
         ({"clock": "byoyomi", "main_time": 600, "periods": 5, "period_time": 30}, "5 x 30 s", 600),
         # A setting the system does not use is dropped.
         ({"clock": "correspondence", "days": 3, "main_time": 9}, "3 days a move", None),
