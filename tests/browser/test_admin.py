@@ -26,7 +26,16 @@ BYOYOMI = {"clock": "byoyomi", "main_time": 600, "periods": 5, "period_time": 30
 
 def create_superuser(server: DaphneServer) -> None:
     subprocess.run(
-        [sys.executable, "manage.py", "createsuperuser", "--noinput", "--username", "admin"],
+        [
+            sys.executable,
+            "manage.py",
+            "createsuperuser",
+            "--noinput",
+            "--username",
+            "admin",
+            "--email",
+            "admin@example.com",
+        ],
         cwd=ROOT,
         env={**server.env, "DJANGO_SUPERUSER_PASSWORD": PASSWORD},
         check=True,
@@ -43,8 +52,12 @@ def test_the_admin_shows_the_whole_19x19_board_and_the_clocks_in_words(
         new_context().new_page(), kind="go", size=19, name="Alice", clock=BYOYOMI, home=home
     )
     bob = join_game(new_context().new_page(), alice.url, name="Bob")
-    alice.point((3, 15)).click()
+    alice.point((3, 15)).click()  # the first moves cost nothing: no clock runs before them
     bob.wait_for_ply(1)
+    bob.point((15, 3)).click()
+    alice.wait_for_ply(2)
+    alice.point((3, 3)).click()
+    bob.wait_for_ply(3)
     game_id = alice.url.rstrip("/").rsplit("/", 1)[1]
 
     page = new_context(viewport=DESKTOP).new_page()
