@@ -94,12 +94,7 @@ def broadcast_lobby() -> None:
     """Send ``lobby.changed`` (the open games and how many are being played) to everyone
     on the lobby's websocket."""
     text = json.dumps(lobby_json(), separators=(",", ":"))
-    event = {"type": "lobby.changed", "whole": text}
-    kept = _outbox.get()
-    if kept is not None:
-        kept.append((LOBBY_GROUP, event))
-        return
-    async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, event)
+    send_to_group(LOBBY_GROUP, {"type": "lobby.changed", "whole": text})
 
 
 def personal(event: dict[str, Any], you: str | None) -> str:
@@ -137,9 +132,15 @@ def _public_state(
     return state, seat_tokens(game)
 
 
-def _send(game: Game, event: dict[str, Any]) -> None:
+def send_to_group(group: str, event: dict[str, Any]) -> None:
+    """Send ``event`` to the channel-layer ``group``: kept in the outbox when there is one
+    (``outbox``), else at once."""
     kept = _outbox.get()
     if kept is not None:
-        kept.append((group_name(game.public_id), event))
+        kept.append((group, event))
         return
-    async_to_sync(get_channel_layer().group_send)(group_name(game.public_id), event)
+    async_to_sync(get_channel_layer().group_send)(group, event)
+
+
+def _send(game: Game, event: dict[str, Any]) -> None:
+    send_to_group(group_name(game.public_id), event)

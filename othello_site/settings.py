@@ -21,6 +21,9 @@ Environment variables:
                      game (default 60)
     PROCESS_TIMEOUT  seconds without a heartbeat after which a server process counts as
                      gone, its sockets offline (default 20)
+    SEEK_PROCESS_TIMEOUT  seconds without a heartbeat after which a process's lobby
+                     sockets stop keeping their seeks alive (default 4: a seek is gone
+                     within 5 s of its last socket, a killed process's too)
     COMPUTER_ENGINES the computer's engines thinking at once in each process (default 2)
     GNUGO_PATH       GNU Go's program (default /usr/games/gnugo, Debian's gnugo)
     DATABASE_URL     e.g. postgres://user@host:5432/name (psycopg 3)
@@ -98,6 +101,9 @@ ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))
 # A server process that has not been seen for this long was killed: its sockets are
 # offline (games.clockwatch; tests shorten it).
 PROCESS_TIMEOUT = float(os.environ.get("PROCESS_TIMEOUT", "20"))
+# Pairing (pairing.services): a seek lives while a lobby socket of its session is open on
+# a process seen this recently (the heartbeat is written every second).
+SEEK_PROCESS_TIMEOUT = float(os.environ.get("SEEK_PROCESS_TIMEOUT", "4"))
 
 # The computer opponent (games.computer): engines thinking at once in each process, and
 # GNU Go (Debian's gnugo).
@@ -119,6 +125,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "games",
+    "pairing",
 ]
 
 MIDDLEWARE = [
