@@ -121,7 +121,7 @@ class LobbyConsumer(_DirectDispatch):
 
     async def pairing_paired(self, event: dict[str, Any]) -> None:
         """The session's seek was paired: its game, from `services.pair`."""
-        await self.send_json({"type": "paired", "game_id": event["game_id"]})
+        await self.send(text_data=event["whole"])
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """The lobby changed, from `events.broadcast_lobby`."""

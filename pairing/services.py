@@ -19,6 +19,8 @@ paired twice, whatever runs at once.
 from __future__ import annotations
 
 import datetime
+import json
+import logging
 import math
 import threading
 from collections.abc import Iterator
@@ -37,6 +39,8 @@ from games.services import GameError, Player
 from games.services.base import is_int
 from pairing import matching
 from pairing.models import LobbySocket, Pairing, Seek
+
+logger = logging.getLogger(__name__)
 
 RATING_LIMIT = 4000.0
 CODES = ("unavailable", "bad_request", "login_required")
@@ -281,7 +285,13 @@ def wave(*, now: datetime.datetime | None = None) -> list[Game] | None:
         seekers = [seeker(seek, now=now) for seek in Seek.objects.all()]
         made = []
         for first, second in matching.pairs(seekers):
-            game = pair(int(first), int(second))
+            try:
+                game = pair(int(first), int(second))
+            except GameError:
+                # A seek the games' services refuse (checked when made: it cannot be);
+                # the pair's transaction rolled back, the others go on.
+                logger.exception("pairing seeks %s and %s", first, second)
+                continue
             if game is not None:
                 made.append(game)
         return made
@@ -302,23 +312,22 @@ def pair(first_id: int, second_id: int) -> Game | None:
     options: dict[str, Any] = {"kind": first.kind, "size": first.size, "color": "random"}
     if first.time_control is not None:
         options["time_control"] = TimeControl.from_json(first.time_control)
-    try:
-        game = services.create_game(player=_player(first), name=first.name, **options)
-        game = services.join_game(player=_player(second), game_id=game.public_id, name=second.name)
-    except GameError:
-        return None  # a seek the services refuse (it cannot be, checked when made)
-    ratings = {game.black_session_key: 0.0, game.white_session_key: 0.0}
-    ratings.update({first.session_key: first.rating, second.session_key: second.rating})
+    game = services.create_game(player=_player(first), name=first.name, **options)
+    game = services.join_game(player=_player(second), game_id=game.public_id, name=second.name)
+    black, white = (
+        (first, second) if game.black_session_key == first.session_key else (second, first)
+    )
     Pairing.objects.create(
         game=game,
         pool=first.pool,
         category=first.category,
         rated=first.rated,
-        black_rating=ratings[game.black_session_key],
-        white_rating=ratings[game.white_session_key],
+        black_rating=black.rating,
+        white_rating=white.rating,
     )
     Seek.objects.filter(pk__in=(first_id, second_id)).delete()
-    event = {"type": "pairing.paired", "game_id": game.public_id}
+    text = json.dumps({"type": "paired", "game_id": game.public_id}, separators=(",", ":"))
+    event = {"type": "pairing.paired", "whole": text}
     for session_key in (first.session_key, second.session_key):
         group = seeker_group(session_key)
         transaction.on_commit(lambda group=group: events.send_to_group(group, event), robust=True)
