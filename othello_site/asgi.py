@@ -16,9 +16,9 @@ from django.conf import settings  # noqa: E402
 
 from games import clockwatch  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from othello_site import websocket_flow  # noqa: E402
 from pairing import loop as pairing_loop  # noqa: E402
 from pairing.routing import websocket_urlpatterns as pairing_urlpatterns  # noqa: E402
-from othello_site import websocket_flow  # noqa: E402
 
 # Fail at start-up, not on the first request, when DEBUG is off and SECRET_KEY is unset:
 # Django raises ImproperlyConfigured on reading an empty key.
