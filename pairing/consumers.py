@@ -47,8 +47,12 @@ def _open(scope: Any, channel_name: str) -> tuple[Player, dict[str, Any], dict[s
     services.socket_opened(
         session_key=session.session_key, channel_name=channel_name, process=clockwatch.PROCESS_NAME
     )
+    return player, *_now(player)
+
+
+def _now(player: Player) -> tuple[dict[str, Any], dict[str, Any] | None]:
     seek = services.seek_of(player=player)
-    return player, selectors.lobby_json(), seek_json(seek) if seek is not None else None
+    return selectors.lobby_json(), seek_json(seek) if seek is not None else None
 
 
 def _seek(scope: Any, player: Player, message: dict[str, Any]) -> dict[str, Any]:
@@ -122,6 +126,18 @@ class LobbyConsumer(_DirectDispatch):
     async def pairing_paired(self, event: dict[str, Any]) -> None:
         """The session's seek was paired: its game, from `services.pair`."""
         await self.send(text_data=event["whole"])
+
+    async def layer_rejoined(self, event: dict[str, Any]) -> None:
+        """The channel layer lost this socket's groups for a while (a Redis restart): what
+        was sent meanwhile reached nobody, so the client gets the lobby and its seek as
+        they are now (a seek paired meanwhile: the session's game is on its home page)."""
+        try:
+            lobby, seek = await _database(_now, self.player)
+        except GameError:
+            return  # the database is down too: the client reconnects later
+        await self.send_json(lobby)
+        if seek is not None:
+            await self.send_json({"type": "seeking", "seek": seek})
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """The lobby changed, from `events.broadcast_lobby`."""

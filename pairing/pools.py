@@ -57,11 +57,11 @@ def _byoyomi(size: int, minutes: int, periods: int, period: int) -> Pool:
         "periods": periods,
         "period_time": period,
     }
-    return Pool(f"{minutes} min + {periods}\N{MULTIPLICATION SIGN}{period} s", "go", size, clock)
+    return Pool(f"{minutes}m + {periods}\N{MULTIPLICATION SIGN}{period}s", "go", size, clock)
 
 
 def _correspondence(kind: str, size: int, days: int) -> Pool:
-    return Pool(f"{days} days a move", kind, size, {"system": "correspondence", "days": days})
+    return Pool(f"{days} days", kind, size, {"system": "correspondence", "days": days})
 
 
 POOLS = (
