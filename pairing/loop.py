@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -67,7 +68,15 @@ class PairingLoop:
                 for channel_name in list(consumers.closed_later()):
                     services.socket_closed(channel_name=channel_name)
                     consumers.closed_later().discard(channel_name)
+                started, cpu = time.perf_counter(), time.thread_time()
                 made = services.wave()
+                if made:
+                    logger.info(
+                        "pairing wave: %d games in %.0f ms (%.0f ms CPU)",
+                        len(made),
+                        (time.perf_counter() - started) * 1000,
+                        (time.thread_time() - cpu) * 1000,
+                    )
                 if made is not None:
                     counts = selectors.seeking_counts()
                     if counts != self.counts:

@@ -128,13 +128,13 @@ setInterval(() => {
 
 // The custom seek: any size, clock, rated, rating range.
 function fillCustom() {
-  const kind = customForm.elements.kind.value;
-  const select = customForm.elements.size;
+  const kind = customForm.elements.seek_kind.value;
+  const select = customForm.elements.seek_size;
   const current = Number(select.value);
   const { sizes: offered, default: fallback } = sizes[kind];
   const chosen = offered.includes(current) ? current : fallback;
   select.replaceChildren(...offered.map((size) => new Option(`${size}×${size}`, String(size), false, size === chosen)));
-  const system = customForm.elements.clock.value;
+  const system = customForm.elements.seek_clock.value;
   for (const field of customForm.querySelectorAll("[data-seek-setting]")) {
     const used = (needs[system] ?? []).includes(field.dataset.seekSetting);
     field.hidden = !used;
@@ -152,14 +152,14 @@ customForm.addEventListener("submit", (event) => {
   const elements = customForm.elements;
   const message = {
     type: "seek",
-    kind: elements.kind.value,
-    size: Number(elements.size.value),
-    clock: elements.clock.value,
+    kind: elements.seek_kind.value,
+    size: Number(elements.seek_size.value),
+    clock: elements.seek_clock.value,
     rated: Boolean(rated?.checked),
     range: null,
   };
-  for (const name of needs[message.clock] ?? []) message[name] = integer(elements[name]);
-  const [low, high] = [integer(elements.range_low), integer(elements.range_high)];
+  for (const name of needs[message.clock] ?? []) message[name] = integer(elements[`seek_${name}`]);
+  const [low, high] = [integer(elements.seek_range_low), integer(elements.seek_range_high)];
   if (low !== null || high !== null) message.range = [low ?? 0, high ?? 4000];
   seek(message);
 });
