@@ -90,9 +90,31 @@ def broadcast_rematch(game: Game, new: Game) -> None:
 LOBBY_GROUP = "lobby"
 
 
+_lobby_held: ContextVar[list[bool] | None] = ContextVar("lobby_held", default=None)
+
+
+@contextmanager
+def lobby_held() -> Iterator[None]:
+    """Within it, ``broadcast_lobby`` only notes that the lobby changed, and the lobby is
+    broadcast once when it ends: a batch of changes (a pairing wave's games, each joined
+    through ``join_game``) costs one lobby message, not one each."""
+    changed: list[bool] = []
+    token = _lobby_held.set(changed)
+    try:
+        yield
+    finally:
+        _lobby_held.reset(token)
+        if changed:
+            broadcast_lobby()
+
+
 def broadcast_lobby() -> None:
     """Send ``lobby.changed`` (the open games and how many are being played) to everyone
-    on the lobby's websocket."""
+    on the lobby's websocket (once at the end of a ``lobby_held`` block)."""
+    held = _lobby_held.get()
+    if held is not None:
+        held.append(True)
+        return
     text = json.dumps(lobby_json(), separators=(",", ":"))
     send_to_group(LOBBY_GROUP, {"type": "lobby.changed", "whole": text})
 

@@ -283,18 +283,25 @@ def wave(*, now: datetime.datetime | None = None) -> list[Game] | None:
         now = now or timezone.now()
         forget_dead_sockets(now=now, timeout=settings.SEEK_PROCESS_TIMEOUT)
         seekers = [seeker(seek, now=now) for seek in Seek.objects.all()]
-        made = []
-        for first, second in matching.pairs(seekers):
-            try:
-                game = pair(int(first), int(second))
-            except GameError:
-                # A seek the games' services refuse (checked when made: it cannot be);
-                # the pair's transaction rolled back, the others go on.
-                logger.exception("pairing seeks %s and %s", first, second)
-                continue
-            if game is not None:
-                made.append(game)
-        return made
+        # One lobby message for the whole wave (each game's join would send one).
+        with events.lobby_held():
+            return _make(matching.pairs(seekers))
+
+
+def _make(pairs: list[tuple[str, str]]) -> list[Game]:
+    """The games of ``pairs`` (seek ids), each in its own transaction (``pair``)."""
+    made = []
+    for first, second in pairs:
+        try:
+            game = pair(int(first), int(second))
+        except GameError:
+            # A seek the games' services refuse (checked when made: it cannot be); the
+            # pair's transaction rolled back, the others go on.
+            logger.exception("pairing seeks %s and %s", first, second)
+            continue
+        if game is not None:
+            made.append(game)
+    return made
 
 
 @transaction.atomic
