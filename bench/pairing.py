@@ -58,7 +58,8 @@ SEEK = {
     "rated": False,
     "range": None,
 }
-WAIT = 60  # seconds a seeker waits for `paired` at most
+WAIT = 180  # seconds a seeker waits for `paired` at most
+OPENING = 50  # sockets opening at once
 WAVE_LINE = re.compile(r"pairing wave: (\d+) games in (\d+) ms \((\d+) ms CPU\)")
 
 
@@ -115,9 +116,10 @@ async def seeker(socket: ClientConnection, start: asyncio.Event) -> tuple[float,
 
 
 async def casual_round(bases: list[str], count: int) -> list[tuple[float, list[str]]]:
-    sockets = []
-    for number in range(count):
-        sockets.append(await open_lobby(bases[number % 2]))
+    sockets: list[ClientConnection] = []
+    for batch in range(0, count, OPENING):
+        numbers = range(batch, min(count, batch + OPENING))
+        sockets += await asyncio.gather(*(open_lobby(bases[n % 2]) for n in numbers))
     start = asyncio.Event()
     tasks = [asyncio.create_task(seeker(socket, start)) for socket in sockets]
     await asyncio.sleep(1)  # every lobby message read
