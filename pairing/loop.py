@@ -25,7 +25,7 @@ from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
-from games import events
+from games import clockwatch, events
 from pairing import consumers, selectors, services
 
 logger = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ class PairingLoop:
                     services.socket_closed(channel_name=channel_name)
                     consumers.closed_later().discard(channel_name)
                 started, cpu = time.perf_counter(), time.thread_time()
-                made = services.wave()
+                made = services.wave(process=clockwatch.PROCESS_NAME)
                 if made:
                     logger.info(
                         "pairing wave: %d games in %.0f ms (%.0f ms CPU)",

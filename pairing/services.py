@@ -119,7 +119,7 @@ def seek(
         range_high=bounds[1] if bounds else None,
         pool=matching.pool_key(kind, size, clock, rated=rated),
         category=category,
-        rating=rating_of(user, category) if player.user_id is not None else 1500.0,
+        rating=rating_of(user, category),
         created_at=now,
     )
 
@@ -214,13 +214,14 @@ def socket_closed(*, channel_name: str) -> bool:
 
 
 @transaction.atomic
-def forget_dead_sockets(*, now: datetime.datetime, timeout: float) -> int:
-    """Forget the lobby sockets of processes not seen for ``timeout`` seconds (a process
-    that never wrote a heartbeat counts while its sockets are younger than that), and the
-    seeks no socket keeps any more. How many seeks went."""
+def forget_dead_sockets(*, now: datetime.datetime, timeout: float, alive: str = "") -> int:
+    """Forget the lobby sockets of processes not seen for ``timeout`` seconds but the
+    process ``alive`` (a process that never wrote a heartbeat counts while its sockets are
+    younger than that), and the seeks no socket keeps any more. How many seeks went."""
     cutoff = now - datetime.timedelta(seconds=timeout)
-    alive = ServerProcess.objects.filter(seen_at__gte=cutoff).values_list("name", flat=True)
-    LobbySocket.objects.exclude(process__in=alive).filter(opened_at__lt=cutoff).delete()
+    seen = ServerProcess.objects.filter(seen_at__gte=cutoff).values_list("name", flat=True)
+    gone = LobbySocket.objects.exclude(process__in=seen).exclude(process=alive)
+    gone.filter(opened_at__lt=cutoff).delete()
     kept = LobbySocket.objects.values_list("session_key", flat=True)
     deleted, _ = Seek.objects.exclude(session_key__in=kept).delete()
     return deleted
@@ -273,15 +274,16 @@ def wave_lock() -> Iterator[bool]:
                 cursor.execute("SELECT pg_advisory_unlock(%s)", [WAVE_LOCK_KEY])
 
 
-def wave(*, now: datetime.datetime | None = None) -> list[Game] | None:
+def wave(*, now: datetime.datetime | None = None, process: str = "") -> list[Game] | None:
     """One wave, if no other process runs one (``wave_lock``): dead sockets' seeks
     forgotten, every pair ``pairing.matching.pairs`` finds made (``pair``). The games
-    made; None when another process held the lock."""
+    made; None when another process held the lock. ``process``: the one running the wave,
+    whose own sockets count whatever its heartbeat says (it is running)."""
     with wave_lock() as held:
         if not held:
             return None
         now = now or timezone.now()
-        forget_dead_sockets(now=now, timeout=settings.SEEK_PROCESS_TIMEOUT)
+        forget_dead_sockets(now=now, timeout=settings.SEEK_PROCESS_TIMEOUT, alive=process)
         seekers = [seeker(seek, now=now) for seek in Seek.objects.all()]
         # One lobby message for the whole wave (each game's join would send one).
         with events.lobby_held():

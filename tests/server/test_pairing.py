@@ -198,6 +198,10 @@ def test_a_killed_processs_seeks_go_once_its_heartbeat_is_old(
     assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 1
     assert list(Seek.objects.values_list("session_key", flat=True)) == ["ann-session"]
     assert ServerProcess.objects.filter(name="killed").exists()  # games' sweep forgets it
+    # The process running the wave counts its own sockets, even with a late heartbeat.
+    frozen_clock.advance(10)
+    assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4, alive="alive") == 0
+    assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 1
 
 
 # Waves

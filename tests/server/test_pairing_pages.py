@@ -61,3 +61,11 @@ def test_a_game_not_made_by_the_pools_says_nothing_of_them() -> None:
     response = browser.post("/games/new/", {"kind": "othello", "size": 8, "name": "Ann"})
     page = browser.get(response.url).content.decode()
     assert "Paired by the pools" not in page and "seek-again" not in page
+
+
+def test_the_admin_lists_the_seeks_and_the_pairings(admin_client: Client) -> None:
+    _, player = visitor()
+    seek(player, "Ann")
+    page = admin_client.get("/admin/pairing/seek/")
+    assert page.status_code == 200 and "othello8-fischer-180+2-casual" in page.content.decode()
+    assert admin_client.get("/admin/pairing/pairing/").status_code == 200
