@@ -43,21 +43,13 @@ from websockets.typing import Origin
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pairing.matching import Seeker, pairs
+from pairing.pools import POOLS
 from tests.daphne import Daphne, environment, running
 from tests.processes import fresh_database
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/12"
-SEEK = {
-    "type": "seek",
-    "kind": "othello",
-    "size": 8,
-    "clock": "fischer",
-    "main_time": 180,
-    "increment": 2,
-    "rated": False,
-    "range": None,
-}
+SEEK = POOLS[1].seek(rated=False)  # Othello 8x8, 3+2 Fischer
 WAIT = 180  # seconds a seeker waits for `paired` at most
 OPENING = 50  # sockets opening at once
 WAVE_LINE = re.compile(r"pairing wave: (\d+) games in (\d+) ms \((\d+) ms CPU\)")

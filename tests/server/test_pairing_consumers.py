@@ -18,21 +18,13 @@ from games.models import Game
 from othello_site.asgi import application
 from pairing import services
 from pairing.models import LobbySocket, Seek
+from pairing.pools import POOLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 HEADERS = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
 TIMEOUT = 10
-BLITZ = {
-    "type": "seek",
-    "kind": "othello",
-    "size": 8,
-    "clock": "fischer",
-    "main_time": 180,
-    "increment": 2,
-    "rated": False,
-    "range": None,
-}
+BLITZ = POOLS[1].seek(rated=False)  # Othello 8x8, 3+2 Fischer
 POOL = "othello8-fischer-180+2-casual"
 
 

@@ -11,20 +11,12 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
+from pairing.pools import POOLS
 from tests.clients import Browser, open_lobby
 from tests.server.conftest import Servers
 
 SEEKERS = 24
-BLITZ = {
-    "type": "seek",
-    "kind": "othello",
-    "size": 8,
-    "clock": "fischer",
-    "main_time": 180,
-    "increment": 2,
-    "rated": False,
-    "range": None,
-}
+BLITZ = POOLS[1].seek(rated=False)  # Othello 8x8, 3+2 Fischer
 
 
 @pytest.fixture
