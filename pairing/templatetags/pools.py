@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 from django import template
 
 from games.models import Game
-from games.rules.clock import TimeControl
+from games.rules.clock import SETTINGS, TimeControl
 from pairing import selectors
 from pairing.models import Pairing
 from pairing.pools import POOLS
@@ -79,9 +79,8 @@ def _pool_words(game: Game, pairing: Pairing) -> str:
 def _seek_fields(game: Game, pairing: Pairing) -> dict[str, Any]:
     """The home page's query that seeks again what ``game`` was paired from."""
     clock = game.time_control or {"system": "none"}
-    settings = {
-        name: value for name, value in clock.items() if name != "system" and value is not None
-    }
+    # In the settings' own order (PostgreSQL's jsonb keeps keys in an order of its own).
+    settings = {name: clock[name] for name in SETTINGS if clock.get(name) is not None}
     return {
         "seek": "again",
         "kind": game.kind,
