@@ -74,3 +74,20 @@ def test_the_pools_on_a_phone_and_a_desktop(
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= viewport["width"], "no sideways scrolling"
         page.screenshot(path=str(tmp_path / f"pools-{viewport['width']}.png"))
+
+
+def test_seek_again_from_a_called_off_game_seeks_at_once(
+    new_context: NewContext, base_url: str
+) -> None:
+    """The game page's "Seek again in this pool" (shown once a paired game is aborted)
+    links home with the pool's fields: the page seeks at once, and forgets the query."""
+    page = new_context(viewport=PHONE).new_page()
+    page.goto(
+        base_url + "/?seek=again&kind=go&size=9&clock=byoyomi&main_time=300&periods=5"
+        "&period_time=10&rated=0"
+    )
+    expect(page.locator("#seek-text")).to_contain_text("Looking for an opponent… 0:0")
+    expect(page.locator("#seek-details")).to_contain_text("Go 9×9 5m + 5×10s, casual")
+    assert page.evaluate("location.search") == ""
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.locator("#pools")).to_be_visible()
