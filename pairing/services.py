@@ -28,14 +28,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from games import events, services
 from games.forms import SIZES, NewGameForm
 from games.models import Game, ServerProcess
 from games.rules.clock import SETTINGS, TimeControl
-from games.services import GameError, Player
+from games.services import Player
 from games.services.base import is_int
 from pairing import matching
 from pairing.models import LobbySocket, Pairing, Seek
@@ -296,9 +296,11 @@ def _make(pairs: list[tuple[str, str]]) -> list[Game]:
     for first, second in pairs:
         try:
             game = pair(int(first), int(second))
-        except GameError:
-            # A seek the games' services refuse (checked when made: it cannot be); the
-            # pair's transaction rolled back, the others go on.
+        except (OperationalError, InterfaceError):
+            raise  # the database is down: the next wave tries again
+        except Exception:
+            # One pair that fails (a seek the games' services refuse, which its checks
+            # rule out) rolls back alone: the wave goes on with the others.
             logger.exception("pairing seeks %s and %s", first, second)
             continue
         if game is not None:

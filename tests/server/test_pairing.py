@@ -348,3 +348,21 @@ def test_the_lobby_counts_the_seekers_of_each_pool(now: datetime.datetime) -> No
     seeking(guest("bob"), now, kind="go", size=9, clock="byoyomi", periods=5, period_time=10)
     seeking(guest("cid"), now, kind="go", size=9, clock="byoyomi", periods=5, period_time=10)
     assert lobby_json()["seeking"] == {POOL: 1, "go9-byoyomi-180+5x10-casual": 2}
+
+
+def test_a_pair_that_fails_does_not_stop_the_wave(
+    now: datetime.datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, bob = seeking(guest("ann"), now), seeking(guest("bob"), now)
+    seeking(guest("cid"), now, increment=3), seeking(guest("dan"), now, increment=3)
+    original = services.join_game
+
+    def fails_for_bob(**kwargs: Any) -> Game:
+        if kwargs["player"].session_key in ("ann-session", "bob-session"):
+            raise RuntimeError("the join failed")
+        return original(**kwargs)
+
+    monkeypatch.setattr(services, "join_game", fails_for_bob)
+    [game] = pairing.wave(now=now) or []
+    assert {game.black_session_key, game.white_session_key} == {"cid-session", "dan-session"}
+    assert set(Seek.objects.values_list("pk", flat=True)) == {ann.pk, bob.pk}
