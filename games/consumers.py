@@ -54,8 +54,9 @@ CHAT_MESSAGES = 5
 CHAT_WINDOW = 10.0
 
 
-def parse_message(text: str) -> dict[str, Any]:
-    """The JSON object in one text frame, its `type` one of MESSAGE_TYPES.
+def parse_message(text: str, types: tuple[str, ...] = MESSAGE_TYPES) -> dict[str, Any]:
+    """The JSON object in one text frame, its `type` one of ``types`` (the game socket's
+    MESSAGE_TYPES unless told).
 
     Raises GameError("bad_request") for a frame over 4 KiB, anything but a JSON
     object (nesting too deep for the decoder included), or an unknown type. The fields
@@ -74,8 +75,8 @@ def parse_message(text: str) -> dict[str, Any]:
         raise GameError("bad_request", "the message is nested too deeply") from None
     if not isinstance(message, dict):
         raise GameError("bad_request", "the message must be a JSON object")
-    if message.get("type") not in MESSAGE_TYPES:
-        raise GameError("bad_request", f"type must be one of {', '.join(MESSAGE_TYPES)}")
+    if message.get("type") not in types:
+        raise GameError("bad_request", f"type must be one of {', '.join(types)}")
     return message
 
 
@@ -136,10 +137,6 @@ def _spoken_name(scope: Any) -> str:
 def _chat_history(game_id: str) -> dict[str, Any]:
     messages = [selectors.chat_json(message) for message in services.chat_history(game_id)]
     return {"type": "chat_history", "messages": messages}
-
-
-def _lobby() -> dict[str, Any]:
-    return selectors.lobby_json()
 
 
 class _DirectDispatch(AsyncJsonWebsocketConsumer):
@@ -267,26 +264,3 @@ class GameConsumer(_DirectDispatch):
 
     async def _send_error(self, error: GameError) -> None:
         await self.send_json({"type": "error", "code": error.code, "message": error.message})
-
-
-class LobbyConsumer(_DirectDispatch):
-    """The home page's list of open games, live: `lobby` on connect and at every change."""
-
-    async def connect(self) -> None:
-        await self.accept()
-        await self.channel_layer.group_add(events.LOBBY_GROUP, self.channel_name)
-        try:
-            await self.send_json(await _database(_lobby))
-        except GameError:
-            await self.close(code=CLOSE_TRY_AGAIN_LATER)
-
-    async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(events.LOBBY_GROUP, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        error = GameError("bad_request", "the lobby's socket only sends")
-        await self.send_json({"type": "error", "code": error.code, "message": error.message})
-
-    async def lobby_changed(self, event: dict[str, Any]) -> None:
-        """The open games changed, from `events.broadcast_lobby`."""
-        await self.send(text_data=event["whole"])

@@ -90,16 +90,33 @@ def broadcast_rematch(game: Game, new: Game) -> None:
 LOBBY_GROUP = "lobby"
 
 
+_lobby_held: ContextVar[list[bool] | None] = ContextVar("lobby_held", default=None)
+
+
+@contextmanager
+def lobby_held() -> Iterator[None]:
+    """Within it, ``broadcast_lobby`` only notes that the lobby changed, and the lobby is
+    broadcast once when it ends: a batch of changes (a pairing wave's games, each joined
+    through ``join_game``) costs one lobby message, not one each."""
+    changed: list[bool] = []
+    token = _lobby_held.set(changed)
+    try:
+        yield
+    finally:
+        _lobby_held.reset(token)
+        if changed:
+            broadcast_lobby()
+
+
 def broadcast_lobby() -> None:
     """Send ``lobby.changed`` (the open games and how many are being played) to everyone
-    on the lobby's websocket."""
-    text = json.dumps(lobby_json(), separators=(",", ":"))
-    event = {"type": "lobby.changed", "whole": text}
-    kept = _outbox.get()
-    if kept is not None:
-        kept.append((LOBBY_GROUP, event))
+    on the lobby's websocket (once at the end of a ``lobby_held`` block)."""
+    held = _lobby_held.get()
+    if held is not None:
+        held.append(True)
         return
-    async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, event)
+    text = json.dumps(lobby_json(), separators=(",", ":"))
+    send_to_group(LOBBY_GROUP, {"type": "lobby.changed", "whole": text})
 
 
 def personal(event: dict[str, Any], you: str | None) -> str:
@@ -137,9 +154,15 @@ def _public_state(
     return state, seat_tokens(game)
 
 
-def _send(game: Game, event: dict[str, Any]) -> None:
+def send_to_group(group: str, event: dict[str, Any]) -> None:
+    """Send ``event`` to the channel-layer ``group``: kept in the outbox when there is one
+    (``outbox``), else at once."""
     kept = _outbox.get()
     if kept is not None:
-        kept.append((group_name(game.public_id), event))
+        kept.append((group, event))
         return
-    async_to_sync(get_channel_layer().group_send)(group_name(game.public_id), event)
+    async_to_sync(get_channel_layer().group_send)(group, event)
+
+
+def _send(game: Game, event: dict[str, Any]) -> None:
+    send_to_group(group_name(game.public_id), event)

@@ -2,9 +2,8 @@
 
 from django.urls import path
 
-from games.consumers import GameConsumer, LobbyConsumer
+from games.consumers import GameConsumer
 
 websocket_urlpatterns = [
     path("ws/games/<str:game_id>/", GameConsumer.as_asgi()),
-    path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]

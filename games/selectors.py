@@ -12,6 +12,7 @@ import datetime
 import functools
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -244,9 +245,20 @@ def time_control_text(game: Game) -> str:
     return TimeControl.from_json(game.time_control).describe()
 
 
+_lobby_parts: list[Callable[[], dict[str, Any]]] = []
+
+
+def register_lobby_part(part: Callable[[], dict[str, Any]]) -> None:
+    """Add the keys ``part()`` returns to every lobby message: how an app above this one
+    (pairing's ``seeking``) extends the lobby without the games app importing it."""
+    if part not in _lobby_parts:
+        _lobby_parts.append(part)
+
+
 def lobby_json() -> dict[str, Any]:
-    """The lobby's message: the open games (``open_games``) and how many are being played."""
-    return {
+    """The lobby's message: the open games (``open_games``), how many are being played,
+    and what the registered parts add (``register_lobby_part``)."""
+    message: dict[str, Any] = {
         "type": "lobby",
         "games": [
             {
@@ -261,6 +273,9 @@ def lobby_json() -> dict[str, Any]:
         ],
         "playing": playing_count(),
     }
+    for part in _lobby_parts:
+        message.update(part())
+    return message
 
 
 PLAYING_WINDOW = datetime.timedelta(minutes=10)

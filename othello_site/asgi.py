@@ -17,6 +17,8 @@ from django.conf import settings  # noqa: E402
 from games import clockwatch  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from othello_site import websocket_flow  # noqa: E402
+from pairing import loop as pairing_loop  # noqa: E402
+from pairing.routing import websocket_urlpatterns as pairing_urlpatterns  # noqa: E402
 
 # Fail at start-up, not on the first request, when DEBUG is off and SECRET_KEY is unset:
 # Django raises ImproperlyConfigured on reading an empty key.
@@ -26,12 +28,14 @@ settings.SECRET_KEY  # noqa: B018
 websocket_flow.install()
 # Every process watches the clocks (and writes its heartbeat) as soon as daphne serves.
 clockwatch.start_when_serving()
+# And one of them at a time pairs the seeks (pairing.loop).
+pairing_loop.start_when_serving()
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + pairing_urlpatterns))
         ),
     }
 )

@@ -23,6 +23,9 @@ Environment variables:
                      the game is aborted (default 30)
     PROCESS_TIMEOUT  seconds without a heartbeat after which a server process counts as
                      gone, its sockets offline (default 20)
+    SEEK_PROCESS_TIMEOUT  seconds without a heartbeat after which a process's lobby
+                     sockets stop keeping their seeks alive (default 4: a seek is gone
+                     within 5 s of its last socket, a killed process's too)
     COMPUTER_ENGINES the computer's engines thinking at once in each process (default 2)
     GNUGO_PATH       GNU Go's program (default /usr/games/gnugo, Debian's gnugo)
     EMAIL_HOST       an SMTP server for the password reset mails; unset, they are printed
@@ -109,6 +112,9 @@ FIRST_MOVE_SECONDS = int(os.environ.get("FIRST_MOVE_SECONDS", "30"))
 # A server process that has not been seen for this long was killed: its sockets are
 # offline (games.clockwatch; tests shorten it).
 PROCESS_TIMEOUT = float(os.environ.get("PROCESS_TIMEOUT", "20"))
+# Pairing (pairing.services): a seek lives while a lobby socket of its session is open on
+# a process seen this recently (the heartbeat is written every second).
+SEEK_PROCESS_TIMEOUT = float(os.environ.get("SEEK_PROCESS_TIMEOUT", "4"))
 
 # The computer opponent (games.computer): engines thinking at once in each process, and
 # GNU Go (Debian's gnugo).
@@ -130,12 +136,14 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "games",
+    "pairing",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "pairing.middleware.SessionForEveryVisitor",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

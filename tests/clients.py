@@ -120,13 +120,23 @@ async def open_socket(browser: Browser | str, game_id: str, **options: Any) -> S
     """The game's websocket on the browser's server, with its session cookie and origin
     (a spectator without cookies: pass the server's base URL). ``options`` go to
     ``websockets.connect``."""
+    return await _open(browser, f"/ws/games/{game_id}/", **options)
+
+
+async def open_lobby(browser: Browser | str, **options: Any) -> Socket:
+    """The lobby's websocket (``/ws/lobby/``: the open games, the pools' seeks) on the
+    browser's server, with its session cookie and origin."""
+    return await _open(browser, "/ws/lobby/", **options)
+
+
+async def _open(browser: Browser | str, path: str, **options: Any) -> Socket:
     base = browser if isinstance(browser, str) else browser.base
     headers = {}
     if isinstance(browser, Browser):
         with contextlib.suppress(StopIteration):
             headers["Cookie"] = f"sessionid={browser.cookie('sessionid')}"
     connection = await connect(
-        base.replace("http://", "ws://", 1) + f"/ws/games/{game_id}/",
+        base.replace("http://", "ws://", 1) + path,
         origin=Origin(base),
         additional_headers=headers,
         open_timeout=TIMEOUT,

@@ -464,6 +464,9 @@ function drawRematch() {
   // Ways onward (replay, SGF, a new game like this one) for everyone once it is over;
   // the rematch for its players.
   $("after-game").hidden = !["finished", "aborted"].includes(game.status);
+  // A game the pools made that was called off (nobody moved): seek again at once.
+  const seekAgain = document.getElementById("seek-again");
+  if (seekAgain) seekAgain.hidden = game.status !== "aborted";
   const over = game.status === "finished" && Boolean(game.you);
   $("rematch-actions").hidden = !over;
   if (!over) {

@@ -1,7 +1,8 @@
 // The home page's "Waiting for an opponent", live: a websocket to /ws/lobby/ whose
 // every `lobby` message (sent on connect and whenever the open games change, on any
 // process) redraws the list and how many games are being played. The page is
-// rendered with the same list, so without the socket it is merely not live.
+// rendered with the same list, so without the socket it is merely not live. The socket
+// also carries the pools' seeks (pairing.js).
 
 const RECONNECT_FIRST_MS = 1000;
 const RECONNECT_MAX_MS = 30000;
@@ -111,16 +112,38 @@ list.addEventListener("focusout", () => {
   });
 });
 
+// The same socket carries the seeks of the pools (pairing.js): it listens here and sends
+// through `sendToLobby`.
+const listeners = { open: [], message: [] };
+
+/** Call `listener(message)` for every message of the lobby's socket, and `onOpen()`
+ * each time it (re)connects. */
+export function listenToLobby(listener, onOpen) {
+  listeners.message.push(listener);
+  if (onOpen) listeners.open.push(onOpen);
+}
+
+/** Send `message` on the lobby's socket; false when it is not open (it will reconnect). */
+export function sendToLobby(message) {
+  if (current?.readyState !== WebSocket.OPEN) return false;
+  current.send(JSON.stringify(message));
+  return true;
+}
+
+let current = null;
 let attempts = 0;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const socket = new WebSocket(`${scheme}//${location.host}/ws/lobby/`);
+  current = socket;
   socket.addEventListener("open", () => {
     attempts = 0;
+    for (const onOpen of listeners.open) onOpen();
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "lobby") draw(message);
+    for (const listener of listeners.message) listener(message);
   });
   socket.addEventListener("close", () => {
     const wait = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** attempts);

@@ -858,6 +858,7 @@ async def test_the_lobby_socket_sends_the_open_games_and_their_changes() -> None
         "type": "lobby",
         "games": [],
         "playing": 0,
+        "seeking": {},
     }
     seats = await table(full=False)
     async with socket(seats.game_id, seats.black):

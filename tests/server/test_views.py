@@ -432,11 +432,15 @@ def test_home_lists_open_games_your_games_and_finished_games() -> None:
     assert list(own.context["open_games"]) == []
 
 
-def test_home_without_a_session_creates_none() -> None:
+def test_home_gives_a_visitor_a_session() -> None:
+    """DESIGN.md, third edition ("Pairing"): every page gives a visitor a session, so
+    that a guest's seek, seat and lobby socket share it."""
     browser = Client()
     response = browser.get("/")
     assert response.status_code == 200
-    assert "sessionid" not in browser.cookies
+    session_key = browser.cookies["sessionid"].value
+    assert browser.get("/").status_code == 200
+    assert browser.cookies["sessionid"].value == session_key
     assert response.context["form"]["kind"].value() == "othello"
 
 

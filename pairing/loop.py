@@ -1,0 +1,100 @@
+"""The pairing loop: every ``TICK`` seconds each daphne process tries to run a wave.
+
+Only one process at a time runs one (``services.wave_lock``: on PostgreSQL an advisory
+lock, which the server releases if the holder dies, so another process takes over at its
+next tick); the others find it held and wait for the next tick. The process that ran the
+wave sends the lobby its pools' counts when they changed since it last sent them, so a
+seek, a cancel or a closed socket reaches every home page within a second without each
+of them broadcasting (a thousand seeks in a second would be a thousand broadcasts to a
+thousand sockets).
+
+Like games.clockwatch, the database calls run on a thread of the loop's own, and what
+they broadcast is sent from the event loop once they return.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from asgiref.sync import SyncToAsync
+from channels.layers import get_channel_layer
+from django.db import close_old_connections
+
+from games import clockwatch, events
+from pairing import consumers, selectors, services
+
+logger = logging.getLogger(__name__)
+
+TICK = 0.5
+
+
+class PairingLoop:
+    """The loop of one process (``run`` forever)."""
+
+    def __init__(self) -> None:
+        self.executor = ThreadPoolExecutor(1, thread_name_prefix="pairing")
+        self.counts: dict[str, int] | None = None
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception:
+                logger.exception("pairing loop")  # the database is down, say: next tick
+            await asyncio.sleep(TICK)
+
+    async def tick(self) -> None:
+        """Forget the sockets that closed while the database was down, run a wave if no
+        other process runs one, and send what it broadcast."""
+        run = SyncToAsync(self._wave, thread_sensitive=False, executor=self.executor)
+        kept: list[tuple[str, dict[str, Any]]] = await run()
+        lobby = [event for group, event in kept if group == events.LOBBY_GROUP]
+        layer = get_channel_layer()
+        for group, event in kept:
+            if group != events.LOBBY_GROUP:
+                await layer.group_send(group, event)
+        if lobby:
+            await layer.group_send(events.LOBBY_GROUP, lobby[-1])  # the latest says it all
+
+    def _wave(self) -> list[tuple[str, dict[str, Any]]]:
+        close_old_connections()
+        try:
+            with events.outbox() as kept:
+                for channel_name in list(consumers.closed_later()):
+                    services.socket_closed(channel_name=channel_name)
+                    consumers.closed_later().discard(channel_name)
+                started, cpu = time.perf_counter(), time.thread_time()
+                made = services.wave(process=clockwatch.PROCESS_NAME)
+                if made:
+                    logger.info(
+                        "pairing wave: %d games in %.0f ms (%.0f ms CPU)",
+                        len(made),
+                        (time.perf_counter() - started) * 1000,
+                        (time.thread_time() - cpu) * 1000,
+                    )
+                if made is not None:
+                    counts = selectors.seeking_counts()
+                    if counts != self.counts:
+                        self.counts = counts
+                        events.broadcast_lobby()
+            return kept
+        finally:
+            close_old_connections()
+
+
+def start_when_serving() -> None:
+    """Start the loop on daphne's event loop once its reactor runs (nothing happens in a
+    process that daphne does not serve)."""
+    if "daphne.server" not in sys.modules:
+        return
+    from twisted.internet import reactor
+
+    def start() -> None:
+        asyncio.get_event_loop().create_task(PairingLoop().run())
+
+    reactor.callWhenRunning(start)  # type: ignore[attr-defined]

@@ -1,0 +1,202 @@
+"""Who plays whom: the pools' matching as pure functions (no Django, mypy --strict).
+
+As lila's ``MatchMaking``: one function from the waiting seekers to the pairs, the
+score of a pair written out, the loop around it (``pairing.services.wave``) only feeding
+it and applying its answer. DESIGN.md ("Pairing") pins the rules:
+
+- two seeks are compatible when they are in the same pool (kind, size, clock settings
+  and ``rated`` equal: ``pool_key``), come from different sessions and different
+  accounts, and each player's rating lies within the other's window;
+- a seeker's window is its ``range`` when given (absolute bounds, never widened), else
+  its rating +- (200 + 20 x seconds waited);
+- among compatible seeks the closest ratings pair first, then the longest waiting.
+
+>>> ann = Seeker("ann", "othello8-fischer-60+1-casual", 1500.0, None, 3.0, "s1", None)
+>>> bob = Seeker("bob", "othello8-fischer-60+1-casual", 1650.0, None, 0.0, "s2", None)
+>>> pairs([ann, bob])
+[('ann', 'bob')]
+>>> window(bob)
+(1450.0, 1850.0)
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+WINDOW_BASE = 200.0
+WINDOW_PER_SECOND = 20.0
+NEIGHBOURS = 32
+"""How many compatible seekers above each one (by rating) a wave considers: enough for
+any real pool, and it keeps a wave of 1,000 seekers of one rating linear, not quadratic
+(a seeker left out by it is paired at the next wave, a second later)."""
+
+GUEST_RATING = 1500.0
+
+# Speeds of a rating category, from E = main_time + 40 x X seconds (DESIGN.md).
+SPEED_LIMITS = ((180, "bullet"), (480, "blitz"), (1500, "rapid"))
+
+
+@dataclass(frozen=True)
+class Seeker:
+    """One waiting seek as the matching sees it.
+
+    ``pool``: the compatible group (``pool_key``); ``rating``: the player's rating in the
+    pool's category (guests 1500); ``range``: absolute bounds the seeker asked for, or
+    None; ``waited``: seconds since the seek was made; ``session`` and ``account``: who
+    seeks (``account`` None for a guest), never paired with itself.
+    """
+
+    id: str
+    pool: str
+    rating: float
+    range: tuple[float, float] | None
+    waited: float
+    session: str
+    account: int | None
+
+
+def window(seeker: Seeker) -> tuple[float, float]:
+    """The ratings ``seeker`` accepts: its ``range``, else its rating +- (200 + 20 x
+    seconds waited).
+
+    >>> window(Seeker("a", "p", 1620.0, None, 0.0, "s", None))
+    (1420.0, 1820.0)
+    >>> window(Seeker("a", "p", 1620.0, None, 10.0, "s", None))
+    (1220.0, 2020.0)
+    >>> window(Seeker("a", "p", 1620.0, (1000.0, 1300.0), 60.0, "s", None))
+    (1000.0, 1300.0)
+    """
+    if seeker.range is not None:
+        return seeker.range
+    half = WINDOW_BASE + WINDOW_PER_SECOND * max(0.0, seeker.waited)
+    return seeker.rating - half, seeker.rating + half
+
+
+def compatible(a: Seeker, b: Seeker) -> bool:
+    """Whether ``a`` and ``b`` may play each other: one pool, two sessions, two accounts
+    (or guests), each rating within the other's window."""
+    if a.pool != b.pool or a.session == b.session:
+        return False
+    if a.account is not None and a.account == b.account:
+        return False
+    low_a, high_a = window(a)
+    low_b, high_b = window(b)
+    return low_a <= b.rating <= high_a and low_b <= a.rating <= high_b
+
+
+def score(a: Seeker, b: Seeker) -> tuple[float, float, float]:
+    """The order in which compatible pairs are made, smallest first: the rating gap, then
+    the longest wait (the longer-waiting seeker's, then the other's)."""
+    first, second = sorted((a.waited, b.waited), reverse=True)
+    return abs(a.rating - b.rating), -first, -second
+
+
+def pairs(seekers: Iterable[Seeker]) -> list[tuple[str, str]]:
+    """The pairs to make now, as ``(id, id)``, best first; no seeker in two pairs.
+
+    Greedy, as lila's pools: every compatible pair among each seeker's ``NEIGHBOURS``
+    nearest compatible ones above it by rating, taken in ``score`` order while both are
+    free. Within a pair, the seeker who waited longer comes first.
+    """
+    by_pool: dict[str, list[Seeker]] = defaultdict(list)
+    for seeker in seekers:
+        by_pool[seeker.pool].append(seeker)
+    candidates: list[tuple[tuple[float, float, float], str, str]] = []
+    for members in by_pool.values():
+        members.sort(key=lambda seeker: (seeker.rating, -seeker.waited, seeker.id))
+        for index, seeker in enumerate(members):
+            high = window(seeker)[1]
+            found = 0
+            for other in members[index + 1 :]:
+                if other.rating > high or found == NEIGHBOURS:
+                    break
+                if compatible(seeker, other):
+                    found += 1
+                    first, second = sorted((seeker, other), key=lambda s: (-s.waited, s.id))
+                    candidates.append((score(seeker, other), first.id, second.id))
+    candidates.sort()
+    taken: set[str] = set()
+    made = []
+    for _, first_id, second_id in candidates:
+        if first_id in taken or second_id in taken:
+            continue
+        taken.update((first_id, second_id))
+        made.append((first_id, second_id))
+    return made
+
+
+def pool_counts(pools: Iterable[str]) -> dict[str, int]:
+    """How many seek in each pool, from each seek's pool."""
+    counts: dict[str, int] = defaultdict(int)
+    for pool in pools:
+        counts[pool] += 1
+    return dict(sorted(counts.items()))
+
+
+# Pools and categories
+
+
+def pool_key(kind: str, size: int, clock: Mapping[str, object] | None, *, rated: bool) -> str:
+    """The name of the compatible group of a seek: kind and size, the clock's system and
+    settings, and casual or rated, e.g. ``othello8-fischer-180+2-casual``,
+    ``go9-byoyomi-300+5x10-rated``, ``go19-canadian-1200+25/300-casual``,
+    ``othello8-absolute-300-casual``, ``go19-correspondence-3d-casual``,
+    ``othello8-none-casual``.
+
+    ``clock``: the time control's JSON (``system`` and its settings), None for none.
+
+    >>> pool_key("othello", 8, {"system": "fischer", "main_time": 60, "increment": 1},
+    ...          rated=False)
+    'othello8-fischer-60+1-casual'
+    """
+    mode = "rated" if rated else "casual"
+    if clock is None:
+        return f"{kind}{size}-none-{mode}"
+    system = str(clock["system"])
+    settings = {
+        "fischer": "{main_time}+{increment}",
+        "absolute": "{main_time}",
+        "byoyomi": "{main_time}+{periods}x{period_time}",
+        "canadian": "{main_time}+{stones}/{period_time}",
+        "correspondence": "{days}d",
+    }[system].format(**clock)
+    return f"{kind}{size}-{system}-{settings}-{mode}"
+
+
+def speed(clock: Mapping[str, object] | None) -> str:
+    """The speed of a clock: from E = main_time + 40 x X seconds (X: the increment, the
+    byo-yomi period, the Canadian period / stones, 0 for absolute), ``bullet`` under 180,
+    ``blitz`` under 480, ``rapid`` under 1500, else ``classical``; correspondence clocks
+    (and no clock at all: a game that may last for days) are ``correspondence``.
+
+    >>> speed({"system": "fischer", "main_time": 180, "increment": 2})
+    'blitz'
+    >>> speed({"system": "byoyomi", "main_time": 300, "periods": 5, "period_time": 10})
+    'rapid'
+    """
+    if clock is None or clock["system"] == "correspondence":
+        return "correspondence"
+    main = _number(clock.get("main_time"))
+    extra = {
+        "fischer": _number(clock.get("increment")),
+        "byoyomi": _number(clock.get("period_time")),
+        "canadian": _number(clock.get("period_time")) / max(1.0, _number(clock.get("stones"))),
+        "absolute": 0.0,
+    }[str(clock["system"])]
+    estimate = main + 40 * extra
+    return next((name for limit, name in SPEED_LIMITS if estimate < limit), "classical")
+
+
+def category(kind: str, size: int, clock: Mapping[str, object] | None) -> str:
+    """The rating category ``<kind><size>-<speed>``, e.g. ``othello8-blitz``.
+
+    >>> category("go", 19, {"system": "correspondence", "days": 3})
+    'go19-correspondence'
+    """
+    return f"{kind}{size}-{speed(clock)}"
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0

@@ -1,0 +1,349 @@
+"""Pairing's use cases: seeking, cancelling, the lobby sockets that keep a seek alive, and
+the waves that pair the seeks.
+
+Each is one transaction. A seek lives while its session has a lobby socket open on a
+process seen within ``SEEK_PROCESS_TIMEOUT`` seconds (the processes' heartbeat,
+games.models.ServerProcess, written every second by games.clockwatch): a socket that
+closes removes its session's seek at once when it was the last; a killed process's
+sockets stop counting at the next wave after its heartbeat is that old.
+
+A wave (``wave``) runs in one process at a time (``wave_lock``): it forgets the dead
+sockets and the seeks they kept, asks ``pairing.matching.pairs`` who plays whom, and makes
+each pair in a transaction of its own (``pair``): both seeks locked and deleted, the game
+created and joined through games.services (seats, clocks, the lobby told), and after the
+commit each side's lobby sockets get ``paired``. A seek already gone (paired by a wave
+that ran at the same time, cancelled, its socket closed) makes no game: a seek is never
+paired twice, whatever runs at once.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import logging
+import math
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, connection, transaction
+from django.utils import timezone
+
+from games import events, services
+from games.forms import SIZES, NewGameForm
+from games.models import Game, ServerProcess
+from games.rules.clock import SETTINGS, TimeControl
+from games.services import Player
+from games.services.base import is_int
+from pairing import matching
+from pairing.models import LobbySocket, Pairing, Seek
+
+logger = logging.getLogger(__name__)
+
+RATING_LIMIT = 4000.0
+CODES = ("unavailable", "bad_request", "login_required")
+# A PostgreSQL advisory lock's key: one wave at a time across every process.
+WAVE_LOCK_KEY = 0x5EE1C0DE
+_local_wave = threading.Lock()
+
+
+class PairingError(Exception):
+    """A seek refused: ``code`` is ``bad_request`` (``field`` names the field at fault) or
+    ``login_required`` (a rated seek from a guest)."""
+
+    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
+        if code not in CODES:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.field = field
+
+
+def rating_of(user: Any, category: str) -> float:
+    """The rating of ``user`` (an account, or None for a guest) in ``category``
+    (``<kind><size>-<speed>``), as the pools match it. Guests count 1500.
+
+    Everyone counts 1500 until the ratings (players.Rating) arrive: this is the one place
+    pairing reads a rating, which the coordinator wires to players.Rating at the merge.
+    """
+    return matching.GUEST_RATING
+
+
+def seeker_group(session_key: str) -> str:
+    """The channel-layer group of a session's lobby sockets (``paired`` goes there)."""
+    return f"seeker.{session_key}"
+
+
+# Seeking
+
+
+@transaction.atomic
+def seek(
+    *, player: Player, user: Any, name: str, message: dict[str, Any], now: datetime.datetime
+) -> Seek:
+    """``player``'s new seek from the ``seek`` message's fields, replacing the session's
+    old one. ``user``: the account (None for a guest), whose rating counts; ``name``: the
+    seat's name once paired.
+
+    Raises PairingError: ``bad_request`` naming the field (the fields and limits of
+    creating a game: ``kind``, ``size``, ``clock`` and its settings; ``rated`` a boolean,
+    and only with a clock; ``range`` null or [low, high]), ``login_required`` for a rated
+    seek from a guest.
+    """
+    if not player.session_key:
+        raise PairingError("bad_request", "seeking needs a session: load a page first")
+    kind, size, control = _game_fields(message)
+    rated = message.get("rated", False)
+    if not isinstance(rated, bool):
+        raise PairingError("bad_request", "rated must be true or false", field="rated")
+    if rated and control is None:
+        raise PairingError("bad_request", "a rated game needs a clock", field="rated")
+    bounds = _range(message.get("range"))
+    if rated and player.user_id is None:
+        raise PairingError("login_required", "log in to play rated games")
+    clock = control.to_json() if control is not None else None
+    category = matching.category(kind, size, clock)
+    Seek.objects.filter(session_key=player.session_key).delete()
+    return Seek.objects.create(
+        session_key=player.session_key,
+        user_id=player.user_id,
+        name=name,
+        kind=kind,
+        size=size,
+        time_control=clock,
+        rated=rated,
+        range_low=bounds[0] if bounds else None,
+        range_high=bounds[1] if bounds else None,
+        pool=matching.pool_key(kind, size, clock, rated=rated),
+        category=category,
+        rating=rating_of(user, category),
+        created_at=now,
+    )
+
+
+@transaction.atomic
+def cancel_seek(*, player: Player) -> bool:
+    """The session's seek withdrawn; whether there was one."""
+    if not player.session_key:
+        return False
+    deleted, _ = Seek.objects.filter(session_key=player.session_key).delete()
+    return bool(deleted)
+
+
+def seek_of(*, player: Player) -> Seek | None:
+    """The session's seek, if it has one."""
+    if not player.session_key:
+        return None
+    return Seek.objects.filter(session_key=player.session_key).first()
+
+
+def _game_fields(message: dict[str, Any]) -> tuple[str, int, TimeControl | None]:
+    """Kind, size and clock, checked as `POST /games/new/` checks them (NewGameForm),
+    after checking that each is of the JSON type the contract says."""
+    kind = message.get("kind")
+    if not isinstance(kind, str) or kind not in SIZES:
+        raise PairingError("bad_request", "kind must be othello or go", field="kind")
+    clock = message.get("clock", "none")
+    if not isinstance(clock, str):
+        raise PairingError("bad_request", "clock must be a string", field="clock")
+    data: dict[str, Any] = {"kind": kind, "clock": clock}
+    for field in ("size", *SETTINGS):
+        value = message.get(field)
+        if value is None:
+            continue
+        if not is_int(value):
+            raise PairingError("bad_request", f"{field} must be an integer", field=field)
+        data[field] = value
+    if "size" not in data:
+        raise PairingError("bad_request", "size is needed", field="size")
+    form = NewGameForm(data)
+    if not form.is_valid():
+        field, errors = next(iter(form.errors.items()))
+        raise PairingError("bad_request", f"{field}: {' '.join(errors)}", field=field)
+    time_control: TimeControl | None = form.cleaned_data["time_control"]
+    return kind, data["size"], time_control
+
+
+def _range(value: object) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(x, int | float) and not isinstance(x, bool) for x in value)
+        and all(math.isfinite(x) and 0 <= x <= RATING_LIMIT for x in value)
+        and value[0] <= value[1]
+    ):
+        return float(value[0]), float(value[1])
+    raise PairingError(
+        "bad_request",
+        f"range must be null or [low, high], numbers from 0 to {RATING_LIMIT:g}, low <= high",
+        field="range",
+    )
+
+
+# The lobby's sockets
+
+
+@transaction.atomic
+def socket_opened(*, session_key: str, channel_name: str, process: str) -> None:
+    """A lobby socket of the session opened on ``process``: it keeps the session's seek."""
+    LobbySocket.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"session_key": session_key, "process": process, "opened_at": timezone.now()},
+    )
+
+
+@transaction.atomic
+def socket_closed(*, channel_name: str) -> bool:
+    """The lobby socket ``channel_name`` closed: the session's seek is gone when it was its
+    last socket. Whether a seek went (the lobby is told, its counts changed)."""
+    gone = LobbySocket.objects.filter(channel_name=channel_name).first()
+    if gone is None:
+        return False
+    gone.delete()
+    if LobbySocket.objects.filter(session_key=gone.session_key).exists():
+        return False
+    deleted, _ = Seek.objects.filter(session_key=gone.session_key).delete()
+    if deleted:
+        transaction.on_commit(events.broadcast_lobby, robust=True)
+    return bool(deleted)
+
+
+@transaction.atomic
+def forget_dead_sockets(*, now: datetime.datetime, timeout: float, alive: str = "") -> int:
+    """Forget the lobby sockets of processes not seen for ``timeout`` seconds but the
+    process ``alive`` (a process that never wrote a heartbeat counts while its sockets are
+    younger than that), and the seeks no socket keeps any more. How many seeks went."""
+    cutoff = now - datetime.timedelta(seconds=timeout)
+    seen = ServerProcess.objects.filter(seen_at__gte=cutoff).values_list("name", flat=True)
+    gone = LobbySocket.objects.exclude(process__in=seen).exclude(process=alive)
+    gone.filter(opened_at__lt=cutoff).delete()
+    kept = LobbySocket.objects.values_list("session_key", flat=True)
+    deleted, _ = Seek.objects.exclude(session_key__in=kept).delete()
+    return deleted
+
+
+# The waves
+
+
+def seeker(seek: Seek, *, now: datetime.datetime | None) -> matching.Seeker:
+    """``seek`` as the matching sees it, ``now`` (None: the time it was made)."""
+    waited = (now - seek.created_at).total_seconds() if now is not None else 0.0
+    bounds = (seek.range_low, seek.range_high)
+    return matching.Seeker(
+        id=str(seek.pk),
+        pool=seek.pool,
+        rating=seek.rating,
+        range=bounds if bounds[0] is not None and bounds[1] is not None else None,
+        waited=waited,
+        session=seek.session_key,
+        account=seek.user_id,
+    )
+
+
+@contextmanager
+def wave_lock() -> Iterator[bool]:
+    """Whether this process may run a wave now; held until the block ends.
+
+    PostgreSQL: a session advisory lock (``pg_try_advisory_lock``) on this thread's
+    connection: one holder across every process, never waited for, and released by the
+    server if the holder's process dies with it. SQLite serves one process: a lock of
+    this process.
+    """
+    if connection.vendor != "postgresql":
+        if not _local_wave.acquire(blocking=False):
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            _local_wave.release()
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [WAVE_LOCK_KEY])
+        held = bool(cursor.fetchone()[0])
+    try:
+        yield held
+    finally:
+        if held:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [WAVE_LOCK_KEY])
+
+
+def wave(*, now: datetime.datetime | None = None, process: str = "") -> list[Game] | None:
+    """One wave, if no other process runs one (``wave_lock``): dead sockets' seeks
+    forgotten, every pair ``pairing.matching.pairs`` finds made (``pair``). The games
+    made; None when another process held the lock. ``process``: the one running the wave,
+    whose own sockets count whatever its heartbeat says (it is running)."""
+    with wave_lock() as held:
+        if not held:
+            return None
+        now = now or timezone.now()
+        forget_dead_sockets(now=now, timeout=settings.SEEK_PROCESS_TIMEOUT, alive=process)
+        seekers = [seeker(seek, now=now) for seek in Seek.objects.all()]
+        # One lobby message for the whole wave (each game's join would send one).
+        with events.lobby_held():
+            return _make(matching.pairs(seekers))
+
+
+def _make(pairs: list[tuple[str, str]]) -> list[Game]:
+    """The games of ``pairs`` (seek ids), each in its own transaction (``pair``)."""
+    made = []
+    for first, second in pairs:
+        try:
+            game = pair(int(first), int(second))
+        except (OperationalError, InterfaceError):
+            raise  # the database is down: the next wave tries again
+        except Exception:
+            # One pair that fails (a seek the games' services refuse, which its checks
+            # rule out) rolls back alone: the wave goes on with the others.
+            logger.exception("pairing seeks %s and %s", first, second)
+            continue
+        if game is not None:
+            made.append(game)
+    return made
+
+
+@transaction.atomic
+def pair(first_id: int, second_id: int) -> Game | None:
+    """The game between the seeks ``first_id`` and ``second_id``, both deleted; None (and
+    nothing changed) when either is gone. Colours at random; the seats named by the seeks;
+    after the commit each side's lobby sockets get ``{"type": "paired", "game_id"}``."""
+    seeks = {
+        seek.pk: seek
+        for seek in Seek.objects.select_for_update().filter(pk__in=(first_id, second_id))
+    }
+    if len(seeks) != 2:
+        return None
+    first, second = seeks[first_id], seeks[second_id]
+    options: dict[str, Any] = {"kind": first.kind, "size": first.size, "color": "random"}
+    if first.time_control is not None:
+        options["time_control"] = TimeControl.from_json(first.time_control)
+    game = services.create_game(player=_player(first), name=first.name, **options)
+    game = services.join_game(player=_player(second), game_id=game.public_id, name=second.name)
+    black, white = (
+        (first, second) if game.black_session_key == first.session_key else (second, first)
+    )
+    Pairing.objects.create(
+        game=game,
+        pool=first.pool,
+        category=first.category,
+        rated=first.rated,
+        black_rating=black.rating,
+        white_rating=white.rating,
+    )
+    Seek.objects.filter(pk__in=(first_id, second_id)).delete()
+    text = json.dumps({"type": "paired", "game_id": game.public_id}, separators=(",", ":"))
+    event = {"type": "pairing.paired", "whole": text}
+    for session_key in (first.session_key, second.session_key):
+        group = seeker_group(session_key)
+        transaction.on_commit(lambda group=group: events.send_to_group(group, event), robust=True)
+    return game
+
+
+def _player(seek: Seek) -> Player:
+    return Player(session_key=seek.session_key, user_id=seek.user_id)

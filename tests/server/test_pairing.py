@@ -1,0 +1,368 @@
+"""pairing.services: seeks, the sockets that keep them, and the waves that pair them."""
+
+from __future__ import annotations
+
+import datetime
+import threading
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+
+from games import events, services
+from games.models import Game, ServerProcess
+from games.services import Player
+from pairing import services as pairing
+from pairing.models import LobbySocket, Pairing, Seek
+from pairing.services import PairingError
+from tests.conftest import FrozenClock
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BLITZ = {"kind": "othello", "size": 8, "clock": "fischer", "main_time": 180, "increment": 2}
+POOL = "othello8-fischer-180+2-casual"
+
+
+class Recorder:
+    """The channel layer games.events sends to: what went to each group, decoded."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.sent.append((group, events.decoded(message)))
+
+    def to(self, group: str) -> list[dict[str, Any]]:
+        return [message for sent_to, message in self.sent if sent_to == group]
+
+
+@pytest.fixture
+def layer(monkeypatch: pytest.MonkeyPatch) -> Recorder:
+    recorder = Recorder()
+    monkeypatch.setattr(events, "get_channel_layer", lambda: recorder)
+    return recorder
+
+
+def guest(name: str) -> Player:
+    return Player(session_key=f"{name}-session")
+
+
+def seeking(
+    player: Player,
+    now: datetime.datetime,
+    *,
+    user: User | None = None,
+    name: str = "Guest",
+    process: str = "here",
+    **fields: Any,
+) -> Seek:
+    """``player``'s seek (BLITZ unless ``fields`` say otherwise), a lobby socket of its
+    session open on ``process``."""
+    assert player.session_key is not None
+    pairing.socket_opened(
+        session_key=player.session_key, channel_name=f"{player.session_key}-1", process=process
+    )
+    message = {**BLITZ, **fields}
+    return pairing.seek(player=player, user=user, name=name, message=message, now=now)
+
+
+@pytest.fixture
+def now() -> datetime.datetime:
+    return datetime.datetime(2026, 11, 24, 12, 0, tzinfo=datetime.UTC)
+
+
+# Seeking
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"kind": "chess"}, "kind"),
+        ({"kind": None}, "kind"),
+        ({"size": 7}, "size"),
+        ({"size": "8"}, "size"),
+        ({"size": 8.0}, "size"),
+        ({"size": None}, "size"),
+        ({"size": 18}, "size"),
+        ({"clock": "hourglass"}, "clock"),
+        ({"clock": 3}, "clock"),
+        ({"main_time": None}, "main_time"),
+        ({"main_time": True}, "main_time"),
+        ({"main_time": 0}, "main_time"),
+        ({"main_time": 86_401}, "main_time"),
+        ({"increment": -1}, "increment"),
+        ({"clock": "byoyomi", "periods": 0, "period_time": 30}, "periods"),
+        ({"clock": "correspondence", "days": 31}, "days"),
+        ({"rated": "yes"}, "rated"),
+        ({"rated": 1}, "rated"),
+        ({"range": [1800, 1400]}, "range"),
+        ({"range": [1400]}, "range"),
+        ({"range": "1400-1800"}, "range"),
+        ({"range": [True, 1800]}, "range"),
+        ({"range": [-5, 1800]}, "range"),
+    ],
+)
+def test_a_bad_field_is_refused_naming_it(
+    fields: dict[str, Any], field: str, now: datetime.datetime
+) -> None:
+    with pytest.raises(PairingError) as refused:
+        seeking(guest("ann"), now, **fields)
+    assert (refused.value.code, refused.value.field) == ("bad_request", field)
+    assert not Seek.objects.exists()
+
+
+def test_a_setting_the_clock_does_not_use_may_be_absent_or_is_dropped(
+    now: datetime.datetime,
+) -> None:
+    seek = seeking(guest("ann"), now, clock="correspondence", days=3, main_time=None, periods=9)
+    assert seek.time_control == {
+        "system": "correspondence",
+        "main_time": None,
+        "increment": None,
+        "periods": None,
+        "period_time": None,
+        "stones": None,
+        "days": 3,
+    }
+    assert seek.pool == "go19-correspondence-3d-casual".replace("go19", "othello8")
+
+
+def test_a_seek_without_a_clock_is_casual_only(now: datetime.datetime) -> None:
+    casual = seeking(guest("ann"), now, clock="none", main_time=None, increment=None)
+    assert casual.pool == "othello8-none-casual"
+    user = User.objects.create_user("carol")
+    with pytest.raises(PairingError) as refused:
+        seeking(Player("carol-session", user.pk), now, user=user, clock="none", rated=True)
+    assert (refused.value.code, refused.value.field) == ("bad_request", "rated")
+
+
+def test_a_guests_rated_seek_is_refused(now: datetime.datetime) -> None:
+    with pytest.raises(PairingError) as refused:
+        seeking(guest("ann"), now, rated=True)
+    assert refused.value.code == "login_required"
+    assert not Seek.objects.exists()
+
+
+def test_an_account_seeks_rated_at_its_rating(now: datetime.datetime) -> None:
+    user = User.objects.create_user("carol")
+    seek = seeking(Player("carol-session", user.pk), now, user=user, name="carol", rated=True)
+    assert (seek.pool, seek.category, seek.rating) == (
+        "othello8-fischer-180+2-rated",
+        "othello8-blitz",
+        1500.0,
+    )
+
+
+def test_one_seek_a_session_the_new_one_replaces_the_old(now: datetime.datetime) -> None:
+    ann = guest("ann")
+    seeking(ann, now)
+    seeking(ann, now, kind="go", size=9, clock="byoyomi", periods=5, period_time=10)
+    assert list(Seek.objects.values_list("pool", flat=True)) == ["go9-byoyomi-180+5x10-casual"]
+    assert pairing.cancel_seek(player=ann) is True
+    assert pairing.cancel_seek(player=ann) is False
+    assert not Seek.objects.exists()
+
+
+# The sockets that keep a seek
+
+
+def test_a_seek_goes_when_its_last_socket_closes(
+    now: datetime.datetime, layer: Recorder, django_capture_on_commit_callbacks: Any
+) -> None:
+    ann = guest("ann")
+    seeking(ann, now)
+    pairing.socket_opened(session_key="ann-session", channel_name="ann-2", process="there")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert pairing.socket_closed(channel_name="ann-session-1") is False
+    assert Seek.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert pairing.socket_closed(channel_name="ann-2") is True
+    assert not Seek.objects.exists() and not LobbySocket.objects.exists()
+    [lobby] = layer.to(events.LOBBY_GROUP)
+    assert lobby["seeking"] == {}
+
+
+def test_a_killed_processs_seeks_go_once_its_heartbeat_is_old(
+    now: datetime.datetime, frozen_clock: FrozenClock
+) -> None:
+    frozen_clock.now = now
+    services.heartbeat(process="alive")
+    services.heartbeat(process="killed")
+    seeking(guest("ann"), now, process="alive")
+    seeking(guest("bob"), now, process="killed", kind="go", size=9, clock="none")
+    frozen_clock.advance(3)
+    services.heartbeat(process="alive")
+    assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 0
+    frozen_clock.advance(2)  # "killed" last seen 5 s ago
+    assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 1
+    assert list(Seek.objects.values_list("session_key", flat=True)) == ["ann-session"]
+    assert ServerProcess.objects.filter(name="killed").exists()  # games' sweep forgets it
+    # The process running the wave counts its own sockets, even with a late heartbeat.
+    frozen_clock.advance(10)
+    assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4, alive="alive") == 0
+    assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 1
+
+
+# Waves
+
+
+def test_a_wave_pairs_two_guests_in_one_game(
+    now: datetime.datetime, layer: Recorder, django_capture_on_commit_callbacks: Any
+) -> None:
+    ann, bob = seeking(guest("ann"), now, name="Ann"), seeking(guest("bob"), now, name="Bob")
+    with django_capture_on_commit_callbacks(execute=True):
+        [game] = pairing.wave(now=now + datetime.timedelta(seconds=1)) or []
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.ACTIVE
+    assert {game.black_name, game.white_name} == {"Ann", "Bob"}
+    assert {game.black_session_key, game.white_session_key} == {"ann-session", "bob-session"}
+    assert (game.kind, game.size, game.time_control["main_time"], game.turn_started_at) == (
+        "othello",
+        8,
+        180,
+        game.turn_started_at,
+    )
+    assert game.clocks is not None
+    paired = Pairing.objects.get(game=game)
+    assert (paired.pool, paired.category, paired.rated) == (POOL, "othello8-blitz", False)
+    assert (paired.black_rating, paired.white_rating) == (1500.0, 1500.0)
+    assert not Seek.objects.exists()
+    for seek in (ann, bob):
+        assert layer.to(pairing.seeker_group(seek.session_key)) == [
+            {"type": "pairing.paired", "game_id": game.public_id}
+        ]
+    assert layer.to(events.LOBBY_GROUP)  # the lobby is told (a game began)
+
+
+def test_incompatible_seeks_wait(now: datetime.datetime) -> None:
+    seeking(guest("ann"), now)
+    seeking(guest("bob"), now, increment=3)
+    user = User.objects.create_user("carol")
+    seeking(Player("carol-session", user.pk), now, user=user)
+    seeking(Player("carol-other-browser", user.pk), now, user=user, increment=3)
+    seeking(guest("dan"), now, range=[1600, 1900])
+    # ann with carol (180+2) and bob with carol's other browser (180+3); dan's range
+    # (1600-1900) keeps him from ann's and carol's 1500.
+    made = pairing.wave(now=now) or []
+    assert sorted(sorted((game.black_session_key, game.white_session_key)) for game in made) == [
+        ["ann-session", "carol-session"],
+        ["bob-session", "carol-other-browser"],
+    ]
+    assert Game.objects.count() == 2
+    assert list(Seek.objects.values_list("session_key", flat=True)) == ["dan-session"]
+
+
+def test_the_same_account_in_two_browsers_never_plays_itself(now: datetime.datetime) -> None:
+    user = User.objects.create_user("carol")
+    seeking(Player("carol-1", user.pk), now, user=user)
+    seeking(Player("carol-2", user.pk), now, user=user)
+    assert pairing.wave(now=now + datetime.timedelta(seconds=60)) == []
+    assert Seek.objects.count() == 2
+
+
+def test_a_pair_is_one_transaction(now: datetime.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
+    ann, bob = seeking(guest("ann"), now), seeking(guest("bob"), now)
+
+    def broken(**kwargs: Any) -> Game:
+        raise RuntimeError("the join failed")
+
+    monkeypatch.setattr(services, "join_game", broken)
+    with pytest.raises(RuntimeError):
+        pairing.pair(ann.pk, bob.pk)
+    assert not Game.objects.exists() and not Pairing.objects.exists()
+    assert Seek.objects.count() == 2
+
+
+def test_a_seek_is_never_paired_twice(now: datetime.datetime) -> None:
+    ann, bob, cid = (seeking(guest(name), now) for name in ("ann", "bob", "cid"))
+    assert pairing.pair(ann.pk, bob.pk) is not None
+    assert pairing.pair(ann.pk, bob.pk) is None  # a second wave with the same answer
+    assert pairing.pair(cid.pk, ann.pk) is None  # or another
+    assert Game.objects.count() == 1
+    assert list(Seek.objects.values_list("session_key", flat=True)) == ["cid-session"]
+
+
+def test_two_waves_at_once_pair_each_seek_once(now: datetime.datetime) -> None:
+    """Two threads (two database connections, as two processes) make the same pair at the
+    same moment: one game."""
+    ann, bob = seeking(guest("ann"), now), seeking(guest("bob"), now)
+    start = threading.Barrier(2)
+    made: list[Game | None] = []
+
+    def run() -> None:
+        try:
+            start.wait()
+            made.append(pairing.pair(ann.pk, bob.pk))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(game is None for game in made) == [False, True]
+    assert Game.objects.count() == 1
+
+
+def test_only_one_wave_runs_at_a_time(now: datetime.datetime) -> None:
+    """While one connection (a process) holds the wave's lock, another's wave does nothing."""
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with pairing.wave_lock() as held:
+                assert held
+                holding.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert holding.wait(10)
+    seeking(guest("ann"), now), seeking(guest("bob"), now)
+    try:
+        assert pairing.wave(now=now) is None
+        assert Seek.objects.count() == 2
+    finally:
+        release.set()
+        holder.join()
+    assert len(pairing.wave(now=now) or []) == 1
+
+
+def test_the_window_widens_with_waiting(now: datetime.datetime) -> None:
+    seeking(guest("ann"), now)
+    seeking(guest("bob"), now)
+    Seek.objects.filter(session_key="bob-session").update(rating=1800.0)
+    assert pairing.wave(now=now) == []
+    assert pairing.wave(now=now + datetime.timedelta(seconds=4)) == []  # 280 each side
+    assert len(pairing.wave(now=now + datetime.timedelta(seconds=5)) or []) == 1  # 300
+
+
+def test_the_lobby_counts_the_seekers_of_each_pool(now: datetime.datetime) -> None:
+    from games.selectors import lobby_json
+
+    seeking(guest("ann"), now)
+    seeking(guest("bob"), now, kind="go", size=9, clock="byoyomi", periods=5, period_time=10)
+    seeking(guest("cid"), now, kind="go", size=9, clock="byoyomi", periods=5, period_time=10)
+    assert lobby_json()["seeking"] == {POOL: 1, "go9-byoyomi-180+5x10-casual": 2}
+
+
+def test_a_pair_that_fails_does_not_stop_the_wave(
+    now: datetime.datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, bob = seeking(guest("ann"), now), seeking(guest("bob"), now)
+    seeking(guest("cid"), now, increment=3), seeking(guest("dan"), now, increment=3)
+    original = services.join_game
+
+    def fails_for_bob(**kwargs: Any) -> Game:
+        if kwargs["player"].session_key in ("ann-session", "bob-session"):
+            raise RuntimeError("the join failed")
+        return original(**kwargs)
+
+    monkeypatch.setattr(services, "join_game", fails_for_bob)
+    [game] = pairing.wave(now=now) or []
+    assert {game.black_session_key, game.white_session_key} == {"cid-session", "dan-session"}
+    assert set(Seek.objects.values_list("pk", flat=True)) == {ann.pk, bob.pk}
