@@ -203,10 +203,14 @@ def carrying(variable: str, value: str) -> list[Process]:
     return found
 
 
-def until_none_carry(variable: str, value: str, timeout: float) -> list[Process]:
+def until_none_carry(
+    variable: str, value: str, timeout: float, *ignored: int | None
+) -> list[Process]:
     """Wait up to ``timeout`` seconds until no process ``carrying(variable, value)`` is
-    left; those left then ([] once none is)."""
+    left but the ``ignored`` ones; those left then ([] once none is)."""
     deadline = time.monotonic() + timeout
-    while (left := carrying(variable, value)) and time.monotonic() < deadline:
+    while True:
+        left = [process for process in carrying(variable, value) if process.pid not in ignored]
+        if not left or time.monotonic() >= deadline:
+            return left
         time.sleep(0.1)
-    return left
