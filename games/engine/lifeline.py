@@ -75,7 +75,8 @@ def watch_parent(parent: int, interval: float = WATCH_INTERVAL) -> None:
 
 def die_with_parent() -> Callable[[], None] | None:
     """A ``preexec_fn`` for ``subprocess.Popen`` that makes the child die (SIGKILL) with
-    the thread that starts it; None where Linux's ``prctl`` is not there."""
+    the thread that starts it (with its process, when that is the main thread or one
+    that lives as long); None where Linux's ``prctl`` is not there."""
     prctl = _prctl()
     if prctl is None:
         return None
