@@ -121,6 +121,14 @@ def kill_while_gnugo_thinks(server: Daphne, mark: str) -> list[Process]:
     raise AssertionError(f"GNU Go did not run within {TIMEOUT} s")
 
 
+async def answer_each_move(follower: Follower, color: str) -> None:
+    """Play as ``color`` (the first legal point) whenever it is that colour's turn."""
+    while True:
+        await follower.until(lambda follower: follower.game["to_move"] == color)
+        ply = await follower.play_first_legal()
+        await follower.at_ply(ply + 2)
+
+
 async def test_a_killed_servers_engines_end_with_it(tmp_path: Path) -> None:
     mark = secrets.token_hex(8)
     server = embedded(tmp_path, COMPUTER_ENGINES="2", **{SERVER_MARK: mark})
@@ -140,19 +148,14 @@ async def test_a_killed_servers_engines_end_with_it(tmp_path: Path) -> None:
             )
         follower = await Follower.open(ann, game_id)
         killing = asyncio.create_task(asyncio.to_thread(kill_while_gnugo_thinks, server, mark))
+        # GNU Go runs for a fraction of a second a move here: Ann answers each of its
+        # moves until one of them is caught being thought.
+        answering = asyncio.create_task(answer_each_move(follower, "white"))
         try:
-            # GNU Go runs for a fraction of a second a move here: Ann answers each of its
-            # moves until one of them is caught being thought.
-            while not killing.done():
-                if follower.game["to_move"] == "white":
-                    ply = await follower.play_first_legal()
-                    answered = asyncio.create_task(follower.at_ply(ply + 2))
-                    await asyncio.wait([killing, answered], return_when=asyncio.FIRST_COMPLETED)
-                    answered.cancel()
-                else:
-                    await asyncio.wait([killing], timeout=0.1)
-            before = killing.result()
+            before = await killing
         finally:
+            answering.cancel()
+            await asyncio.gather(answering, return_exceptions=True)
             await follower.close()
 
     names = " ".join(f"{process.name} ({process.command})" for process in before)
