@@ -9,6 +9,8 @@ pipes) and stores the answer through ``services.computer_move`` or
 of the process that serves the sockets, so no other game waits for it; turns beyond the
 free engines wait in the database for the next tick (the longest waiting first). Each
 engine move has a time limit of its own (the level's budget; GNU Go's, with a fallback).
+The worker processes, and the GNU Go they start, end within a fraction of a second of
+the server process, however it ends (``games.engine.lifeline``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import dataclasses
 import functools
 import logging
 import multiprocessing
+import os
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -26,6 +29,7 @@ from django.conf import settings
 
 from games import services
 from games.engine.answer import answer
+from games.engine.lifeline import watch_parent
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +52,9 @@ class ComputerPool:
         plays the computer starts none)."""
         if self._executor is None:
             spawn = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(self.size, mp_context=spawn)
+            self._executor = ProcessPoolExecutor(
+                self.size, mp_context=spawn, initializer=watch_parent, initargs=(os.getpid(),)
+            )
         return self._executor
 
     async def tick(self, database: Database) -> None:

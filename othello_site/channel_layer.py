@@ -11,11 +11,20 @@ sockets:
 - the process remembers the groups its sockets joined, and a watcher puts them back:
   when a sentinel key of its own has vanished from Redis (a restart or a flush), when a
   ``group_add`` failed, and every half ``group_expiry`` (channels-redis drops a
-  membership older than that, so a socket open for a day would stop hearing its game);
+  membership older than that, so a socket open for a day would stop hearing its game).
+  It looks once every ``watch_interval``, and every ``reconnect_interval`` while Redis
+  has failed it, so that the groups are back a fraction of a second after Redis is: a
+  broadcast from another process before that reaches nobody here;
 - ``group_add`` and ``group_discard`` never raise for a Redis that is down: the
   membership is remembered and put back by the watcher once Redis answers;
-- ``group_send`` never raises for a Redis that is down either: the message is lost (the
-  move it tells of is stored), and the sockets are told to catch up as below;
+- a command that fails on a connection error is tried once more on a fresh connection:
+  after a restart every connection pooled before it is closed by Redis, and redis-py
+  finds out only when it uses one, so the first ``group_send`` after the restart (a
+  move's ``moved``) would otherwise be lost on a connection that no longer exists. The
+  pool's idle connections are dropped first, so the second try connects anew;
+- ``group_send`` never raises for a Redis that is down either: when the second try fails
+  too, the message is lost (the move it tells of is stored), and the sockets are told
+  to catch up as below;
 - once memberships were put back after a loss, every socket of the process is sent
   ``{"type": "layer.rejoined"}``: a broadcast sent while Redis was down, or before the
   groups were back, reached nobody, so the consumer sends its client a fresh ``state``
@@ -28,9 +37,11 @@ database stays the truth.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels_redis.core import RedisChannelLayer
@@ -41,17 +52,28 @@ logger = logging.getLogger(__name__)
 
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 
+# Errors a fresh connection may cure. Not a timeout: Redis may have run that command.
+CONNECTION_LOST = (RedisConnectionError, ConnectionError)
+
 
 class ResilientRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]
     """RedisChannelLayer that outlives a Redis restart (see the module's docstring).
 
-    ``watch_interval``: seconds between two looks at the sentinel (a restart is repaired
+    ``watch_interval``: seconds between two looks at the sentinel while Redis answers;
+    ``reconnect_interval``: between two looks while it does not (the groups are back
     within about that long after Redis answers again).
     """
 
-    def __init__(self, *args: Any, watch_interval: float = 1.0, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        watch_interval: float = 1.0,
+        reconnect_interval: float = 0.1,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.watch_interval = watch_interval
+        self.reconnect_interval = reconnect_interval
         self.memberships: defaultdict[str, set[str]] = defaultdict(set)
         self._sentinel = f"{self.prefix}:alive:{self.client_prefix}"
         self._watcher: asyncio.Task[None] | None = None
@@ -75,7 +97,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]
         self.memberships[group].add(channel)
         self._start_watching()
         try:
-            await super().group_add(group, channel)
+            await self._once_more_on_fresh_connections(super().group_add, group, channel)
         except UNREACHABLE as error:
             logger.warning("channel layer: group_add %s postponed (%s)", group, error)
             self._stale = True
@@ -87,7 +109,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]
             if not members:
                 del self.memberships[group]
         try:
-            await super().group_discard(group, channel)
+            await self._once_more_on_fresh_connections(super().group_discard, group, channel)
         except UNREACHABLE as error:
             # What is left in Redis expires with the group (group_expiry); a message sent
             # to the closed socket's channel meanwhile expires unread.
@@ -95,11 +117,29 @@ class ResilientRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         try:
-            await super().group_send(group, message)
+            await self._once_more_on_fresh_connections(super().group_send, group, message)
         except UNREACHABLE as error:
             # Sent once Redis is back: every socket here gets layer.rejoined, then a state.
             logger.warning("channel layer: group_send to %s lost (%s)", group, error)
             self._stale = True
+
+    async def _once_more_on_fresh_connections(
+        self, command: Callable[..., Awaitable[None]], *args: Any
+    ) -> None:
+        """``command(*args)``; after a lost connection, once more on new connections."""
+        try:
+            await command(*args)
+        except CONNECTION_LOST as error:
+            logger.info("channel layer: %s; trying again on a fresh connection", error)
+            await self._drop_idle_connections()
+            await command(*args)
+
+    async def _drop_idle_connections(self) -> None:
+        """Close the connections waiting in the pools (a restarted Redis closed them all):
+        the next command opens a new one. Those in use fail on their own."""
+        for index in range(self.ring_size):
+            with contextlib.suppress(*UNREACHABLE):
+                await self.connection(index).connection_pool.disconnect(inuse_connections=False)
 
     def _start_watching(self) -> None:
         loop = asyncio.get_running_loop()
@@ -107,12 +147,16 @@ class ResilientRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]
             self._watcher = loop.create_task(self._watch())
 
     async def _watch(self) -> None:
+        failing = False
         while self.memberships:
-            await asyncio.sleep(self.watch_interval)
+            await asyncio.sleep(self.reconnect_interval if self._stale else self.watch_interval)
             try:
-                await self._repair()
+                await self._once_more_on_fresh_connections(self._repair)
+                failing = False
             except UNREACHABLE as error:
-                logger.warning("channel layer: Redis unreachable (%s)", error)
+                if not failing:
+                    logger.warning("channel layer: Redis unreachable (%s)", error)
+                failing = True
                 self._stale = True
 
     async def _repair(self) -> None:

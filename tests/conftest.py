@@ -4,14 +4,22 @@ Service-backed tests carry ``@pytest.mark.services``: they need the PostgreSQL a
 Redis named by ``DATABASE_URL`` and ``REDIS_URL``. With either variable unset they are
 skipped, and the reason is printed in the summary (``-ra``); with both set they run, and
 a server that does not answer makes them fail, never skip.
+
+The suite leaves no process behind: every process it starts (daphne, its engine workers,
+GNU Go, redis-server, Chromium ...) inherits a variable naming this run, and when the run
+ends, any still alive after ``LINGER`` seconds fails it (they are listed, then killed).
+An orphan is found too: its parent died, but its environment is what it was.
 """
 
 from __future__ import annotations
 
 import datetime
 import os
+import secrets
+import signal
 from collections.abc import Iterator
 from contextlib import suppress
+from multiprocessing import resource_tracker
 from typing import Any
 
 import pytest
@@ -21,8 +29,15 @@ from django.utils import timezone
 
 from games import events
 from games.services import Player
+from tests.processes import until_none_carry
 
 SERVICE_VARIABLES = ("DATABASE_URL", "REDIS_URL")
+
+RUN_VARIABLE = "OTHELLO_GO_TEST_RUN"
+"""Set to a token of this run in every process the suite starts (see the docstring)."""
+
+LINGER = 10
+"""Seconds the processes the suite started have to end after it has finished."""
 
 
 def missing_service_variables() -> list[str]:
@@ -33,6 +48,30 @@ def missing_service_variables() -> list[str]:
 def pytest_configure(config: pytest.Config) -> None:
     # pytest replaces the warning filters that othello_site.settings sets for servers.
     config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
+    # A token of this run, not of any other on the machine: children inherit os.environ.
+    os.environ[RUN_VARIABLE] = secrets.token_hex(8)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fail the run if a process it started is still alive ``LINGER`` seconds after it."""
+    # multiprocessing's resource tracker of this process (a test that used a process pool
+    # started it) reads until this process ends, and then ends too.
+    ours = getattr(resource_tracker._resource_tracker, "_pid", None)
+    left = until_none_carry(RUN_VARIABLE, os.environ[RUN_VARIABLE], LINGER, ours)
+    if not left:
+        return
+    for process in left:
+        with suppress(OSError):
+            os.kill(process.pid, signal.SIGKILL)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line("")
+        reporter.write_sep(
+            "=", "processes started by the tests outlived them (killed now)", red=True
+        )
+        for process in left:
+            reporter.write_line(f"{process.pid} {process.name}: {process.command}")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -1,4 +1,5 @@
-"""Services of a test's own, which the test may break: a Redis server, a TCP proxy.
+"""Services of a test's own, which the test may break: a Redis server, a TCP proxy; and
+the processes a test started, found again wherever they went.
 
 For tests/server/test_faults.py: a Redis on a free port that the test kills and starts
 again (without persistence, as the CI's Redis runs: a restarted Redis has forgotten
@@ -6,11 +7,17 @@ everything), and a proxy in front of PostgreSQL that the test cuts (every connec
 closed, new ones refused) and restores, which is how a briefly unreachable database
 looks to the servers. And for every test and benchmark on PostgreSQL, a fresh database
 of its own. Standard library only (psycopg for the database), like tests/daphne.py.
+
+``carrying`` finds processes by a variable in the environment they were started with,
+which every process they start inherits: a server's engine workers, the GNU Go those
+start, multiprocessing's resource tracker, even after their parent died (their parent is
+init then, so they are nobody's descendants any more). Linux's /proc only.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import secrets
 import shutil
 import socket
@@ -20,6 +27,7 @@ import time
 import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from tests.daphne import HOST, free_port
@@ -163,3 +171,46 @@ def fresh_database(server: str, prefix: str) -> Iterator[str]:
     finally:
         with psycopg.connect(server, dbname="postgres", autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@dataclass(frozen=True)
+class Process:
+    """A running process: its id, its name (``comm``) and its command line."""
+
+    pid: int
+    name: str
+    command: str
+
+
+def carrying(variable: str, value: str) -> list[Process]:
+    """The running processes (not this one; no zombies) started with ``variable=value`` in
+    their environment, on Linux; [] where there is no /proc."""
+    wanted = f"{variable}={value}".encode()
+    found = []
+    with contextlib.suppress(OSError):
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            try:
+                # A zombie's environment reads empty: it runs no more.
+                if wanted not in (entry / "environ").read_bytes().split(b"\0"):
+                    continue
+                name = (entry / "comm").read_text().strip()
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:  # gone meanwhile, or another user's
+                continue
+            found.append(Process(int(entry.name), name, command.strip()))
+    return found
+
+
+def until_none_carry(
+    variable: str, value: str, timeout: float, *ignored: int | None
+) -> list[Process]:
+    """Wait up to ``timeout`` seconds until no process ``carrying(variable, value)`` is
+    left but the ``ignored`` ones; those left then ([] once none is)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = [process for process in carrying(variable, value) if process.pid not in ignored]
+        if not left or time.monotonic() >= deadline:
+            return left
+        time.sleep(0.1)

@@ -12,10 +12,11 @@ several lines, and ends every answer with an empty line.
 
 The model is python-chess's ``chess/engine.py``, made synchronous because the
 server asks from worker threads: one command in flight at a time (a lock
-serialises callers), every call with a timeout, clean shutdown. An engine that
-does not answer in time is killed (``EngineTimeout``); one that exits is
-reported (``EngineDied``), and so is every later call: the owner starts a new
-``GtpEngine``. Pure: no Django.
+serialises callers), every call with a timeout, clean shutdown, and on Linux the
+engine dies with the thread that started it, even in a process killed with SIGKILL
+(``lifeline.die_with_parent``). An engine that does not answer in time is
+killed (``EngineTimeout``); one that exits is reported (``EngineDied``), and so
+is every later call: the owner starts a new ``GtpEngine``. Pure: no Django.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Self
+
+from .lifeline import die_with_parent
 
 __all__ = ["EngineDied", "EngineError", "EngineTimeout", "GtpEngine", "GtpError"]
 
@@ -81,6 +84,9 @@ class GtpEngine:
             stderr=subprocess.PIPE,
             encoding="ascii",
             errors="replace",
+            # Dies with the thread that started it (Linux), even in a process killed with
+            # SIGKILL: start an engine from a thread that lives as long as it should.
+            preexec_fn=die_with_parent(),
         )
         assert self._process.stdout is not None and self._process.stderr is not None
         # Reader threads turn the blocking pipes into something with a timeout: a

@@ -1,10 +1,12 @@
 """games.computer in real daphne processes: the computer moves first without anyone
-asking, answers a person over the websocket, and a move owed by a killed process is made
-by another (PostgreSQL and Redis)."""
+asking, answers a person over the websocket, a move owed by a killed process is made
+by another (PostgreSQL and Redis), and a killed process's engines (its worker processes,
+their resource tracker, the GNU Go thinking for them) end with it."""
 
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +17,7 @@ import pytest
 
 from tests.clients import Browser, Follower
 from tests.daphne import Daphne, embedded, environment, running
+from tests.processes import Process, carrying, until_none_carry
 
 TIMEOUT = 30
 
@@ -99,3 +102,63 @@ def test_a_move_owed_by_a_killed_process_is_made_by_another(
         state = until(lambda: (s := ann.state(game_id))["ply"] >= 1 and s)
     assert state["last_move"]["color"] == "black"
     assert state["ply"] == 1  # made once
+
+
+SERVER_MARK = "OTHELLO_GO_TEST_SERVER"
+"""A variable in one server's environment: every process it starts carries it."""
+
+
+def kill_while_gnugo_thinks(server: Daphne, mark: str) -> list[Process]:
+    """Watch the server's processes; the moment a GNU Go runs among them, kill the server
+    (SIGKILL). The processes it had then."""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        processes = carrying(SERVER_MARK, mark)
+        if any(process.name == "gnugo" for process in processes):
+            server.kill()
+            return processes
+        time.sleep(0.01)
+    raise AssertionError(f"GNU Go did not run within {TIMEOUT} s")
+
+
+async def answer_each_move(follower: Follower, color: str) -> None:
+    """Play as ``color`` (the first legal point) whenever it is that colour's turn."""
+    while True:
+        await follower.until(lambda follower: follower.game["to_move"] == color)
+        ply = await follower.play_first_legal()
+        await follower.at_ply(ply + 2)
+
+
+async def test_a_killed_servers_engines_end_with_it(tmp_path: Path) -> None:
+    mark = secrets.token_hex(8)
+    server = embedded(tmp_path, COMPUTER_ENGINES="2", **{SERVER_MARK: mark})
+    with running([server]):
+        ann = Browser(server.url)
+        # The computer at level 10: Othello on 16x16 keeps a worker busy in Python for a
+        # second or more a move; Go on 19x19 starts a GNU Go for each of its moves.
+        for kind, size in (("othello", 16), ("go", 19)):
+            game_id = await asyncio.to_thread(
+                ann.create,
+                kind=kind,
+                size=size,
+                color="white",
+                name="Ann",
+                opponent="computer",
+                level=10,
+            )
+        follower = await Follower.open(ann, game_id)
+        killing = asyncio.create_task(asyncio.to_thread(kill_while_gnugo_thinks, server, mark))
+        # GNU Go runs for a fraction of a second a move here: Ann answers each of its
+        # moves until one of them is caught being thought.
+        answering = asyncio.create_task(answer_each_move(follower, "white"))
+        try:
+            before = await killing
+        finally:
+            answering.cancel()
+            await asyncio.gather(answering, return_exceptions=True)
+            await follower.close()
+
+    names = " ".join(f"{process.name} ({process.command})" for process in before)
+    assert "multiprocessing.spawn" in names and "gnugo" in names
+    left = await asyncio.to_thread(until_none_carry, SERVER_MARK, mark, 10)
+    assert left == []
