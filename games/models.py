@@ -152,6 +152,10 @@ class Game(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
 
+    # A rated game moves both players' ratings when it ends (players.ratings): only
+    # between two accounts, with a clock.
+    rated = models.BooleanField(default=False)
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

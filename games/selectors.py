@@ -21,6 +21,7 @@ from django.utils import timezone
 from games import rules
 from games.models import ChatMessage, Game, Move
 from games.rules.clock import SideClock, TimeControl
+from players import ratings
 
 if TYPE_CHECKING:
     from games.services import Player
@@ -144,6 +145,8 @@ def game_state(
         ),
         **(_count_state(game) if is_go else dict.fromkeys(COUNT_KEYS)),
         "computer": game.computer_color or None,
+        "rated": game.rated,
+        "ratings": ratings.game_ratings(game),
         "undo": game.undo_request or None,
         "rematch": _rematch(game),
         "clock": clock_state(game, now),

@@ -257,6 +257,7 @@ def _start_rematch(game: Game) -> Game:
         status=Game.Status.ACTIVE,
         computer_color=_other(game.computer_color),
         computer_level=game.computer_level,
+        rated=game.rated,
     )
     for color, other in ((Color.BLACK, Color.WHITE), (Color.WHITE, Color.BLACK)):
         for field in ("name", "user_id", "session_key"):

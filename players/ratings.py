@@ -1,0 +1,317 @@
+"""The ratings' use cases: a rated game's end, G's ``ratings``, annulling, recomputing.
+
+Where it sits: below the game services. ``games.services.base.finish``, the one step
+every way of ending a game goes through, calls ``rate_finished_game`` inside the
+transaction that ends the game, and ``games.selectors.game_state`` calls
+``game_ratings``; this module imports only the games' models and rules, never their
+services or selectors, so the dependency runs one way (games' use cases -> ratings ->
+games' models). The players' pages (``players.views``) sit above both.
+
+Locks: the game's row is locked by its service; the two players' Rating rows are then
+locked in the order of their ids, so two games of one player ending at once are applied
+one after the other, both counted, and no two endings wait for each other in a circle.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from games.models import Game
+from games.rules import glicko2
+from games.rules.clock import TimeControl
+from players.models import Rating, RatingChange
+
+COLORS = ("black", "white")
+MIN_PLY = 2
+"""A rated game whose ``ply`` is under this when it ends moves no rating."""
+DAY_SECONDS = 86_400.0
+
+
+def category_of(game: Game) -> str | None:
+    """The rating category of ``game``, None without a clock."""
+    if game.time_control is None:
+        return None
+    return glicko2.category(str(game.kind), game.size, TimeControl.from_json(game.time_control))
+
+
+def black_score(result: str) -> float:
+    """Black's score for ``result``: 1 for ``B+...``, 0 for ``W+...``, 0.5 for a draw."""
+    return {"B": 1.0, "W": 0.0}.get(result[:1], 0.5)
+
+
+def counts(game: Game) -> bool:
+    """Whether ``game``, finished, moves ratings: rated, between two accounts, with a
+    clock, and with at least ``MIN_PLY`` moves stored."""
+    return bool(
+        game.rated
+        and game.black_user_id is not None
+        and game.white_user_id is not None
+        and game.time_control is not None
+        and game.ply >= MIN_PLY
+    )
+
+
+def rate_finished_game(game: Game) -> list[RatingChange]:
+    """Both players' ratings moved by ``game``, which has just finished (its row locked,
+    inside the transaction that ends it); the two RatingChange rows stored. Nothing for
+    a game that does not count (``counts``)."""
+    if not counts(game):
+        return []
+    category = category_of(game)
+    assert category is not None and game.finished_at is not None
+    users = {color: getattr(game, f"{color}_user_id") for color in COLORS}
+    ratings = _locked_ratings(users.values(), category)
+    changes = _rate(
+        game=game,
+        category=category,
+        ratings={color: ratings[user_id] for color, user_id in users.items()},
+        ended_at=game.finished_at,
+    )
+    for rating in ratings.values():
+        rating.save()
+    return RatingChange.objects.bulk_create(changes)
+
+
+def _locked_ratings(user_ids: Iterable[int], category: str) -> dict[int, Rating]:
+    """The Rating rows of ``user_ids`` in ``category``, created at the new player's values
+    when missing, locked until the transaction ends (in the order of their ids)."""
+    ids = sorted(set(user_ids))
+    # Two transactions creating one player's first rating: the second waits for the
+    # first's row and then leaves it (no IntegrityError), and locks it below.
+    Rating.objects.bulk_create(
+        [Rating(user_id=user_id, category=category) for user_id in ids], ignore_conflicts=True
+    )
+    rows = Rating.objects.select_for_update().filter(user_id__in=ids, category=category)
+    return {rating.user_id: rating for rating in rows.order_by("user_id")}
+
+
+def _rate(
+    *,
+    game: Game,
+    category: str,
+    ratings: dict[str, Rating],
+    ended_at: datetime.datetime,
+) -> list[RatingChange]:
+    """Apply ``game``'s result to both ``ratings`` (changed in place, unsaved); the
+    (unsaved) RatingChange rows."""
+    before = {
+        color: glicko2.after_inactivity(rating.value, _days_since(rating, ended_at))
+        for color, rating in ratings.items()
+    }
+    scores = {"black": black_score(game.result), "white": 1.0 - black_score(game.result)}
+    changes = []
+    for color, opponent in (("black", "white"), ("white", "black")):
+        after = glicko2.rate_game(before[color], before[opponent], scores[color])
+        rating = ratings[color]
+        rating.rating, rating.rd, rating.volatility = after.rating, after.rd, after.volatility
+        rating.games += 1
+        rating.last_played_at = ended_at
+        changes.append(
+            RatingChange(
+                game=game,
+                user_id=rating.user_id,
+                color=color,
+                category=category,
+                rating_before=before[color].rating,
+                rd_before=before[color].rd,
+                volatility_before=before[color].volatility,
+                rating_after=after.rating,
+                rd_after=after.rd,
+                volatility_after=after.volatility,
+                change=after.rating - before[color].rating,
+                ended_at=ended_at,
+            )
+        )
+    return changes
+
+
+def _days_since(rating: Rating, now: datetime.datetime) -> float:
+    if rating.last_played_at is None:
+        return 0.0
+    return max(0.0, (now - rating.last_played_at).total_seconds() / DAY_SECONDS)
+
+
+# G's ratings
+
+
+def game_ratings(game: Game) -> dict[str, Any] | None:
+    """G's ``ratings``: None for a casual game, else ``{"category", "black": P,
+    "white": P}``, P = ``{"username", "rating" (before the game), "rd", "provisional",
+    "change" (None until the game's ratings change)}``; P is None for a free seat.
+    Costs no query for a casual game, one or two for a rated one."""
+    category = category_of(game)
+    if not game.rated or category is None:
+        return None
+    changes = {
+        change.color: change
+        for change in RatingChange.objects.filter(game=game, annulled=False).select_related("user")
+    }
+    if changes:
+        return {"category": category, **{c: _change_json(changes.get(c)) for c in COLORS}}
+    users = {color: getattr(game, f"{color}_user_id") for color in COLORS}
+    rows = {
+        row["pk"]: row
+        for row in get_user_model()
+        .objects.filter(pk__in=[user_id for user_id in users.values() if user_id is not None])
+        .values("pk", "username")
+    }
+    ratings = {
+        rating.user_id: rating
+        for rating in Rating.objects.filter(user_id__in=rows, category=category)
+    }
+    return {
+        "category": category,
+        **{
+            color: None
+            if user_id not in rows
+            else _current_json(rows[user_id]["username"], ratings.get(user_id))
+            for color, user_id in users.items()
+        },
+    }
+
+
+def _change_json(change: RatingChange | None) -> dict[str, Any] | None:
+    if change is None:
+        return None
+    return {
+        "username": change.user.get_username(),
+        "rating": change.rating_before,
+        "rd": change.rd_before,
+        "provisional": glicko2.Rating(
+            change.rating_before, change.rd_before, change.volatility_before
+        ).provisional,
+        "change": change.change,
+    }
+
+
+def _current_json(username: str, rating: Rating | None) -> dict[str, Any]:
+    value = rating.value if rating is not None else glicko2.NEW_PLAYER
+    return {
+        "username": username,
+        "rating": value.rating,
+        "rd": value.rd,
+        "provisional": value.provisional,
+        "change": None,
+    }
+
+
+# Annulling and recomputing
+
+
+@transaction.atomic
+def annul(*, games: Iterable[Game]) -> int:
+    """The rating changes of ``games`` annulled (cheating): the games stay, their changes
+    no longer count, and every rating of their categories is recomputed (later games
+    included). Returns the number of games whose changes were annulled."""
+    ids = [game.pk for game in games]
+    pending = RatingChange.objects.filter(game_id__in=ids, annulled=False)
+    touched = set(pending.values_list("game_id", flat=True))
+    categories = set(pending.values_list("category", flat=True))
+    pending.update(annulled=True)
+    if touched:
+        recompute(categories=categories)
+    return len(touched)
+
+
+@transaction.atomic
+def recompute(*, categories: Iterable[str] | None = None) -> int:
+    """Every rating (of ``categories``, default all) rebuilt from the rated games that
+    count (``counts``) in the order they ended, those whose changes were annulled left
+    out: each game's RatingChange rows rewritten (or written, when missing), each Rating
+    row set as the last game left it. On an untouched database the values come out the
+    same. Returns the number of games replayed."""
+    wanted = None if categories is None else set(categories)
+    annulled = set(
+        RatingChange.objects.filter(annulled=True).values_list("game_id", flat=True).distinct()
+    )
+    stored = {
+        (game_id, color): pk
+        for game_id, color, pk in RatingChange.objects.filter(annulled=False).values_list(
+            "game_id", "color", "pk"
+        )
+    }
+    current: dict[tuple[int, str], Rating] = {}
+    ratings = Rating.objects.select_for_update()
+    if wanted is not None:
+        ratings = ratings.filter(category__in=wanted)
+    for rating in ratings:
+        current[rating.user_id, rating.category] = rating
+        new = glicko2.NEW_PLAYER
+        rating.rating, rating.rd, rating.volatility = new.rating, new.rd, new.volatility
+        rating.games, rating.last_played_at = 0, None
+    rewritten: list[RatingChange] = []
+    replayed = 0
+    for game in _rated_games():
+        category = category_of(game)
+        if game.pk in annulled or category is None or (wanted and category not in wanted):
+            continue
+        if not counts(game):
+            continue
+        users = {color: getattr(game, f"{color}_user_id") for color in COLORS}
+        for user_id in users.values():
+            current.setdefault((user_id, category), Rating(user_id=user_id, category=category))
+        assert game.finished_at is not None
+        changes = _rate(
+            game=game,
+            category=category,
+            ratings={color: current[user_id, category] for color, user_id in users.items()},
+            ended_at=game.finished_at,
+        )
+        for change in changes:
+            change.pk = stored.get((game.pk, change.color))
+        rewritten.extend(changes)
+        replayed += 1
+    RatingChange.objects.bulk_update(
+        [change for change in rewritten if change.pk is not None],
+        [
+            "user",
+            "category",
+            "rating_before",
+            "rd_before",
+            "volatility_before",
+            "rating_after",
+            "rd_after",
+            "volatility_after",
+            "change",
+            "ended_at",
+        ],
+        batch_size=2000,
+    )
+    RatingChange.objects.bulk_create(
+        [change for change in rewritten if change.pk is None], batch_size=2000
+    )
+    Rating.objects.bulk_update(
+        [rating for rating in current.values() if rating.pk is not None],
+        ["rating", "rd", "volatility", "games", "last_played_at"],
+        batch_size=2000,
+    )
+    Rating.objects.bulk_create(
+        [rating for rating in current.values() if rating.pk is None], batch_size=2000
+    )
+    return replayed
+
+
+def _rated_games() -> Iterable[Game]:
+    """The finished rated games, in the order they ended, with only what rating reads."""
+    return (
+        Game.objects.filter(rated=True, status=Game.Status.FINISHED, ply__gte=MIN_PLY)
+        .only(
+            "pk",
+            "kind",
+            "size",
+            "time_control",
+            "result",
+            "rated",
+            "ply",
+            "black_user_id",
+            "white_user_id",
+            "finished_at",
+        )
+        .order_by("finished_at", "pk")
+        .iterator(chunk_size=2000)
+    )

@@ -1,0 +1,221 @@
+"""Reads of the players' world: a profile (its JSON too), a player's games, leaderboards.
+
+Each read costs a fixed number of queries whatever the number of games (counted in
+tests/server/test_queries.py): results by one aggregate, the rating history by one query
+of the indexed RatingChange rows, the games list one page at a time.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Q, QuerySet
+
+from games.models import Game
+from games.rules import glicko2
+from players.models import Rating, RatingChange
+
+GAMES_PER_PAGE = 20
+LEADERBOARD_SIZE = 100
+IN_PLAY = (Game.Status.ACTIVE, Game.Status.SCORING)
+RESULTS = ("won", "lost", "drawn")
+
+
+def player(username: str) -> AbstractBaseUser | None:
+    """The account named ``username``, None when there is none."""
+    return get_user_model().objects.filter(username=username).first()
+
+
+def is_go(category: str) -> bool:
+    return category.startswith("go")
+
+
+def rating_json(rating: Rating) -> dict[str, Any]:
+    """A category's entry of the profile's JSON."""
+    return {
+        "rating": rating.rating,
+        "rd": rating.rd,
+        "volatility": rating.volatility,
+        "games": rating.games,
+        "provisional": rating.provisional,
+        "rank": glicko2.go_rank(rating.rating) if is_go(rating.category) else None,
+    }
+
+
+def ratings_of(user: AbstractBaseUser) -> list[Rating]:
+    """The account's ratings, one per category it has played rated, by category."""
+    return list(Rating.objects.filter(user=user).order_by("category"))
+
+
+def _seated(user: AbstractBaseUser) -> Q:
+    return Q(black_user=user) | Q(white_user=user)
+
+
+def _won(user: AbstractBaseUser) -> Q:
+    return Q(black_user=user, result__startswith="B+") | Q(white_user=user, result__startswith="W+")
+
+
+def _lost(user: AbstractBaseUser) -> Q:
+    return Q(black_user=user, result__startswith="W+") | Q(white_user=user, result__startswith="B+")
+
+
+def results_of(user: AbstractBaseUser) -> dict[str, int]:
+    """``{"won", "lost", "drawn"}``: the account's finished games, rated or not."""
+    finished = Game.objects.filter(_seated(user), status=Game.Status.FINISHED)
+    counts = finished.aggregate(
+        won=Count("pk", filter=_won(user)),
+        lost=Count("pk", filter=_lost(user)),
+        drawn=Count("pk", filter=Q(result="Draw")),
+    )
+    return {key: counts[key] for key in RESULTS}
+
+
+def playing(user: AbstractBaseUser) -> list[Game]:
+    """The account's games being played now (active or being counted), newest first."""
+    return list(
+        Game.objects.filter(_seated(user), status__in=IN_PLAY)
+        .only("public_id", "kind", "size", "black_name", "white_name", "status", "rated")
+        .order_by("-created_at")
+    )
+
+
+def is_online(user: AbstractBaseUser) -> bool:
+    """Whether a socket of the account is open on a seat of one of its games."""
+    return Game.objects.filter(
+        Q(black_user=user, black_online=True) | Q(white_user=user, white_online=True),
+        status__in=(Game.Status.WAITING, *IN_PLAY),
+    ).exists()
+
+
+def profile_json(user: AbstractBaseUser) -> dict[str, Any]:
+    """``GET /players/<username>.json``: username, bot, joined, online, ratings per
+    category, results, the ids of the games being played."""
+    return {
+        "username": user.get_username(),
+        "bot": False,
+        "joined": user.date_joined.isoformat(),  # type: ignore[attr-defined]
+        "online": is_online(user),
+        "ratings": {rating.category: rating_json(rating) for rating in ratings_of(user)},
+        "results": results_of(user),
+        "playing": [game.public_id for game in playing(user)],
+    }
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """The rating after one rated game."""
+
+    at: datetime.datetime
+    rating: float
+
+
+def history_of(user: AbstractBaseUser) -> dict[str, list[HistoryPoint]]:
+    """The account's rating after each rated game that counts, per category, in order."""
+    history: dict[str, list[HistoryPoint]] = {}
+    rows = (
+        RatingChange.objects.filter(user=user, annulled=False)
+        .order_by("category", "ended_at", "pk")
+        .values_list("category", "ended_at", "rating_after")
+    )
+    for category, at, rating in rows:
+        history.setdefault(category, []).append(HistoryPoint(at, rating))
+    return history
+
+
+@dataclass(frozen=True)
+class GameFilters:
+    """The profile's filters of the games list; None: any."""
+
+    kind: str | None = None
+    size: int | None = None
+    rated: bool | None = None
+    result: str | None = None
+
+    @classmethod
+    def parse(cls, query: Any) -> GameFilters:
+        """The filters from a query dict; a value that is not a choice is ignored."""
+        kind = query.get("kind")
+        size = query.get("size", "")
+        rated = query.get("rated")
+        result = query.get("result")
+        return cls(
+            kind=kind if kind in Game.Kind.values else None,
+            size=int(size) if size.isdigit() and len(size) <= 2 else None,
+            rated={"1": True, "0": False}.get(rated or ""),
+            result=result if result in RESULTS else None,
+        )
+
+
+def games_of(user: AbstractBaseUser, filters: GameFilters) -> QuerySet[Game]:
+    """The account's games (not those called off before anyone joined), newest first."""
+    games = Game.objects.filter(_seated(user)).exclude(
+        status=Game.Status.ABORTED, finished_at__isnull=True
+    )
+    if filters.kind is not None:
+        games = games.filter(kind=filters.kind)
+    if filters.size is not None:
+        games = games.filter(size=filters.size)
+    if filters.rated is not None:
+        games = games.filter(rated=filters.rated)
+    if filters.result == "won":
+        games = games.filter(_won(user))
+    elif filters.result == "lost":
+        games = games.filter(_lost(user))
+    elif filters.result == "drawn":
+        games = games.filter(result="Draw")
+    return (
+        games.select_related("black_user", "white_user")
+        .defer("snapshot", "start", "territory", "score_detail", "dead")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def games_page(user: AbstractBaseUser, filters: GameFilters, number: object) -> Page[Game]:
+    """One page of ``games_of``, each game with ``my_change``: the account's rating
+    change in it (None for a game that moved no rating of theirs)."""
+    page = Paginator(games_of(user, filters), GAMES_PER_PAGE).get_page(number)
+    games = list(page.object_list)
+    changes = dict(
+        RatingChange.objects.filter(
+            user=user, annulled=False, game__in=[game.pk for game in games]
+        ).values_list("game_id", "change")
+    )
+    for game in games:
+        game.my_change = changes.get(game.pk)  # type: ignore[attr-defined]
+    page.object_list = games
+    return page
+
+
+def categories() -> list[str]:
+    """Every category someone holds a rating in, in order."""
+    return list(Rating.objects.order_by("category").values_list("category", flat=True).distinct())
+
+
+def leaderboard(category: str) -> list[Rating]:
+    """The best ``LEADERBOARD_SIZE`` non-provisional ratings of ``category``, best first."""
+    return list(
+        Rating.objects.filter(category=category, rd__lte=glicko2.PROVISIONAL_RD)
+        .select_related("user")
+        .order_by("-rating", "pk")[:LEADERBOARD_SIZE]
+    )
+
+
+def leaderboard_json(category: str) -> dict[str, Any]:
+    """``GET /players/top.json?category=C``."""
+    return {
+        "category": category,
+        "players": [
+            {
+                "username": rating.user.get_username(),
+                "rating": rating.rating,
+                "rd": rating.rd,
+                "games": rating.games,
+            }
+            for rating in leaderboard(category)
+        ],
+    }
