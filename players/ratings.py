@@ -143,14 +143,15 @@ def game_ratings(game: Game) -> dict[str, Any] | None:
     """G's ``ratings``: None for a casual game, else ``{"category", "black": P,
     "white": P}``, P = ``{"username", "rating" (before the game), "rd", "provisional",
     "change" (None until the game's ratings change)}``; P is None for a free seat.
-    Costs no query for a casual game, one or two for a rated one."""
+    Costs no query for a casual game, two for a rated one in play, one once it has
+    moved the ratings."""
     category = category_of(game)
     if not game.rated or category is None:
         return None
-    changes = {
-        change.color: change
-        for change in RatingChange.objects.filter(game=game, annulled=False).select_related("user")
-    }
+    changes = {}
+    if game.status == Game.Status.FINISHED:
+        stored = RatingChange.objects.filter(game=game, annulled=False).select_related("user")
+        changes = {change.color: change for change in stored}
     if changes:
         return {"category": category, **{c: _change_json(changes.get(c)) for c in COLORS}}
     users = {color: getattr(game, f"{color}_user_id") for color in COLORS}
