@@ -7,9 +7,9 @@ import datetime
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
-WIDTH = 640
-HEIGHT = 180
-LEFT = 48
+WIDTH = 400
+HEIGHT = 150
+LEFT = 40
 RIGHT = 12
 TOP = 12
 BOTTOM = 26
@@ -55,7 +55,7 @@ def rating_graph(points: Sequence[tuple[datetime.datetime, float]], *, label: st
         f'<text class="tick" x="{LEFT}" y="{HEIGHT - 6}">{first}</text>',
         f'<text class="tick" x="{WIDTH - RIGHT}" y="{HEIGHT - 6}" text-anchor="end">{last}</text>',
         f'<polyline class="line" points="{line}"/>',
-        *(f'<circle class="point" cx="{px:.1f}" cy="{py:.1f}" r="3.5"/>' for px, py in dots),
+        *(f'<circle class="point" cx="{px:.1f}" cy="{py:.1f}" r="4"/>' for px, py in dots),
         "</svg>",
     ]
     return "".join(parts)

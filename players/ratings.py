@@ -15,6 +15,7 @@ one after the other, both counted, and no two endings wait for each other in a c
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -36,7 +37,13 @@ def category_of(game: Game) -> str | None:
     """The rating category of ``game``, None without a clock."""
     if game.time_control is None:
         return None
-    return glicko2.category(str(game.kind), game.size, TimeControl.from_json(game.time_control))
+    control = tuple(sorted(game.time_control.items()))
+    return _category(str(game.kind), game.size, control)
+
+
+@functools.lru_cache(maxsize=256)
+def _category(kind: str, size: int, control: tuple[tuple[str, Any], ...]) -> str:
+    return glicko2.category(kind, size, TimeControl.from_json(dict(control)))
 
 
 def black_score(result: str) -> float:
@@ -72,22 +79,32 @@ def rate_finished_game(game: Game) -> list[RatingChange]:
         ratings={color: ratings[user_id] for color, user_id in users.items()},
         ended_at=game.finished_at,
     )
-    for rating in ratings.values():
-        rating.save()
+    Rating.objects.bulk_update(ratings.values(), RATING_FIELDS)
     return RatingChange.objects.bulk_create(changes)
+
+
+RATING_FIELDS = ("rating", "rd", "volatility", "games", "last_played_at")
 
 
 def _locked_ratings(user_ids: Iterable[int], category: str) -> dict[int, Rating]:
     """The Rating rows of ``user_ids`` in ``category``, created at the new player's values
     when missing, locked until the transaction ends (in the order of their ids)."""
     ids = sorted(set(user_ids))
+
+    def lock() -> dict[int, Rating]:
+        rows = Rating.objects.select_for_update().filter(user_id__in=ids, category=category)
+        return {rating.user_id: rating for rating in rows.order_by("user_id")}
+
+    found = lock()
+    if len(found) == len(ids):
+        return found
     # Two transactions creating one player's first rating: the second waits for the
     # first's row and then leaves it (no IntegrityError), and locks it below.
     Rating.objects.bulk_create(
-        [Rating(user_id=user_id, category=category) for user_id in ids], ignore_conflicts=True
+        [Rating(user_id=user_id, category=category) for user_id in ids if user_id not in found],
+        ignore_conflicts=True,
     )
-    rows = Rating.objects.select_for_update().filter(user_id__in=ids, category=category)
-    return {rating.user_id: rating for rating in rows.order_by("user_id")}
+    return lock()
 
 
 def _rate(
@@ -224,28 +241,28 @@ def recompute(*, categories: Iterable[str] | None = None) -> int:
     """Every rating (of ``categories``, default all) rebuilt from the rated games that
     count (``counts``) in the order they ended, those whose changes were annulled left
     out: each game's RatingChange rows rewritten (or written, when missing), each Rating
-    row set as the last game left it. On an untouched database the values come out the
-    same. Returns the number of games replayed."""
+    row set as the last game left it. Only the rows whose values differ are written, so
+    on an untouched database nothing changes. Returns the number of games replayed."""
     wanted = None if categories is None else set(categories)
     annulled = set(
         RatingChange.objects.filter(annulled=True).values_list("game_id", flat=True).distinct()
     )
-    stored = {
-        (game_id, color): pk
-        for game_id, color, pk in RatingChange.objects.filter(annulled=False).values_list(
-            "game_id", "color", "pk"
-        )
-    }
-    current: dict[tuple[int, str], Rating] = {}
-    ratings = Rating.objects.select_for_update()
+    stored_changes = RatingChange.objects.filter(annulled=False)
+    stored_ratings = Rating.objects.select_for_update()
     if wanted is not None:
-        ratings = ratings.filter(category__in=wanted)
-    for rating in ratings:
+        stored_changes = stored_changes.filter(category__in=wanted)
+        stored_ratings = stored_ratings.filter(category__in=wanted)
+    before = {(row[0], row[1]): row for row in stored_changes.values_list(*CHANGE_ROW)}
+    current: dict[tuple[int, str], Rating] = {}
+    kept_ratings: dict[int, tuple[Any, ...]] = {}
+    for rating in stored_ratings:
+        kept_ratings[rating.pk] = _rating_row(rating)
         current[rating.user_id, rating.category] = rating
         new = glicko2.NEW_PLAYER
         rating.rating, rating.rd, rating.volatility = new.rating, new.rd, new.volatility
         rating.games, rating.last_played_at = 0, None
-    rewritten: list[RatingChange] = []
+    changed: list[RatingChange] = []
+    seen: set[tuple[int, int]] = set()
     replayed = 0
     for game in _rated_games():
         category = category_of(game)
@@ -255,46 +272,72 @@ def recompute(*, categories: Iterable[str] | None = None) -> int:
             continue
         users = {color: getattr(game, f"{color}_user_id") for color in COLORS}
         for user_id in users.values():
-            current.setdefault((user_id, category), Rating(user_id=user_id, category=category))
+            if (user_id, category) not in current:
+                current[user_id, category] = Rating(user_id=user_id, category=category)
         assert game.finished_at is not None
-        changes = _rate(
+        for change in _rate(
             game=game,
             category=category,
             ratings={color: current[user_id, category] for color, user_id in users.items()},
             ended_at=game.finished_at,
-        )
-        for change in changes:
-            change.pk = stored.get((game.pk, change.color))
-        rewritten.extend(changes)
+        ):
+            key = (game.pk, change.user_id)
+            seen.add(key)
+            old = before.get(key)
+            if old is None or old[2:-1] != _change_row(change)[2:-1]:
+                change.pk = None if old is None else old[-1]
+                changed.append(change)
         replayed += 1
-    RatingChange.objects.bulk_update(
-        [change for change in rewritten if change.pk is not None],
+    stale = [row[-1] for key, row in before.items() if key not in seen]
+    _replace(RatingChange, changed, stale)
+    _replace(
+        Rating,
         [
-            "user",
-            "category",
-            "rating_before",
-            "rd_before",
-            "volatility_before",
-            "rating_after",
-            "rd_after",
-            "volatility_after",
-            "change",
-            "ended_at",
+            rating
+            for rating in current.values()
+            if rating.pk is None or kept_ratings[rating.pk] != _rating_row(rating)
         ],
-        batch_size=2000,
-    )
-    RatingChange.objects.bulk_create(
-        [change for change in rewritten if change.pk is None], batch_size=2000
-    )
-    Rating.objects.bulk_update(
-        [rating for rating in current.values() if rating.pk is not None],
-        ["rating", "rd", "volatility", "games", "last_played_at"],
-        batch_size=2000,
-    )
-    Rating.objects.bulk_create(
-        [rating for rating in current.values() if rating.pk is None], batch_size=2000
+        [],
     )
     return replayed
+
+
+CHANGE_ROW = (
+    "game_id",
+    "user_id",
+    "color",
+    "category",
+    "rating_before",
+    "rd_before",
+    "volatility_before",
+    "rating_after",
+    "rd_after",
+    "volatility_after",
+    "change",
+    "ended_at",
+    "pk",
+)
+
+
+def _change_row(change: RatingChange) -> tuple[Any, ...]:
+    return tuple(getattr(change, field) for field in CHANGE_ROW)
+
+
+def _rating_row(rating: Rating) -> tuple[Any, ...]:
+    return tuple(getattr(rating, field) for field in RATING_FIELDS)
+
+
+BATCH = 500
+
+
+def _replace(model: type[Rating] | type[RatingChange], rows: list[Any], gone: list[int]) -> None:
+    """Write ``rows`` (new ones inserted, changed ones replaced under their own ids) and
+    delete the rows ``gone``: a delete and an insert cost what the rows do, where
+    bulk_update's CASE over a batch grows with the batch's square."""
+    existing = [row.pk for row in rows if row.pk is not None] + gone
+    for start in range(0, len(existing), BATCH):
+        model.objects.filter(pk__in=existing[start : start + BATCH]).delete()
+    model.objects.bulk_create(rows, batch_size=BATCH)
 
 
 def _rated_games() -> Iterable[Game]:

@@ -241,6 +241,19 @@ function drawPlayers() {
   }
 }
 
+/** A seat taken by an account after the page was drawn: its name becomes the link to
+ * the profile, as the server draws it. */
+function linkToProfile(row, username) {
+  const name = row.querySelector(".player-name");
+  if (name.tagName === "A") return;
+  const link = Object.assign(document.createElement("a"), {
+    className: "player-name",
+    href: `/players/${encodeURIComponent(username)}/`,
+    textContent: name.textContent,
+  });
+  name.replaceWith(link);
+}
+
 /** A rated game's seat: the rating before the game, then once it ends the new rating and
  * the change ("1512 +12"); "?" marks a provisional rating. */
 function drawRating(row, color) {
@@ -248,6 +261,7 @@ function drawRating(row, color) {
   const seat = game.ratings?.[color];
   rating.hidden = !seat;
   if (!seat) return;
+  linkToProfile(row, seat.username);
   const mark = seat.provisional ? "?" : "";
   if (seat.change === null) {
     rating.textContent = `${Math.round(seat.rating)}${mark}`;

@@ -376,7 +376,7 @@ def snapshot() -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
     )
     return (
         list(Rating.objects.order_by("user_id", "category").values_list(*fields)),
-        list(RatingChange.objects.order_by("pk").values_list(*history)),
+        list(RatingChange.objects.order_by("game_id", "user_id").values_list(*history)),
     )
 
 
@@ -431,3 +431,18 @@ def test_annulling_a_game_undoes_it_for_both_and_recomputes_later_games() -> Non
     assert ratings.annul(games=[cheat]) == 0
     state = selectors.game_state(Game.objects.get(pk=cheat.pk), you=None)
     assert state["ratings"]["black"]["change"] is None
+
+
+def test_recompute_on_an_untouched_database_writes_nothing() -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    random_rated_games(12)
+    with CaptureQueriesContext(connection) as captured:
+        assert ratings.recompute() == 12
+    writes = [
+        query["sql"]
+        for query in captured.captured_queries
+        if query["sql"].split()[0] in ("INSERT", "UPDATE", "DELETE")
+    ]
+    assert writes == []
