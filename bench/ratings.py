@@ -40,6 +40,7 @@ def setup() -> Path | None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "othello_site.settings")
     os.environ.setdefault("RATE_LIMITS", "off")
     os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    os.environ.setdefault("SECRET_KEY", "bench-ratings-" + os.urandom(16).hex())
     import django
 
     django.setup()
