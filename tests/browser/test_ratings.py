@@ -75,6 +75,14 @@ def test_a_rated_game_moves_both_ratings_and_draws_the_graph(
     expect(profile.locator("#results")).to_have_text("1 won, 0 lost, 0 drawn")
     profile.screenshot(path=f"{output_path}/profile.png", full_page=True)
 
+    # On a phone: the seats with their ratings, the profile's cards and graph.
+    for view in (bob.page, profile):
+        view.set_viewport_size({"width": 390, "height": 844})
+        width = view.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"{view.url} scrolls sideways ({width} px)"
+    bob.screenshot(output_path, "rated-game-over-phone.png")
+    profile.screenshot(path=f"{output_path}/profile-phone.png", full_page=True)
+
 
 def play_first_legal(view: GamePage, *, ply: int) -> None:
     view.wait_for_ply(ply)
