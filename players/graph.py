@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from xml.sax.saxutils import escape
+from html import escape
 
 WIDTH = 400
 HEIGHT = 150

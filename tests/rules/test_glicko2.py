@@ -134,3 +134,11 @@ def test_categories(kind: str, size: int, control: TimeControl, expected: str) -
 )
 def test_go_ranks(rating: float, rank: str) -> None:
     assert glicko2.go_rank(rating) == rank
+
+
+def test_a_period_without_games_only_grows_the_rd() -> None:
+    after = glicko2.update(Rating(1700, 100, 0.06), [])
+    assert (after.rating, after.volatility) == (1700, 0.06)
+    assert after.rd == pytest.approx(
+        glicko2.SCALE * math.sqrt((100 / glicko2.SCALE) ** 2 + 0.06**2)
+    )
