@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 import functools
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -75,8 +76,12 @@ def rate_finished_game(game: Game) -> list[RatingChange]:
     users = {color: getattr(game, f"{color}_user_id") for color in COLORS}
     ratings = _locked_ratings(users.values(), category)
     seats = {color: ratings[user_id] for color, user_id in users.items()}
-    changes = _rate(game=game, category=category, ratings=seats, ended_at=game.finished_at)
+    outcomes = _rate(result=game.result, ratings=seats, ended_at=game.finished_at)
     _store_ratings(ratings.values())
+    changes = [
+        outcome.row(game_id=game.pk, category=category, ended_at=game.finished_at)
+        for outcome in outcomes
+    ]
     RatingChange.objects.bulk_create(changes)
     for change in changes:  # what G shows of each: the username (the raw query's)
         change.username = seats[change.color].username  # type: ignore[attr-defined]
@@ -145,44 +150,67 @@ def _lock(ids: list[int], category: str) -> dict[int, Rating]:
     return {row.user_id: row for row in rows}
 
 
-def _rate(
-    *,
-    game: Game,
-    category: str,
-    ratings: dict[str, Rating],
-    ended_at: datetime.datetime,
-) -> list[RatingChange]:
-    """Apply ``game``'s result to both ``ratings`` (changed in place, unsaved); the
-    (unsaved) RatingChange rows."""
+@dataclass(frozen=True)
+class Outcome:
+    """What one game did to one player's rating (RD ``before`` grown with inactivity)."""
+
+    color: str
+    user_id: int
+    before: glicko2.Rating
+    after: glicko2.Rating
+
+    def row(self, *, game_id: int, category: str, ended_at: datetime.datetime) -> RatingChange:
+        """The (unsaved) RatingChange row of this outcome."""
+        return RatingChange(
+            game_id=game_id,
+            user_id=self.user_id,
+            color=self.color,
+            category=category,
+            ended_at=ended_at,
+            **dict(zip(CHANGE_VALUES, self.values(), strict=True)),
+        )
+
+    def values(self) -> tuple[float, ...]:
+        """The values of CHANGE_VALUES."""
+        before, after = self.before, self.after
+        return (
+            before.rating,
+            before.rd,
+            before.volatility,
+            after.rating,
+            after.rd,
+            after.volatility,
+            after.rating - before.rating,
+        )
+
+
+CHANGE_VALUES = (
+    "rating_before",
+    "rd_before",
+    "volatility_before",
+    "rating_after",
+    "rd_after",
+    "volatility_after",
+    "change",
+)
+
+
+def _rate(*, result: str, ratings: dict[str, Rating], ended_at: datetime.datetime) -> list[Outcome]:
+    """Apply a game's ``result`` to both seats' ``ratings`` (changed in place, unsaved)."""
     before = {
         color: glicko2.after_inactivity(rating.value, _days_since(rating, ended_at))
         for color, rating in ratings.items()
     }
-    scores = {"black": black_score(game.result), "white": 1.0 - black_score(game.result)}
-    changes = []
+    scores = {"black": black_score(result), "white": 1.0 - black_score(result)}
+    outcomes = []
     for color, opponent in (("black", "white"), ("white", "black")):
         after = glicko2.rate_game(before[color], before[opponent], scores[color])
         rating = ratings[color]
         rating.rating, rating.rd, rating.volatility = after.rating, after.rd, after.volatility
         rating.games += 1
         rating.last_played_at = ended_at
-        changes.append(
-            RatingChange(
-                game=game,
-                user_id=rating.user_id,
-                color=color,
-                category=category,
-                rating_before=before[color].rating,
-                rd_before=before[color].rd,
-                volatility_before=before[color].volatility,
-                rating_after=after.rating,
-                rd_after=after.rd,
-                volatility_after=after.volatility,
-                change=after.rating - before[color].rating,
-                ended_at=ended_at,
-            )
-        )
-    return changes
+        outcomes.append(Outcome(color, rating.user_id, before[color], after))
+    return outcomes
 
 
 def _days_since(rating: Rating, now: datetime.datetime) -> float:
@@ -290,7 +318,8 @@ def recompute(*, categories: Iterable[str] | None = None) -> int:
     if wanted is not None:
         stored_changes = stored_changes.filter(category__in=wanted)
         stored_ratings = stored_ratings.filter(category__in=wanted)
-    before = {(row[0], row[1]): row for row in stored_changes.values_list(*CHANGE_ROW)}
+    fields = ("game_id", "user_id", "category", "ended_at", *CHANGE_VALUES, "pk")
+    before = {(row[0], row[1]): row for row in stored_changes.values_list(*fields)}
     current: dict[tuple[int, str], Rating] = {}
     kept_ratings: dict[int, tuple[Any, ...]] = {}
     for rating in stored_ratings:
@@ -302,29 +331,24 @@ def recompute(*, categories: Iterable[str] | None = None) -> int:
     changed: list[RatingChange] = []
     seen: set[tuple[int, int]] = set()
     replayed = 0
-    for game in _rated_games():
-        category = category_of(game)
-        if game.pk in annulled or category is None or (wanted and category not in wanted):
+    for game_id, kind, size, control, result, black, white, ended_at in _rated_games():
+        category = _category(kind, size, tuple(sorted(control.items())))
+        if game_id in annulled or (wanted is not None and category not in wanted):
             continue
-        if not counts(game):
-            continue
-        users = {color: getattr(game, f"{color}_user_id") for color in COLORS}
-        for user_id in users.values():
-            if (user_id, category) not in current:
-                current[user_id, category] = Rating(user_id=user_id, category=category)
-        assert game.finished_at is not None
-        for change in _rate(
-            game=game,
-            category=category,
-            ratings={color: current[user_id, category] for color, user_id in users.items()},
-            ended_at=game.finished_at,
-        ):
-            key = (game.pk, change.user_id)
+        seats = {}
+        for color, user_id in (("black", black), ("white", white)):
+            rating = current.get((user_id, category))
+            if rating is None:
+                rating = current[user_id, category] = Rating(user_id=user_id, category=category)
+            seats[color] = rating
+        for outcome in _rate(result=result, ratings=seats, ended_at=ended_at):
+            key = (game_id, outcome.user_id)
             seen.add(key)
             old = before.get(key)
-            if old is None or old[2:-1] != _change_row(change)[2:-1]:
-                change.pk = None if old is None else old[-1]
-                changed.append(change)
+            if old is None or old[2:-1] != (category, ended_at, *outcome.values()):
+                row = outcome.row(game_id=game_id, category=category, ended_at=ended_at)
+                row.pk = None if old is None else old[-1]
+                changed.append(row)
         replayed += 1
     stale = [row[-1] for key, row in before.items() if key not in seen]
     _replace(RatingChange, changed, stale)
@@ -338,27 +362,6 @@ def recompute(*, categories: Iterable[str] | None = None) -> int:
         [],
     )
     return replayed
-
-
-CHANGE_ROW = (
-    "game_id",
-    "user_id",
-    "color",
-    "category",
-    "rating_before",
-    "rd_before",
-    "volatility_before",
-    "rating_after",
-    "rd_after",
-    "volatility_after",
-    "change",
-    "ended_at",
-    "pk",
-)
-
-
-def _change_row(change: RatingChange) -> tuple[Any, ...]:
-    return tuple(getattr(change, field) for field in CHANGE_ROW)
 
 
 def _rating_row(rating: Rating) -> tuple[Any, ...]:
@@ -378,22 +381,28 @@ def _replace(model: type[Rating] | type[RatingChange], rows: list[Any], gone: li
     model.objects.bulk_create(rows, batch_size=BATCH)
 
 
-def _rated_games() -> Iterable[Game]:
-    """The finished rated games, in the order they ended, with only what rating reads."""
+def _rated_games() -> Iterable[tuple[Any, ...]]:
+    """The finished games that count (``counts``), in the order they ended: id, kind,
+    size, time control, result, Black's and White's accounts, when it ended."""
     return (
-        Game.objects.filter(rated=True, status=Game.Status.FINISHED, ply__gte=MIN_PLY)
-        .only(
+        Game.objects.filter(
+            rated=True,
+            status=Game.Status.FINISHED,
+            ply__gte=MIN_PLY,
+            black_user__isnull=False,
+            white_user__isnull=False,
+            time_control__isnull=False,
+        )
+        .order_by("finished_at", "pk")
+        .values_list(
             "pk",
             "kind",
             "size",
             "time_control",
             "result",
-            "rated",
-            "ply",
             "black_user_id",
             "white_user_id",
             "finished_at",
         )
-        .order_by("finished_at", "pk")
         .iterator(chunk_size=2000)
     )
