@@ -26,6 +26,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     user = _player_or_404(username)
     filters = selectors.GameFilters.parse(request.GET)
     history = selectors.history_of(user)
+    playing, online = selectors.activity(user)
     ratings = [
         {
             "rating": rating,
@@ -41,8 +42,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "player": user,
         "ratings": ratings,
         "results": selectors.results_of(user),
-        "playing": selectors.playing(user),
-        "online": selectors.is_online(user),
+        "playing": playing,
+        "online": online,
         "page": selectors.games_page(user, filters, request.GET.get("page")),
         "filters": filters,
         "filtered": filters != selectors.GameFilters(),
