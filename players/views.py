@@ -31,9 +31,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         {
             "rating": rating,
             "rank": selectors.rating_json(rating)["rank"],
-            "graph": graph.rating_graph(
-                [(point.at, point.rating) for point in history.get(rating.category, [])],
-                label=f"{user.get_username()}'s {rating.category} rating over time",
+            "graph": _graph(
+                history.get(rating.category), f"{user.get_username()}'s {rating.category} rating"
             ),
         }
         for rating in selectors.ratings_of(user)
@@ -51,6 +50,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "results_choices": selectors.RESULTS,
     }
     return render(request, "players/profile.html", context)
+
+
+def _graph(history: selectors.History | None, label: str) -> str:
+    if history is None:
+        return ""
+    return graph.rating_graph(history.ratings, first=history.first, last=history.last, label=label)
 
 
 @require_GET
