@@ -176,6 +176,9 @@ class Game(models.Model):
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
             models.Index(fields=["kind", "size", "status"], name="game_kind_size_status"),
             models.Index(fields=["status", "-finished_at"], name="game_status_finished"),
+            # A player's games, one seat at a time (players.selectors: profiles).
+            models.Index(fields=["black_user", "-created_at"], name="game_black_user_created"),
+            models.Index(fields=["white_user", "-created_at"], name="game_white_user_created"),
             # The clock watch: the games whose running clock has run out.
             models.Index(
                 fields=["deadline"],
