@@ -24,6 +24,7 @@ from games.models import ChatMessage, Game, Move
 from games.rules.clock import SideClock, TimeControl
 from games.rules.sgf import export_collection
 from games.services import GameError
+from players import ratings
 
 COUNT_ROWS = {
     "territory": (
@@ -148,6 +149,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "black_name",
         "white_name",
         "status",
+        "rated",
         "result",
         "final_score",
         "clock",
@@ -155,13 +157,13 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "created_at",
         "finished_at",
     )
-    list_filter = ("kind", "size", "status", AgainstComputer, "created_at")
+    list_filter = ("kind", "size", "status", "rated", AgainstComputer, "created_at")
     search_fields = ("public_id", "black_name", "white_name")
     date_hierarchy = "created_at"
     ordering = ("-created_at",)
     list_per_page = 50
     inlines = (MoveInline, ChatInline)
-    actions = ("export_sgf", "abort_waiting")
+    actions = ("export_sgf", "abort_waiting", "annul_ratings")
     fieldsets = (
         (
             None,
@@ -174,6 +176,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                     "kind",
                     "size",
                     "status",
+                    "rated",
                     "result",
                 )
             },
@@ -221,6 +224,9 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_abort_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.change_game")
+
+    def has_annul_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("players.change_ratingchange")
 
     # Columns and fields
 
@@ -334,3 +340,16 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 f"Left {skipped} game(s) alone: only a game still waiting can be aborted.",
                 messages.WARNING,
             )
+
+    @admin.action(
+        description="Annul the selected games' ratings (cheating): undone for both players, "
+        "later games recomputed",
+        permissions=["annul"],
+    )
+    def annul_ratings(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        annulled = ratings.annul(games=queryset.only("pk"))
+        self.message_user(
+            request,
+            f"Annulled the ratings of {annulled} game(s); the ratings were recomputed.",
+            messages.SUCCESS,
+        )

@@ -149,6 +149,15 @@ class NewGameForm(forms.Form):
         initial=3,
         help_text="1 plays like a beginner, 10 as well as it can.",
     )
+    rated = forms.TypedChoiceField(
+        label="Rated",
+        coerce=lambda value: value == "1",
+        choices=[("0", "Casual"), ("1", "Rated")],
+        required=False,
+        empty_value=False,
+        initial="0",
+        help_text="A rated game moves both players' ratings: for accounts, with a clock.",
+    )
     clock = forms.ChoiceField(
         label="Time control",
         choices=[(system, CLOCK_LABELS[system]) for system in ("none", *SYSTEMS)],
@@ -221,6 +230,8 @@ class NewGameForm(forms.Form):
         if data.get("opponent") == "computer":
             options["opponent"] = "computer"
             options["level"] = data["level"]
+        if data.get("rated"):
+            options["rated"] = True
         return options
 
     def _clean_clock(self, cleaned: dict[str, Any]) -> None:

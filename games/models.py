@@ -161,6 +161,10 @@ class Game(models.Model):
 
     abort_reason = models.CharField(max_length=10, choices=AbortReason.choices, blank=True)
 
+    # A rated game moves both players' ratings when it ends (players.ratings): only
+    # between two accounts, with a clock.
+    rated = models.BooleanField(default=False)
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -181,6 +185,9 @@ class Game(models.Model):
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
             models.Index(fields=["kind", "size", "status"], name="game_kind_size_status"),
             models.Index(fields=["status", "-finished_at"], name="game_status_finished"),
+            # A player's games, one seat at a time (players.selectors: profiles).
+            models.Index(fields=["black_user", "-created_at"], name="game_black_user_created"),
+            models.Index(fields=["white_user", "-created_at"], name="game_white_user_created"),
             # The clock watch: the games whose running clock has run out.
             models.Index(
                 fields=["deadline"],

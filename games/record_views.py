@@ -288,6 +288,11 @@ class ArchiveForm(forms.Form):
         required=False,
         choices=[("", "Anyone"), ("human", "Two people"), ("computer", "The computer")],
     )
+    rated = forms.ChoiceField(
+        label="Rated",
+        required=False,
+        choices=[("", "Rated or casual"), ("rated", "Rated"), ("casual", "Casual")],
+    )
     mine = forms.BooleanField(label="My games", required=False)
 
 
@@ -299,7 +304,7 @@ def archive(request: HttpRequest) -> HttpResponse:
     # Invalid fields are left out of cleaned_data: their filters are simply not applied.
     filters = {
         name: form.cleaned_data.get(name)
-        for name in ("kind", "size", "status", "player", "opponent")
+        for name in ("kind", "size", "status", "player", "opponent", "rated")
     }
     viewer = Player.of(request.session, request.user)
     can_have_games = viewer.token is not None

@@ -302,6 +302,7 @@ def archive(
     status: str | None = None,
     player: str | None = None,
     opponent: str | None = None,
+    rated: str | None = None,
     mine: Iterable[int] | None = None,
 ) -> QuerySet[Game]:
     """Games newest first, with ``move_count``, filtered by whichever arguments are given.
@@ -309,7 +310,8 @@ def archive(
     ``status`` is a game's status, or ``playing``: the games being played right now
     (``selectors.being_played``, which the home page counts). ``player`` matches either
     seat's name (case-insensitive, contained); ``opponent``
-    is ``computer`` (games against it) or ``human`` (between two people); ``mine``
+    is ``computer`` (games against it) or ``human`` (between two people); ``rated``
+    ``rated`` or ``casual``; ``mine``
     restricts to the games whose primary keys are listed (a player's own games).
     """
     games = Game.objects.all()
@@ -327,6 +329,12 @@ def archive(
         games = games.exclude(computer_color="")
     elif opponent == "human":
         games = games.filter(computer_color="")
+    if rated in ("rated", "casual"):
+        games = games.filter(rated=rated == "rated")
     if mine is not None:
         games = games.filter(pk__in=mine)
-    return with_move_counts(games).order_by("-created_at", "-pk")
+    return (
+        with_move_counts(games)
+        .select_related("black_user", "white_user")
+        .order_by("-created_at", "-pk")
+    )

@@ -22,6 +22,7 @@ from django.utils import timezone
 from games import rules
 from games.models import ChatMessage, Game, Move
 from games.rules.clock import SideClock, TimeControl
+from players import ratings
 
 if TYPE_CHECKING:
     from games.services import Player
@@ -147,6 +148,8 @@ def game_state(
         ),
         **(_count_state(game) if is_go else dict.fromkeys(COUNT_KEYS)),
         "computer": game.computer_color or None,
+        "rated": game.rated,
+        "ratings": ratings.game_ratings(game),
         "undo": game.undo_request or None,
         "rematch": _rematch(game),
         "clock": clock_state(game, now),
@@ -267,7 +270,9 @@ def lobby_json() -> dict[str, Any]:
                 "size": game.size,
                 "creator": getattr(game, f"{game.creator_color}_name"),
                 "creator_color": str(game.creator_color),
+                "creator_account": _account_name(getattr(game, f"{game.creator_color}_user")),
                 "time_control": time_control_text(game),
+                "rated": game.rated,
             }
             for game in open_games()
         ],
@@ -290,6 +295,11 @@ def being_played() -> QuerySet[Game]:
         game=OuterRef("pk"), created_at__gte=timezone.now() - PLAYING_WINDOW
     )
     return Game.objects.filter(Exists(recent), status__in=(Game.Status.ACTIVE, Game.Status.SCORING))
+
+
+def _account_name(user: Any) -> str | None:
+    """The username of a seat's account (its profile's name), None for a guest's seat."""
+    return None if user is None else str(user.get_username())
 
 
 def playing_count() -> int:
@@ -410,9 +420,11 @@ def open_games() -> QuerySet[Game]:
     creator_online = Q(creator_color="black", black_online=True) | Q(
         creator_color="white", white_online=True
     )
-    return Game.objects.filter(creator_online, status=Game.Status.WAITING).order_by("-created_at")[
-        :LOBBY_LIMIT
-    ]
+    return (
+        Game.objects.filter(creator_online, status=Game.Status.WAITING)
+        .select_related("black_user", "white_user")
+        .order_by("-created_at")[:LOBBY_LIMIT]
+    )
 
 
 def games_of(player: Player, *, active: bool = False) -> QuerySet[Game]:
@@ -429,7 +441,7 @@ def games_of(player: Player, *, active: bool = False) -> QuerySet[Game]:
         )
     else:
         return Game.objects.none()
-    games = Game.objects.filter(mine)
+    games = Game.objects.filter(mine).select_related("black_user", "white_user")
     if active:
         games = games.filter(status__in=IN_PLAY)
     return games.order_by("-updated_at")
@@ -437,4 +449,8 @@ def games_of(player: Player, *, active: bool = False) -> QuerySet[Game]:
 
 def recent_finished() -> QuerySet[Game]:
     """The latest finished games, most recent first (at most ``RECENT_LIMIT``)."""
-    return Game.objects.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:RECENT_LIMIT]
+    return (
+        Game.objects.filter(status=Game.Status.FINISHED)
+        .select_related("black_user", "white_user")
+        .order_by("-finished_at")[:RECENT_LIMIT]
+    )

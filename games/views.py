@@ -120,7 +120,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
     """`POST /games/<id>/join/`: take the free seat; a full game is watched. 302 to it.
 
-    A name over the limit: 400, the game page with the form's error, nothing stored.
+    A name over the limit, or a guest at a rated game: 400, the game page with the
+    reason, nothing stored.
     """
     game = _game(game_id)
     form = JoinForm(request.POST)
@@ -128,7 +129,11 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
         return _render_game(request, game, join_form=form, status=400)
     player = _player(request, create_session=True)
     name = _seat_name(request, form.cleaned_data["name"])
-    joined = services.join_game(player=player, game_id=game.public_id, name=name)
+    try:
+        joined = services.join_game(player=player, game_id=game.public_id, name=name)
+    except GameError as error:  # a guest at a rated game: log in first
+        form.add_error(None, error.message)
+        return _render_game(request, game, join_form=form, status=400)
     if selectors.color_of(joined, player) is None:
         messages.info(request, "This seat was just taken: you are watching the game.")
     return redirect("games:game", game_id=game.public_id)

@@ -137,6 +137,7 @@ INSTALLED_APPS = [
     "channels",
     "games",
     "pairing",
+    "players",
 ]
 
 MIDDLEWARE = [

@@ -1,4 +1,5 @@
-"""URLs: the game pages at the root, the admin, and Django's account views."""
+"""URLs: the game pages at the root, the players' pages, the admin, and Django's account
+views."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -6,5 +7,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("players/", include("players.urls")),
     path("", include("games.urls")),
 ]

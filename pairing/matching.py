@@ -24,6 +24,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from games.rules import glicko2
+from games.rules.clock import TimeControl
 
 WINDOW_BASE = 200.0
 WINDOW_PER_SECOND = 20.0
@@ -33,9 +37,6 @@ any real pool, and it keeps a wave of 1,000 seekers of one rating linear, not qu
 (a seeker left out by it is paired at the next wave, a second later)."""
 
 GUEST_RATING = 1500.0
-
-# Speeds of a rating category, from E = main_time + 40 x X seconds (DESIGN.md).
-SPEED_LIMITS = ((180, "bullet"), (480, "blitz"), (1500, "rapid"))
 
 
 @dataclass(frozen=True)
@@ -165,38 +166,16 @@ def pool_key(kind: str, size: int, clock: Mapping[str, object] | None, *, rated:
     return f"{kind}{size}-{system}-{settings}-{mode}"
 
 
-def speed(clock: Mapping[str, object] | None) -> str:
-    """The speed of a clock: from E = main_time + 40 x X seconds (X: the increment, the
-    byo-yomi period, the Canadian period / stones, 0 for absolute), ``bullet`` under 180,
-    ``blitz`` under 480, ``rapid`` under 1500, else ``classical``; correspondence clocks
-    (and no clock at all: a game that may last for days) are ``correspondence``.
-
-    >>> speed({"system": "fischer", "main_time": 180, "increment": 2})
-    'blitz'
-    >>> speed({"system": "byoyomi", "main_time": 300, "periods": 5, "period_time": 10})
-    'rapid'
-    """
-    if clock is None or clock["system"] == "correspondence":
-        return "correspondence"
-    main = _number(clock.get("main_time"))
-    extra = {
-        "fischer": _number(clock.get("increment")),
-        "byoyomi": _number(clock.get("period_time")),
-        "canadian": _number(clock.get("period_time")) / max(1.0, _number(clock.get("stones"))),
-        "absolute": 0.0,
-    }[str(clock["system"])]
-    estimate = main + 40 * extra
-    return next((name for limit, name in SPEED_LIMITS if estimate < limit), "classical")
-
-
-def category(kind: str, size: int, clock: Mapping[str, object] | None) -> str:
-    """The rating category ``<kind><size>-<speed>``, e.g. ``othello8-blitz``.
+def category(kind: str, size: int, clock: Mapping[str, Any] | None) -> str:
+    """The rating category ``<kind><size>-<speed>`` of a seek (``glicko2.category``); a
+    seek with no clock, casual only, counts as ``correspondence`` (a game that may last
+    for days).
 
     >>> category("go", 19, {"system": "correspondence", "days": 3})
     'go19-correspondence'
+    >>> category("othello", 8, {"system": "fischer", "main_time": 180, "increment": 2})
+    'othello8-blitz'
     """
-    return f"{kind}{size}-{speed(clock)}"
-
-
-def _number(value: object) -> float:
-    return float(value) if isinstance(value, int | float) else 0.0
+    if clock is None:
+        return f"{kind}{size}-correspondence"
+    return glicko2.category(kind, size, TimeControl.from_json(clock))

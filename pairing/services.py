@@ -39,6 +39,7 @@ from games.services import Player
 from games.services.base import is_int
 from pairing import matching
 from pairing.models import LobbySocket, Pairing, Seek
+from players.models import Rating
 
 logger = logging.getLogger(__name__)
 
@@ -66,10 +67,17 @@ def rating_of(user: Any, category: str) -> float:
     """The rating of ``user`` (an account, or None for a guest) in ``category``
     (``<kind><size>-<speed>``), as the pools match it. Guests count 1500.
 
-    Everyone counts 1500 until the ratings (players.Rating) arrive: this is the one place
-    pairing reads a rating, which the coordinator wires to players.Rating at the merge.
+    An account with no rated game in the category counts as a new player (1500): the one
+    place pairing reads a rating.
     """
-    return matching.GUEST_RATING
+    if user is None:
+        return matching.GUEST_RATING
+    rating = (
+        Rating.objects.filter(user_id=getattr(user, "pk", user), category=category)
+        .values_list("rating", flat=True)
+        .first()
+    )
+    return matching.GUEST_RATING if rating is None else float(rating)
 
 
 def seeker_group(session_key: str) -> str:
@@ -320,7 +328,12 @@ def pair(first_id: int, second_id: int) -> Game | None:
     if len(seeks) != 2:
         return None
     first, second = seeks[first_id], seeks[second_id]
-    options: dict[str, Any] = {"kind": first.kind, "size": first.size, "color": "random"}
+    options: dict[str, Any] = {
+        "kind": first.kind,
+        "size": first.size,
+        "color": "random",
+        "rated": first.rated,
+    }
     if first.time_control is not None:
         options["time_control"] = TimeControl.from_json(first.time_control)
     game = services.create_game(player=_player(first), name=first.name, **options)

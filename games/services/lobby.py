@@ -53,6 +53,7 @@ def create_game(
     opponent: str = "human",
     level: int | None = None,
     handicap: int = 0,
+    rated: bool = False,
 ) -> Game:
     """A new game, waiting for an opponent, with ``player`` seated as ``color``.
 
@@ -64,10 +65,13 @@ def create_game(
     play first, komi 0.5 unless given.
     ``opponent`` ``computer`` seats the computer at ``level`` (1..10) in the other seat at
     once: the game is active (and the computer, if it plays Black, moves first).
+    ``rated``: the game moves both players' ratings when it ends (players.ratings); it
+    needs the creator logged in, a human opponent and a clock.
     Raises GameError("bad_request") for any option the game does not allow, a blank or
     too long name, or a player with neither session nor account.
     """
     name = _seat_name(player, name)
+    _check_rated(rated, player=player, opponent=opponent, time_control=time_control)
     if kind not in rules.KINDS:
         raise GameError("bad_request", f"kind must be one of {', '.join(rules.KINDS)}")
     if not is_int(size):
@@ -94,6 +98,7 @@ def create_game(
         snapshot=position.to_snapshot(),
         start=None if start is None else start.to_json(),
         to_move=position.to_move.value,
+        rated=rated,
     )
     if kind == Game.Kind.GO:
         game.scoring_method = scoring_method(scoring)
@@ -128,6 +133,8 @@ def join_game(*, player: Player, game_id: str, name: str) -> Game:
     game = locked(game_id)
     if game.status != Game.Status.WAITING or color_of(game, player) is not None:
         return game
+    if game.rated and player.user_id is None:
+        raise GameError("bad_request", "rated games are for accounts: log in to play (or watch)")
     free = Color.WHITE if game.creator_color == Color.BLACK else Color.BLACK
     _seat(game, free, player, _seat_name(player, name))
     game.status = Game.Status.ACTIVE
@@ -209,6 +216,21 @@ def recount_playing(*, last: int | None) -> int:
     if last is not None and playing != last:
         events.broadcast_lobby()
     return playing
+
+
+def _check_rated(
+    rated: object, *, player: Player, opponent: str, time_control: TimeControl | None
+) -> None:
+    if not isinstance(rated, bool):
+        raise GameError("bad_request", "rated must be true or false")
+    if not rated:
+        return
+    if player.user_id is None:
+        raise GameError("bad_request", "rated games need an account: log in to play one")
+    if opponent != "human":
+        raise GameError("bad_request", "rated games are between two people, not the computer")
+    if time_control is None:
+        raise GameError("bad_request", "rated games need a clock")
 
 
 def _seat(game: Game, color: str, player: Player, name: str) -> None:

@@ -173,7 +173,7 @@ def _take_back_from_computer(game: Game, color: str) -> Game:
     back with everything after it (the computer's reply, automatic passes). Raises
     GameError("illegal_move") in a rated game, or when the person has no move to take
     back."""
-    if getattr(game, "rated", False):  # the field comes with rated games
+    if game.rated:
         raise GameError("illegal_move", "moves are not taken back in a rated game")
     mine = game.moves.filter(color=color, action__in=UNDOABLE).order_by("-ply")
     last = next((move for move in mine if not _automatic(game, move)), None)
@@ -288,6 +288,7 @@ def _start_rematch(game: Game) -> Game:
         status=Game.Status.ACTIVE,
         computer_color=_other(game.computer_color),
         computer_level=game.computer_level,
+        rated=game.rated,
     )
     for color, other in ((Color.BLACK, Color.WHITE), (Color.WHITE, Color.BLACK)):
         for field in ("name", "user_id", "session_key"):

@@ -269,7 +269,39 @@ function drawPlayers() {
     score.textContent = scoreText(color);
     score.dataset.caption = scoreCaption(color);
     drawPresence(row, color);
+    drawRating(row, color);
   }
+}
+
+/** A seat taken by an account after the page was drawn: its name becomes the link to
+ * the profile, as the server draws it. */
+function linkToProfile(row, username) {
+  const name = row.querySelector(".player-name");
+  if (name.tagName === "A") return;
+  const link = Object.assign(document.createElement("a"), {
+    className: "player-name",
+    href: `/players/${encodeURIComponent(username)}/`,
+    textContent: name.textContent,
+  });
+  name.replaceWith(link);
+}
+
+/** A rated game's seat: the rating before the game, then once it ends the new rating and
+ * the change ("1512 +12"); "?" marks a provisional rating. */
+function drawRating(row, color) {
+  const rating = row.querySelector(".player-rating");
+  const seat = game.ratings?.[color];
+  rating.hidden = !seat;
+  if (!seat) return;
+  linkToProfile(row, seat.username);
+  const mark = seat.provisional ? "?" : "";
+  if (seat.change === null) {
+    rating.textContent = `${Math.round(seat.rating)}${mark}`;
+    return;
+  }
+  const change = Math.round(seat.change);
+  rating.textContent = `${Math.round(seat.rating + seat.change)}${mark} ${change < 0 ? "-" : "+"}${Math.abs(change)}`;
+  rating.dataset.change = change < 0 ? "down" : "up";
 }
 
 /** A seat's dot: green while one of its sockets is open, grey while away. */

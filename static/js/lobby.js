@@ -52,13 +52,26 @@ function joinForm(game) {
   return form;
 }
 
+/** "Ann plays Black", the name linking to Ann's profile when she has an account. */
+function creatorCell(game) {
+  const td = document.createElement("td");
+  const name = game.creator_account
+    ? Object.assign(document.createElement("a"), {
+        href: `/players/${encodeURIComponent(game.creator_account)}/`,
+        textContent: game.creator,
+      })
+    : game.creator;
+  td.append(name, ` plays ${COLOR_NAME[game.creator_color]}`);
+  return td;
+}
+
 function row(game) {
   const tr = document.createElement("tr");
   tr.dataset.game = game.id;
   tr.append(
     cell(`${KIND_NAME[game.kind] ?? game.kind} ${game.size}×${game.size}`),
-    cell(`${game.creator} plays ${COLOR_NAME[game.creator_color]}`),
-    cell(game.time_control, "muted"),
+    creatorCell(game),
+    cell(game.rated ? `${game.time_control} · Rated` : game.time_control, "muted"),
   );
   const action = document.createElement("td");
   action.append(joinForm(game));

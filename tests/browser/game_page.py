@@ -23,12 +23,13 @@ def create_game(
     clock: str | dict[str, Any] | None = None,
     level: int | None = None,
     handicap: int | None = None,
+    rated: bool = False,
     home: str = "/",
 ) -> GamePage:
     """Fill in the home page's form, create the game, and land on its page. ``clock``: a
     preset's label, or the custom fields (``{"clock": "absolute", "main_time": 3}``);
     ``level``: against the computer at that level; ``handicap``: Go's stones (the komi
-    follows, unless ``komi`` is given)."""
+    follows, unless ``komi`` is given); ``rated``: tick Rated."""
     page.goto(home)
     kind_field = page.locator('[name="kind"]').first
     if kind_field.evaluate("field => field.tagName") == "SELECT":
@@ -39,6 +40,8 @@ def create_game(
     if level is not None:
         page.check('input[name="opponent"][value="computer"]')
         page.select_option('select[name="level"]', str(level))
+    if rated:
+        page.check('input[name="rated"]')
     page.select_option('select[name="color"]', color)
     page.fill('input[name="name"]', name)
     if handicap is not None:

@@ -7,7 +7,7 @@ import doctest
 import pytest
 
 from pairing import matching, pools
-from pairing.matching import Seeker, category, pairs, pool_key, speed
+from pairing.matching import Seeker, category, pairs, pool_key
 
 POOL = "othello8-fischer-180+2-casual"
 
@@ -124,8 +124,10 @@ def test_spread_ratings_pair_with_neighbours() -> None:
         (None, "correspondence"),
     ],
 )
-def test_speed(clock: dict[str, object] | None, expected: str) -> None:
-    assert speed(clock) == expected
+def test_the_category_of_a_seek_has_its_clock_s_speed(
+    clock: dict[str, object] | None, expected: str
+) -> None:
+    assert category("othello", 8, clock) == f"othello8-{expected}"
 
 
 def test_category_and_pool_key() -> None:

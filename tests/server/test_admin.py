@@ -67,6 +67,7 @@ def test_the_game_list_shows_every_column(admin_client: Client) -> None:
         "black name",
         "white name",
         "status",
+        "rated",
         "result",
         "score",
         "clock",

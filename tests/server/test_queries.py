@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -120,3 +121,76 @@ def test_a_move_writes_what_it_changed_and_only_that(black: Player, white: Playe
     assert kept.clocks["black"] != fischer.start().to_json()  # Black was charged
     for field in Game._meta.concrete_fields:
         assert getattr(kept, field.attname) == getattr(move.game, field.attname), field.name
+
+
+# The players' pages: a fixed number of queries, whatever a player's history (no N+1)
+
+
+def rated_history(games: int) -> None:
+    """``games`` finished rated games between ann and bob, results alternating."""
+    from tests.server.test_ratings import account, opening, rated_game
+
+    ann, bob = account(f"ann{games}"), account(f"bob{games}")
+    for number in range(games):
+        game = rated_game(ann, bob)
+        opening(game, ann, bob)
+        services.resign(player=bob if number % 2 else ann, game_id=game.public_id)
+    rated_game(ann, bob)  # and one being played
+
+
+def test_a_profile_costs_the_same_queries_after_2_or_12_rated_games() -> None:
+    from django.test import Client
+
+    rated_history(2)
+    rated_history(12)
+    browser = Client()
+    browser.get("/players/ann2/")  # every visitor gets a session: made once, here
+
+    def profile(name: str) -> None:
+        assert browser.get(f"/players/{name}/").status_code == 200
+
+    def profile_json(name: str) -> None:
+        assert browser.get(f"/players/{name}.json").status_code == 200
+
+    # Sessions and the like aside, a profile page is a fixed handful of queries.
+    assert len(queries(lambda: profile("ann2"))) == len(queries(lambda: profile("ann12")))
+    assert len(queries(lambda: profile_json("ann2"))) == len(queries(lambda: profile_json("ann12")))
+    assert len(queries(lambda: profile_json("ann12"))) <= 6
+
+
+def test_a_rated_games_state_costs_two_queries_more_than_a_casual_ones(
+    black: Player, white: Player
+) -> None:
+    from tests.server.test_ratings import account, opening, rated_game
+
+    ann, bob = account("ann"), account("bob")
+    rated = rated_game(ann, bob)
+    casual = played_game(black, white, 3)
+
+    def load(game: Game) -> None:
+        selectors.game_state(Game.objects.get(pk=game.pk), you=None)
+
+    assert len(queries(lambda: load(rated))) == len(queries(lambda: load(casual))) + 2
+    opening(rated, ann, bob)
+    services.resign(player=bob, game_id=rated.public_id)
+    # Once over: the game's two rating changes and their accounts, in one query.
+    assert len(queries(lambda: load(rated))) == len(queries(lambda: load(casual))) + 1
+
+
+def test_the_leaderboards_cost_one_query_a_category() -> None:
+    from django.test import Client
+
+    from players.models import Rating
+
+    users = [User.objects.create_user(f"u{n}") for n in range(30)]
+    for category in ("othello8-blitz", "go19-classical"):
+        Rating.objects.bulk_create(
+            Rating(user=user, category=category, rating=1500 + n, rd=50, games=5)
+            for n, user in enumerate(users)
+        )
+    browser = Client()
+    browser.get("/players/top/")  # every visitor gets a session: made once, here
+    top = queries(lambda: browser.get("/players/top/"))
+    assert len(top) == 1 + 1 + 2  # the session, the categories, then one board each
+    board = queries(lambda: browser.get("/players/top.json?category=go19-classical"))
+    assert len(board) == 1  # the board (JSON reads no session)

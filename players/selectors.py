@@ -1,0 +1,279 @@
+"""Reads of the players' world: a profile (its JSON too), a player's games, leaderboards.
+
+Each read costs a fixed number of queries whatever the number of games (counted in
+tests/server/test_queries.py): results by one aggregate, the rating history by one query
+of the indexed RatingChange rows, the games list one page at a time.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Max, Min, Q, QuerySet
+
+from games.models import Game
+from games.rules import glicko2
+from players.models import Rating, RatingChange
+
+GAMES_PER_PAGE = 20
+LEADERBOARD_SIZE = 100
+IN_PLAY = (Game.Status.ACTIVE, Game.Status.SCORING)
+RESULTS = ("won", "lost", "drawn")
+
+
+def player(username: str) -> AbstractBaseUser | None:
+    """The account named ``username``, None when there is none."""
+    return get_user_model().objects.filter(username=username).first()
+
+
+def is_go(category: str) -> bool:
+    return category.startswith("go")
+
+
+def rating_json(rating: Rating) -> dict[str, Any]:
+    """A category's entry of the profile's JSON."""
+    return {
+        "rating": rating.rating,
+        "rd": rating.rd,
+        "volatility": rating.volatility,
+        "games": rating.games,
+        "provisional": rating.provisional,
+        "rank": glicko2.go_rank(rating.rating) if is_go(rating.category) else None,
+    }
+
+
+def ratings_of(user: AbstractBaseUser) -> list[Rating]:
+    """The account's ratings, one per category it has played rated, by category."""
+    return list(Rating.objects.filter(user=user).order_by("category"))
+
+
+# A player's games are those of either seat. Each read asks once per seat, so that each
+# query uses its seat's index: with "black_user = X OR white_user = X" SQLite scanned the
+# whole table through the status index (0.8 s for a profile's JSON among 100,000 games).
+
+SEATS = ("black", "white")
+
+
+def _side(user: AbstractBaseUser, color: str) -> QuerySet[Game]:
+    return Game.objects.filter(**{f"{color}_user": user})
+
+
+def results_of(user: AbstractBaseUser) -> dict[str, int]:
+    """``{"won", "lost", "drawn"}``: the account's finished games, rated or not."""
+    results = dict.fromkeys(RESULTS, 0)
+    for color, mine, theirs in (("black", "B+", "W+"), ("white", "W+", "B+")):
+        counts = (
+            _side(user, color)
+            .filter(status=Game.Status.FINISHED)
+            .aggregate(
+                won=Count("pk", filter=Q(result__startswith=mine)),
+                lost=Count("pk", filter=Q(result__startswith=theirs)),
+                drawn=Count("pk", filter=Q(result="Draw")),
+            )
+        )
+        for key in RESULTS:
+            results[key] += counts[key]
+    return results
+
+
+def _not_over(user: AbstractBaseUser) -> list[Game]:
+    """The account's games waiting, active or being counted, newest first."""
+    games = [
+        game
+        for color in SEATS
+        for game in _side(user, color)
+        .filter(status__in=(Game.Status.WAITING, *IN_PLAY))
+        .only(
+            "public_id",
+            "kind",
+            "size",
+            "black_name",
+            "white_name",
+            "status",
+            "rated",
+            "created_at",
+            "black_user_id",
+            "white_user_id",
+            "black_online",
+            "white_online",
+        )
+    ]
+    return sorted(games, key=lambda game: game.created_at, reverse=True)
+
+
+def activity(user: AbstractBaseUser) -> tuple[list[Game], bool]:
+    """The account's games being played now (active or being counted), newest first,
+    and whether it is online: a socket of its is open on a seat of one of its games."""
+    not_over = _not_over(user)
+    online = any(
+        getattr(game, f"{color}_online") and getattr(game, f"{color}_user_id") == user.pk
+        for game in not_over
+        for color in SEATS
+    )
+    return [game for game in not_over if game.status in IN_PLAY], online
+
+
+def profile_json(user: AbstractBaseUser) -> dict[str, Any]:
+    """``GET /players/<username>.json``: username, bot, joined, online, ratings per
+    category, results, the ids of the games being played."""
+    playing, online = activity(user)
+    return {
+        "username": user.get_username(),
+        "bot": False,
+        "joined": user.date_joined.isoformat(),  # type: ignore[attr-defined]
+        "online": online,
+        "ratings": {rating.category: rating_json(rating) for rating in ratings_of(user)},
+        "results": results_of(user),
+        "playing": [game.public_id for game in playing],
+    }
+
+
+@dataclass(frozen=True)
+class History:
+    """A category's ratings after each rated game, in order, and the days of the first
+    and the last of those games."""
+
+    ratings: list[float]
+    first: datetime.datetime
+    last: datetime.datetime
+
+
+def history_of(user: AbstractBaseUser) -> dict[str, History]:
+    """The account's rating after each rated game that counts, per category, in order.
+
+    Two queries: the ratings (numbers only: turning 5,000 dates into datetimes was most
+    of a long history's cost) and each category's first and last dates."""
+    counted = RatingChange.objects.filter(user=user, annulled=False)
+    ratings: dict[str, list[float]] = {}
+    rows = counted.order_by("category", "ended_at", "pk").values_list("category", "rating_after")
+    for category, rating in rows:
+        ratings.setdefault(category, []).append(rating)
+    spans = counted.values("category").annotate(first=Min("ended_at"), last=Max("ended_at"))
+    return {
+        span["category"]: History(ratings[span["category"]], span["first"], span["last"])
+        for span in spans.order_by()
+    }
+
+
+@dataclass(frozen=True)
+class GameFilters:
+    """The profile's filters of the games list; None: any."""
+
+    kind: str | None = None
+    size: int | None = None
+    rated: bool | None = None
+    result: str | None = None
+
+    @classmethod
+    def parse(cls, query: Any) -> GameFilters:
+        """The filters from a query dict; a value that is not a choice is ignored."""
+        kind = query.get("kind")
+        size = query.get("size", "")
+        rated = query.get("rated")
+        result = query.get("result")
+        return cls(
+            kind=kind if kind in Game.Kind.values else None,
+            size=int(size) if size.isdigit() and len(size) <= 2 else None,
+            rated={"1": True, "0": False}.get(rated or ""),
+            result=result if result in RESULTS else None,
+        )
+
+
+def _filtered(games: QuerySet[Game], color: str, filters: GameFilters) -> QuerySet[Game]:
+    """One seat's games (``games``, the account's as ``color``) narrowed by ``filters``."""
+    if filters.kind is not None:
+        games = games.filter(kind=filters.kind)
+    if filters.size is not None:
+        games = games.filter(size=filters.size)
+    if filters.rated is not None:
+        games = games.filter(rated=filters.rated)
+    mine, theirs = ("B+", "W+") if color == "black" else ("W+", "B+")
+    if filters.result == "won":
+        games = games.filter(result__startswith=mine)
+    elif filters.result == "lost":
+        games = games.filter(result__startswith=theirs)
+    elif filters.result == "drawn":
+        games = games.filter(result="Draw")
+    # Not the games called off before anyone joined.
+    return games.exclude(status=Game.Status.ABORTED, finished_at__isnull=True)
+
+
+class _BothSeats:
+    """The account's games of both seats, newest first, as a sequence Paginator can
+    slice: a count is one COUNT a seat, a page asks each seat only for its newest games up
+    to the page's end (each on its seat's index) and merges them."""
+
+    def __init__(self, user: AbstractBaseUser, filters: GameFilters) -> None:
+        self.sides = [_filtered(_side(user, color), color, filters) for color in SEATS]
+
+    def count(self) -> int:
+        return sum(side.count() for side in self.sides)
+
+    def __getitem__(self, window: slice) -> list[int]:
+        newest = [
+            key
+            for side in self.sides
+            for key in side.order_by("-created_at", "-pk").values_list("created_at", "pk")[
+                : window.stop
+            ]
+        ]
+        return [pk for _, pk in sorted(newest, reverse=True)[window]]
+
+
+def games_page(user: AbstractBaseUser, filters: GameFilters, number: object) -> Page[Game]:
+    """One page of the account's games (``filters`` applied), newest first, each game
+    with ``my_change``: the account's rating change in it (None for a game that moved no
+    rating of theirs). A fixed number of queries whatever the number of games."""
+    page = Paginator(_BothSeats(user, filters), GAMES_PER_PAGE).get_page(number)  # type: ignore[arg-type]
+    ids = list(page.object_list)
+    found = (
+        Game.objects.filter(pk__in=ids)
+        .select_related("black_user", "white_user")
+        .defer("snapshot", "start", "territory", "score_detail", "dead")
+        .in_bulk()
+    )
+    games = [found[pk] for pk in ids if pk in found]
+    changes = dict(
+        RatingChange.objects.filter(user=user, annulled=False, game__in=ids).values_list(
+            "game_id", "change"
+        )
+    )
+    for game in games:
+        game.my_change = changes.get(game.pk)  # type: ignore[attr-defined]
+    page.object_list = games
+    return page
+
+
+def categories() -> list[str]:
+    """Every category someone holds a rating in, in order."""
+    return list(Rating.objects.order_by("category").values_list("category", flat=True).distinct())
+
+
+def leaderboard(category: str) -> list[Rating]:
+    """The best ``LEADERBOARD_SIZE`` non-provisional ratings of ``category``, best first."""
+    return list(
+        Rating.objects.filter(category=category, rd__lte=glicko2.PROVISIONAL_RD)
+        .select_related("user")
+        .order_by("-rating", "pk")[:LEADERBOARD_SIZE]
+    )
+
+
+def leaderboard_json(category: str) -> dict[str, Any]:
+    """``GET /players/top.json?category=C``."""
+    return {
+        "category": category,
+        "players": [
+            {
+                "username": rating.user.get_username(),
+                "rating": rating.rating,
+                "rd": rating.rd,
+                "games": rating.games,
+            }
+            for rating in leaderboard(category)
+        ],
+    }

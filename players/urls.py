@@ -1,0 +1,15 @@
+"""HTTP routes of the players' world, under /players/."""
+
+from django.urls import path
+
+from players import views
+
+app_name = "players"
+
+urlpatterns = [
+    # Before <username>/, which would take "top" for a name.
+    path("top/", views.top, name="top"),
+    path("top.json", views.top_json, name="top_json"),
+    path("<str:username>.json", views.profile_json, name="profile_json"),
+    path("<str:username>/", views.profile, name="profile"),
+]

@@ -1,0 +1,82 @@
+"""HTTP of the players' world: profiles (page and JSON) and leaderboards (page and JSON).
+
+Thin: parse, one selector each, render."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games.models import Game
+from players import graph, selectors
+
+
+def _player_or_404(username: str) -> AbstractBaseUser:
+    user = selectors.player(username)
+    if user is None:
+        raise Http404("no such player")
+    return user
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """`GET /players/<username>/`: ratings with their graphs, results, games, games now."""
+    user = _player_or_404(username)
+    filters = selectors.GameFilters.parse(request.GET)
+    history = selectors.history_of(user)
+    playing, online = selectors.activity(user)
+    ratings = [
+        {
+            "rating": rating,
+            "rank": selectors.rating_json(rating)["rank"],
+            "graph": _graph(
+                history.get(rating.category), f"{user.get_username()}'s {rating.category} rating"
+            ),
+        }
+        for rating in selectors.ratings_of(user)
+    ]
+    context = {
+        "player": user,
+        "ratings": ratings,
+        "results": selectors.results_of(user),
+        "playing": playing,
+        "online": online,
+        "page": selectors.games_page(user, filters, request.GET.get("page")),
+        "filters": filters,
+        "filtered": filters != selectors.GameFilters(),
+        "kinds": Game.Kind.choices,
+        "results_choices": selectors.RESULTS,
+    }
+    return render(request, "players/profile.html", context)
+
+
+def _graph(history: selectors.History | None, label: str) -> str:
+    if history is None:
+        return ""
+    return graph.rating_graph(history.ratings, first=history.first, last=history.last, label=label)
+
+
+@require_GET
+def profile_json(request: HttpRequest, username: str) -> JsonResponse:
+    """`GET /players/<username>.json`; 404 for an unknown name."""
+    return JsonResponse(selectors.profile_json(_player_or_404(username)))
+
+
+@require_GET
+def top(request: HttpRequest) -> HttpResponse:
+    """`GET /players/top/`: one table per category, its best non-provisional players."""
+    boards = [(category, selectors.leaderboard(category)) for category in selectors.categories()]
+    return render(
+        request,
+        "players/top.html",
+        {"boards": [(category, rows) for category, rows in boards if rows]},
+    )
+
+
+@require_GET
+def top_json(request: HttpRequest) -> JsonResponse:
+    """`GET /players/top.json?category=C`: the best 100 non-provisional, best first."""
+    category = request.GET.get("category", "")
+    return JsonResponse(selectors.leaderboard_json(category))
