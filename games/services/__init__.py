@@ -17,6 +17,15 @@ claiming a game left), ``computer`` (the computer's seat, turns and moves), ``ta
 share. Callers use this package's names.
 """
 
+from games.services.analysis import (
+    AnalysisJob,
+    NotFinished,
+    analysis_json,
+    claim_analyses,
+    release_analysis,
+    request_analysis,
+    store_verdict,
+)
 from games.services.base import ERROR_CODES, GameError, Player
 from games.services.clock import credit_downtime, flag, flag_due
 from games.services.computer import (
@@ -56,16 +65,20 @@ __all__ = [
     "KOMI_LIMIT",
     "NAME_MAX_LENGTH",
     "OTHELLO_MAX_SIZE",
+    "AnalysisJob",
     "GameError",
+    "NotFinished",
     "Player",
     "Turn",
     "abort",
     "abort_as_admin",
     "accept",
     "accept_undo",
+    "analysis_json",
     "ask_undo",
     "chat_history",
     "claim",
+    "claim_analyses",
     "claim_guest_seats",
     "claim_turns",
     "computer_count",
@@ -84,9 +97,12 @@ __all__ = [
     "offer_rematch",
     "pass_turn",
     "play",
+    "release_analysis",
     "release_turn",
+    "request_analysis",
     "resign",
     "resume",
     "say",
+    "store_verdict",
     "sweep",
 ]

@@ -1,0 +1,231 @@
+"""The engines' review of a finished game (DESIGN.md, "Review"): requests, claims, results.
+
+A request (``request_analysis``) queues a finished game once; the engines' worker
+processes (games.computer) claim queued reviews with ``claim_analyses``, behind the
+moves the computer owes, and hand back one position's verdict at a time
+(``store_verdict``). A claim is a lease (``worker``, ``lease_until``) renewed by every
+stored position: no other process takes the review while it holds, and once a killed
+process's lease runs out another one claims it and goes on from the last stored
+position. A verdict is stored only by the lease holder and only for the next position,
+so each position is stored once. Every stored position is broadcast to the game's
+group as ``{"type": "analysis", "status", "progress"}``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import events
+from games.engine.review import judgement, move_loss
+from games.models import Analysis, Game, Move
+from games.rules.base import Color
+from games.services.base import locked, on_commit
+
+__all__ = [
+    "ENGINES",
+    "LEASE",
+    "AnalysisJob",
+    "NotFinished",
+    "analysis_json",
+    "claim_analyses",
+    "release_analysis",
+    "request_analysis",
+    "store_verdict",
+]
+
+ENGINES = {"othello": "Engine (review: exact at 14 empties)", "go": "GNU Go 3.8"}
+LEASE = datetime.timedelta(seconds=120)
+"""How long a claim holds without a stored position: longer than any one position takes."""
+
+
+class NotFinished(Exception):
+    """The game is not finished (or has nothing to review): 409."""
+
+
+@dataclass(frozen=True)
+class AnalysisJob:
+    """What a worker needs to analyse the positions of a game from ``next_ply`` on.
+
+    ``moves`` are the game's moves as ``(colour, point or None)`` (passes included),
+    ``start`` its start snapshot when it is not the usual one.
+    """
+
+    game_id: str
+    kind: str
+    size: int
+    komi: float | None
+    start: dict[str, Any] | None
+    moves: list[tuple[str, tuple[int, int] | None]]
+    next_ply: int
+    total: int
+
+
+def _played(game: Game) -> list[Move]:
+    return list(game.moves.filter(action__in=[Move.Action.PLACE, Move.Action.PASS]))
+
+
+@transaction.atomic
+def request_analysis(*, game_id: str) -> Analysis:
+    """The review of ``game_id``, queued now unless it was already (then unchanged; a
+    failed one is queued again, keeping what it stored). Raises ``NotFinished`` for a
+    game not finished, ``GameError("bad_request")`` for no game."""
+    game = locked(game_id)
+    if game.status != Game.Status.FINISHED:
+        raise NotFinished(f"the game is {game.status}: only a finished game is analysed")
+    if game.kind == Game.Kind.GO:
+        raise NotFinished("the review of Go games is not available yet")
+    analysis = Analysis.objects.filter(game=game).first()
+    if analysis is None:
+        analysis = Analysis.objects.create(
+            game=game, engine=ENGINES[str(game.kind)], total=len(_played(game)) + 1
+        )
+        on_commit(lambda: events.broadcast_analysis(game, analysis.status, analysis.progress))
+    elif analysis.status == Analysis.Status.FAILED:
+        analysis.status = Analysis.Status.QUEUED
+        analysis.save(update_fields=["status"])
+    return analysis
+
+
+def analysis_json(game_id: str) -> dict[str, Any] | None:
+    """``GET /games/<id>/analysis.json``: None before any request."""
+    analysis = Analysis.objects.filter(game__public_id=game_id).first()
+    if analysis is None:
+        return None
+    return {
+        "status": analysis.status,
+        "progress": analysis.progress,
+        "engine": analysis.engine,
+        "plies": analysis.plies,
+    }
+
+
+def claim_analyses(
+    *, process: str, limit: int, now: datetime.datetime | None = None
+) -> list[AnalysisJob]:
+    """Up to ``limit`` reviews no process holds (queued, or whose lease ran out), oldest
+    request first, each now held by ``process``."""
+    if limit <= 0:
+        return []
+    now = now or timezone.now()
+    open_ = Q(status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING])
+    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
+    if not Analysis.objects.filter(open_ & free).exists():
+        return []
+    with transaction.atomic():
+        skip_locked = connection.features.has_select_for_update_skip_locked
+        analyses = list(
+            Analysis.objects.select_for_update(skip_locked=skip_locked)
+            .filter(open_ & free)
+            .select_related("game")
+            .order_by("requested_at")[:limit]
+        )
+        jobs = []
+        for analysis in analyses:
+            analysis.worker = process
+            analysis.lease_until = now + LEASE
+            analysis.status = Analysis.Status.RUNNING
+            analysis.save(update_fields=["worker", "lease_until", "status"])
+            jobs.append(_job(analysis))
+            game = analysis.game
+            on_commit(
+                lambda game=game, a=analysis: events.broadcast_analysis(game, a.status, a.progress)
+            )
+        return jobs
+
+
+def _job(analysis: Analysis) -> AnalysisJob:
+    game = analysis.game
+    moves = [
+        (str(move.color), None if move.row is None else (move.row, move.col))
+        for move in _played(game)
+    ]
+    return AnalysisJob(
+        game_id=game.public_id,
+        kind=str(game.kind),
+        size=game.size,
+        komi=game.komi,
+        start=game.start,
+        moves=moves,
+        next_ply=len(analysis.plies),
+        total=analysis.total,
+    )
+
+
+@transaction.atomic
+def store_verdict(
+    *,
+    game_id: str,
+    process: str,
+    ply: int,
+    verdict: dict[str, Any],
+    now: datetime.datetime | None = None,
+) -> bool:
+    """Store ``verdict`` (``to_move``, ``eval``, ``exact``, ``best``, ``pv``) on the
+    position after move ``ply``, with the move's loss and judgement. True if stored;
+    False when ``process`` no longer holds the review or that position is stored
+    already (nothing changes then)."""
+    now = now or timezone.now()
+    analysis = (
+        Analysis.objects.select_for_update().select_related("game").get(game__public_id=game_id)
+    )
+    if analysis.worker != process or analysis.status != Analysis.Status.RUNNING:
+        return False
+    if ply != len(analysis.plies):
+        return False
+    game = analysis.game
+    entry = {"ply": ply, **verdict}
+    if ply >= 1:
+        move = game.moves.filter(action__in=[Move.Action.PLACE, Move.Action.PASS])[ply - 1]
+        entry.update(_cost(analysis.plies[ply - 1], verdict, move, game))
+    analysis.plies = [*analysis.plies, entry]
+    analysis.lease_until = now + LEASE
+    if len(analysis.plies) >= analysis.total:
+        analysis.status = Analysis.Status.DONE
+        analysis.worker = ""
+        analysis.lease_until = None
+        analysis.finished_at = now
+    analysis.save()
+    status, progress = analysis.status, analysis.progress
+    on_commit(lambda: events.broadcast_analysis(game, status, progress))
+    return True
+
+
+def _cost(before: dict[str, Any], after: dict[str, Any], move: Move, game: Game) -> dict[str, Any]:
+    """The loss and judgement of ``move``, between the verdicts ``before`` and ``after``."""
+    played = "pass" if move.row is None else [move.row, move.col]
+    automatic = game.kind == Game.Kind.OTHELLO and played == "pass"
+    if played == before["best"]:
+        loss: float = 0
+    else:
+        loss = move_loss(
+            best=before["eval"], played=after["eval"], mover=Color(move.color), automatic=automatic
+        )
+    loss = round(loss, 1)
+    return {"loss": loss, "judgement": judgement(loss, kind=str(game.kind), size=game.size)}
+
+
+@transaction.atomic
+def release_analysis(*, game_id: str, process: str, failed: bool = False) -> None:
+    """``process`` gives up its claim on ``game_id``'s review: claimed again at the next
+    tick, or marked failed (``failed``: the engine cannot analyse it)."""
+    analysis = (
+        Analysis.objects.select_for_update()
+        .select_related("game")
+        .filter(game__public_id=game_id, worker=process)
+        .first()
+    )
+    if analysis is None:
+        return
+    analysis.worker = ""
+    analysis.lease_until = None
+    if failed:
+        analysis.status = Analysis.Status.FAILED
+    analysis.save(update_fields=["worker", "lease_until", "status"])
+    game, status, progress = analysis.game, analysis.status, analysis.progress
+    on_commit(lambda: events.broadcast_analysis(game, status, progress))
