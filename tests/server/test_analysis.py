@@ -4,6 +4,7 @@ claim and its lease, results stored once and in order, the JSON and the limits."
 from __future__ import annotations
 
 import datetime
+import itertools
 from typing import Any
 
 import pytest
@@ -136,7 +137,7 @@ def test_the_json_has_every_field_and_the_losses_add_up(client: Client) -> None:
     first = plies[0]
     assert set(first) == {"ply", "to_move", "eval", "exact", "best", "pv"}
     assert first["to_move"] == "black"
-    for before, after in zip(plies, plies[1:], strict=False):
+    for before, after in itertools.pairwise(plies):
         assert set(after) == {
             "ply",
             "to_move",
