@@ -55,4 +55,3 @@ def test_analyse_a_finished_6x6_game_and_read_the_review(page: Page) -> None:
     # Near the end every position is solved: a perfect-play verdict.
     page.goto(f"/games/{game_id}/replay/?ply={last - 3}")
     expect(page.locator("#review-here")).to_have_text(re.compile(r"^Perfect play from here: "))
-    page.screenshot(path="/tmp/rv/review-desktop.png")
