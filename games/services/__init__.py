@@ -24,6 +24,7 @@ from games.services.analysis import (
     claim_analyses,
     release_analysis,
     request_analysis,
+    sgf_comments,
     store_verdict,
 )
 from games.services.base import ERROR_CODES, GameError, Player
@@ -103,6 +104,7 @@ __all__ = [
     "resign",
     "resume",
     "say",
+    "sgf_comments",
     "store_verdict",
     "sweep",
 ]

@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import events
+from games import events, selectors
 from games.engine.review import judgement, move_loss
 from games.models import Analysis, Game, Move
 from games.rules.base import Color
@@ -36,6 +36,7 @@ __all__ = [
     "claim_analyses",
     "release_analysis",
     "request_analysis",
+    "sgf_comments",
     "store_verdict",
 ]
 
@@ -103,6 +104,33 @@ def analysis_json(game_id: str) -> dict[str, Any] | None:
         "engine": analysis.engine,
         "plies": analysis.plies,
     }
+
+
+def sgf_comments(game: Game) -> dict[int, str]:
+    """The review as lines for the SGF record's ``C[]``, by the number of moves played
+    before each (an empty dict before any analysis): each move's eval, loss and
+    judgement, and the best move the engine preferred there."""
+    analysis = Analysis.objects.filter(game=game).first()
+    if analysis is None:
+        return {}
+    position = selectors.start_position(str(game.kind), game.size)
+    unit = "discs" if game.kind == Game.Kind.OTHELLO else "points"
+    lines = {}
+    plies = analysis.plies
+    for entry in plies[1:]:
+        before = plies[entry["ply"] - 1]
+        best = before["best"]
+        named = "pass" if best == "pass" else position.format_point((best[0], best[1]))
+        value = entry["eval"]
+        verdict = "perfect play" if entry["exact"] else "engine"
+        words = [f"Review: {'B' if value >= 0 else 'W'}+{abs(value)} ({verdict})"]
+        words.append(f"loss {entry['loss']} {unit}")
+        if entry["judgement"]:
+            words.append(entry["judgement"])
+        if best is not None:
+            words.append(f"best {named}")
+        lines[entry["ply"]] = "; ".join(words)
+    return lines
 
 
 def claim_analyses(

@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import services
 from games.engine.analysis import verdict
 from games.models import Analysis, Game
+from games.rules.sgf import import_sgf
 from games.services import AnalysisJob
 from games.services.analysis import LEASE
 from tests.server.test_records import new_game, play_random
@@ -179,3 +180,23 @@ def test_beyond_five_requests_an_hour_a_session_gets_429(client: Client, setting
     answers = [post(client, game).status_code for game in games]
     assert answers == [202] * 5 + [429]
     assert Analysis.objects.count() == 5
+
+
+def test_the_sgf_of_an_analysed_game_carries_each_moves_review(client: Client) -> None:
+    game = finished_othello(seed=4)
+    before = client.get(f"/games/{game.public_id}/sgf").content.decode()
+    assert "Review:" not in before
+    post(client, game)
+    now = timezone.now()
+    [job] = services.claim_analyses(process="one", limit=1, now=now)
+    run(job, "one", range(job.total), now)
+    plies = read(client, game).json()["plies"]
+    record = import_sgf(client.get(f"/games/{game.public_id}/sgf").content.decode())
+    for entry in plies[1:]:
+        line = record.comments[entry["ply"]]
+        value = entry["eval"]
+        assert line.startswith(f"Review: {'B' if value >= 0 else 'W'}+{abs(value)} (perfect play)")
+        assert f"loss {entry['loss']} discs" in line
+        assert (entry["judgement"] or "") in line
+        best = plies[entry["ply"] - 1]["best"]
+        assert ("best " in line) == (best is not None)
