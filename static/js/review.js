@@ -68,7 +68,13 @@ function showProgress() {
 
 async function follow() {
   review = await load();
-  if (!review) return;
+  if (!review) {
+    // The game page's "Analyse this game" lands here: ask at once.
+    if (new URLSearchParams(location.search).has("analyse") && !$("review-request").hidden) {
+      $("review-request").requestSubmit();
+    }
+    return;
+  }
   showProgress();
   draw();
   if (review.status === "queued" || review.status === "running") setTimeout(follow, POLL_MS);

@@ -1,5 +1,5 @@
 """The engines' review on the replay page, in a browser: a finished 6x6 Othello game is
-analysed by the server's engines; the graph and the marks appear; clicking the graph
+analysed by the server's engines (asked for from the game page); the graph and the marks appear; clicking the graph
 moves the board; the best move and the perfect-play verdict show."""
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ def test_analyse_a_finished_6x6_game_and_read_the_review(page: Page) -> None:
     record = random_record("othello", 6, seed=5, limit=200)
     last = len(record.moves)
     game_id = import_record(page, record)
-    page.goto(f"/games/{game_id}/replay/?ply={last}")
+    # The finished game's page offers the review: its link asks for it on the replay.
+    page.get_by_role("link", name="Analyse this game").click()
+    page.wait_for_url(re.compile(r"/replay/"))
     view = ReplayPage(page)
-
-    page.get_by_role("button", name="Analyse this game").click()
     status = page.locator("#review-status")
     expect(status).to_have_text(re.compile(r"^Reviewed by "), timeout=ANALYSIS_TIMEOUT)
     graph = page.locator("#review-graph")
@@ -35,6 +35,8 @@ def test_analyse_a_finished_6x6_game_and_read_the_review(page: Page) -> None:
     assert graph.locator(".graph-mark").count() == marks.count()
     expect(page.locator("#review-summary tbody tr")).to_have_count(2)
     # The last position is over: its perfect-play result is the final count.
+    page.keyboard.press("End")
+    view.expect_ply(last)
     expect(page.locator("#review-here")).to_have_text(
         re.compile(r"^Perfect play from here: (Black wins by \d+|White wins by \d+|a draw)\.$")
     )
