@@ -1,6 +1,7 @@
 """The engines' review on the replay page, in a browser: a finished 6x6 Othello game is
-analysed by the server's engines (asked for from the game page); the graph and the marks appear; clicking the graph
-moves the board; the best move and the perfect-play verdict show."""
+analysed by the server's engines (asked for from the game page); the graph and the
+marks appear; clicking the graph moves the board; the best move and the perfect-play
+verdict show."""
 
 from __future__ import annotations
 
