@@ -36,6 +36,8 @@ HTTP_PER_SESSION = "10/m"
 HTTP_PER_IP = "60/m"
 ANALYSIS_PER_SESSION = "5/h"
 ANALYSIS_PER_IP = "60/h"
+EXPLORE_PER_SESSION = "60/m"
+EXPLORE_PER_IP = "300/m"
 
 
 def enabled() -> bool:

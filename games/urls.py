@@ -26,4 +26,5 @@ urlpatterns = [
     # The engines' review (games.analysis_views).
     path("games/<str:game_id>/analysis/", analysis_views.request_analysis, name="analysis"),
     path("games/<str:game_id>/analysis.json", analysis_views.analysis_json, name="analysis_json"),
+    path("games/<str:game_id>/explore.json", analysis_views.explore_json, name="explore"),
 ]

@@ -21,11 +21,12 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import events, selectors
+from games import events, rules, selectors
+from games.engine.othello.review import Analyser
 from games.engine.review import judgement, move_loss
 from games.models import Analysis, Game, Move
 from games.rules.base import Color
-from games.services.base import locked, on_commit
+from games.services.base import GameError, check_point_shape, is_int, locked, on_board, on_commit
 
 __all__ = [
     "ENGINES",
@@ -34,6 +35,7 @@ __all__ = [
     "NotFinished",
     "analysis_json",
     "claim_analyses",
+    "explore",
     "release_analysis",
     "request_analysis",
     "sgf_comments",
@@ -131,6 +133,88 @@ def sgf_comments(game: Game) -> dict[int, str]:
             words.append(f"best {named}")
         lines[entry["ply"]] = "; ".join(words)
     return lines
+
+
+EXPLORE_SECONDS = 0.3
+"""The engine's time for one explored position's midgame search."""
+EXPLORE_EXACT = 10
+"""Explored positions with this many empties or fewer are solved (well under a second)."""
+EXPLORE_MOVES = 60
+"""The most moves tried from one position of the game in one request."""
+
+
+def explore(*, game_id: str, ply: object, moves: object) -> dict[str, Any]:
+    """``POST /games/<id>/explore.json``: the position after the game's first ``ply``
+    moves and then ``moves`` (each ``[r, c]`` or ``"pass"``), as the rules play them.
+
+    Returns ``{"ply", "board", "to_move", "legal", "over", "diffs"}`` (one diff per
+    tried move: ``color``, ``point``, ``flipped`` or ``captured``) and, for Othello,
+    the engine's verdict (``eval`` from Black's side, ``exact``, ``best``, ``pv``).
+    Raises ``NotFinished`` for a game not finished (no engine help in play),
+    ``GameError("bad_request")`` for a malformed request or no game and
+    ``GameError("illegal_move")`` (the message says which move and why)."""
+    game = Game.objects.filter(public_id=game_id).first() if isinstance(game_id, str) else None
+    if game is None:
+        raise GameError("bad_request", f"there is no game {game_id!r}")
+    if game.status != Game.Status.FINISHED:
+        raise NotFinished("moves are explored once the game is finished")
+    played = _played(game)
+    if not is_int(ply) or not 0 <= ply <= len(played):  # type: ignore[operator]
+        raise GameError("bad_request", f"ply must be an integer from 0 to {len(played)}")
+    if not isinstance(moves, list) or len(moves) > EXPLORE_MOVES:
+        raise GameError("bad_request", f"moves must be a list of at most {EXPLORE_MOVES}")
+    position = (
+        rules.new_position(str(game.kind), game.size)
+        if game.start is None
+        else rules.position_from_snapshot(str(game.kind), game.start)
+    )
+    for move in played[: int(ply)]:  # type: ignore[call-overload]
+        stored = (
+            rules.Move.pass_turn() if move.row is None else rules.Move.place((move.row, move.col))
+        )
+        position = position.play(stored)[0]
+    diffs = []
+    for index, tried in enumerate(moves):
+        if tried == "pass":
+            move = rules.Move.pass_turn()
+        else:
+            check_point_shape(tried)
+            move = rules.Move.place(on_board(game, tried))
+        try:
+            position, diff = position.play(move)
+        except rules.RulesError as error:
+            raise GameError("illegal_move", f"move {index + 1}: {error}") from None
+        diffs.append(
+            {
+                "color": diff.color.value,
+                "point": None if diff.point is None else list(diff.point),
+                "flipped": [list(point) for point in diff.flipped],
+                "captured": [list(point) for point in diff.captured],
+            }
+        )
+    over = position.is_over
+    found: dict[str, Any] = {
+        "ply": ply,
+        "board": position.rows(),
+        "to_move": None if over else position.to_move.value,
+        "legal": [list(point) for point in position.legal_moves()],
+        "over": over,
+        "diffs": diffs,
+    }
+    if isinstance(position, rules.OthelloPosition):
+        analyser = Analyser(game.size, seconds=EXPLORE_SECONDS, exact_empties=EXPLORE_EXACT)
+        verdict = analyser.verdict(position)
+        found.update(
+            eval=verdict.eval,
+            exact=verdict.exact,
+            best=_step_json(verdict.best),
+            pv=[_step_json(step) for step in verdict.pv],
+        )
+    return found
+
+
+def _step_json(step: object) -> object:
+    return list(step) if isinstance(step, tuple) else step
 
 
 def claim_analyses(

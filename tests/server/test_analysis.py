@@ -200,3 +200,68 @@ def test_the_sgf_of_an_analysed_game_carries_each_moves_review(client: Client) -
         assert (entry["judgement"] or "") in line
         best = plies[entry["ply"] - 1]["best"]
         assert ("best " in line) == (best is not None)
+
+
+# Exploring other moves: POST /games/<id>/explore.json
+
+
+def explore(client: Client, game: Game, body: object) -> Any:
+    return client.post(
+        f"/games/{game.public_id}/explore.json", data=body, content_type="application/json"
+    )
+
+
+def test_exploring_plays_the_rules_and_answers_with_the_engine(client: Client) -> None:
+    game = finished_othello(size=6, seed=1)
+    answer = explore(client, game, {"ply": 0, "moves": [[1, 2], [1, 1]]})
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["diffs"] == [
+        {"color": "black", "point": [1, 2], "flipped": [[2, 2]], "captured": []},
+        {"color": "white", "point": [1, 1], "flipped": [[2, 2]], "captured": []},
+    ]
+    assert body["board"] == ["......", ".WB...", "..WB..", "..BW..", "......", "......"]
+    assert body["to_move"] == "black"
+    assert [1, 2] not in body["legal"]
+    assert body["best"] in body["legal"]
+    assert body["pv"][0] == body["best"]
+    assert isinstance(body["eval"], int | float)
+    assert body["exact"] is False
+
+
+def test_exploring_with_few_empties_is_exact(client: Client) -> None:
+    game = finished_othello(size=4, seed=1)
+    # 4x4: 12 empties at the start, past the explore's exact limit (10); two moves in, exact.
+    assert explore(client, game, {"ply": 0, "moves": []}).json()["exact"] is False
+    body = explore(client, game, {"ply": 2, "moves": []}).json()
+    assert body["exact"] is True
+    assert body["best"] in body["legal"]
+    assert body["diffs"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"ply": 0, "moves": [[0, 0]]}, "illegal_move"),
+        ({"ply": 0, "moves": ["pass"]}, "illegal_move"),
+        ({"ply": 0, "moves": [[9, 9]]}, "bad_request"),
+        ({"ply": 0, "moves": [[1]]}, "bad_request"),
+        ({"ply": -1, "moves": []}, "bad_request"),
+        ({"ply": 999, "moves": []}, "bad_request"),
+        ({"ply": "1", "moves": []}, "bad_request"),
+        ({"ply": 0, "moves": "d3"}, "bad_request"),
+        ([1, 2], "bad_request"),
+    ],
+)
+def test_exploring_refuses_illegal_and_malformed_moves(
+    client: Client, body: object, code: str
+) -> None:
+    game = finished_othello(size=6, seed=1)
+    answer = explore(client, game, body)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == code
+
+
+def test_exploring_a_game_in_play_is_refused(client: Client) -> None:
+    game = new_game("othello", 6)
+    assert explore(client, game, {"ply": 0, "moves": []}).status_code == 409

@@ -66,7 +66,8 @@ class Analyser:
 
     The exact solver's tables are kept from one position to the next, so that
     the positions of one game's endgame share what the first solve learnt.
-    ``clock`` times the midgame searches (tests pass a fake one).
+    ``clock`` times the midgame searches (tests pass a fake one);
+    ``exact_empties`` (at most ``EXACT_EMPTIES``) is where exact solving starts.
     """
 
     def __init__(
@@ -74,10 +75,12 @@ class Analyser:
         size: int,
         *,
         seconds: float = MIDGAME_SECONDS,
+        exact_empties: int = EXACT_EMPTIES,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.size = size
         self._seconds = seconds
+        self._exact_empties = exact_empties
         self._clock = clock
         self._points = _geometry(size).points
         # Never out of time: an exact solve runs to its end.
@@ -93,7 +96,7 @@ class Analyser:
             return Verdict(after.eval, after.exact, "pass", ("pass", *after.pv)[:PV_LENGTH])
         own, other = _sides(position)
         empties = self.size * self.size - (own | other).bit_count()
-        if empties <= EXACT_EMPTIES:
+        if empties <= self._exact_empties:
             move, margin = self._solve(own, other, empties)
             pv = self._exact_line(position, move)
             return Verdict(_black(position, margin), True, self._point(move), pv)
