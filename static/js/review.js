@@ -4,7 +4,7 @@
 // (its line on hover or focus), each player's summary, and the perfect-play result
 // on exactly solved positions. Everything comes from /games/<id>/analysis.json.
 
-import { pointName } from "./board.js";
+import { createBoard, pointName } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const page = $("replay");
@@ -94,7 +94,74 @@ $("review-request").addEventListener("submit", async (event) => {
     return;
   }
   form.hidden = true;
-  follow();
+  // --- exploring other moves on a side board -------------------------------------
+
+const explored = { ply: 0, moves: [] };
+const sideBoard = createBoard($("explore-board"), { onPlay: (point) => tryMoves([...explored.moves, point]) });
+const csrf = () => document.querySelector("#review-request [name=csrfmiddlewaretoken]").value;
+
+async function tryMoves(moves) {
+  const response = await fetch(`/games/${encodeURIComponent(data.id)}/explore.json`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+    body: JSON.stringify({ ply: explored.ply, moves }),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    $("explore-status").textContent = answer.message ?? answer.error ?? "The server refused that move.";
+    return;
+  }
+  // Othello's pass is automatic: the side with no move passes at once.
+  if (data.kind === "othello" && !answer.over && answer.legal.length === 0) {
+    tryMoves([...moves, "pass"]);
+    return;
+  }
+  explored.moves = moves;
+  const last = answer.diffs.at(-1);
+  sideBoard.render({
+    kind: data.kind,
+    size: data.size,
+    status: answer.over ? "finished" : "active",
+    you: answer.to_move,
+    to_move: answer.to_move,
+    legal: answer.legal,
+    ply: explored.ply + moves.length,
+    board: answer.board,
+    moves: last?.point ? [{ action: "place", point: last.point, color: last.color }] : [],
+    last_move: last?.point ? { action: "place", point: last.point, color: last.color } : null,
+    dead: [],
+    territory: null,
+  });
+  const tried = moves.filter((move) => move !== "pass").map(stepName).join(" ");
+  const verdict = "eval" in answer ? `${verdictText(answer)}.` : "";
+  const best = answer.best ? ` Best: ${stepName(answer.best)}.` : "";
+  const turn = answer.to_move ? ` ${NAME[answer.to_move]} to move.` : "";
+  $("explore-status").textContent = `${tried ? `Tried ${tried}. ` : ""}${verdict}${best}${turn}`;
+  $("explore-back").disabled = moves.length === 0;
+}
+
+$("explore-start").addEventListener("click", () => {
+  explored.ply = shown;
+  $("explore-box").hidden = false;
+  $("explore-start").hidden = true;
+  tryMoves([]);
+});
+
+$("explore-back").addEventListener("click", () => {
+  const moves = [...explored.moves];
+  while (moves.at(-1) === "pass") moves.pop();
+  moves.pop();
+  while (moves.at(-1) === "pass") moves.pop();
+  tryMoves(moves);
+});
+
+$("explore-return").addEventListener("click", () => {
+  $("explore-box").hidden = true;
+  $("explore-start").hidden = false;
+  $("explore-start").focus();
+});
+
+follow();
 });
 
 // --- drawing -----------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The engines' review on the replay page, in a browser: a finished 6x6 Othello game is
 analysed by the server's engines (asked for from the game page); the graph and the
 marks appear; clicking the graph moves the board; the best move and the perfect-play
-verdict show."""
+verdict show; other moves are tried on a side board and the player comes back."""
 
 from __future__ import annotations
 
@@ -54,6 +54,21 @@ def test_analyse_a_finished_6x6_game_and_read_the_review(page: Page) -> None:
     # The line shows on focus (the keyboard's hover).
     best.focus()
     expect(page.locator("#review-line")).to_be_visible()
+
+    # Exploring from the shown position: a move on the side board, then back, then home.
+    page.get_by_role("button", name="Try moves from this position").click()
+    side = page.locator("#explore-board")
+    explore_status = page.locator("#explore-status")
+    expect(explore_status).to_contain_text("to move")
+    before = side.locator(".stone, circle").count()
+    side.locator(".hit.legal").first.click()
+    expect(explore_status).to_have_text(re.compile(r"^Tried [a-f][1-6]\. "))
+    assert side.locator(".stone, circle").count() != before
+    view.expect_ply(round(last / 2))  # the game's board stays where it was
+    page.get_by_role("button", name="Step back").click()
+    expect(explore_status).not_to_contain_text("Tried")
+    page.get_by_role("button", name="Return to the game").click()
+    expect(page.locator("#explore-box")).to_be_hidden()
 
     # Near the end every position is solved: a perfect-play verdict.
     page.goto(f"/games/{game_id}/replay/?ply={last - 3}")
