@@ -15,6 +15,8 @@ from tests.browser.test_replay import ReplayPage, import_record, random_record
 pytestmark = pytest.mark.browser
 
 ANALYSIS_TIMEOUT = 120_000
+ENGINE_TIMEOUT = 30_000
+"""An explored position's answer: the engine's 0.3 s, on a machine others share too."""
 
 
 def test_analyse_a_finished_6x6_game_and_read_the_review(page: Page) -> None:
@@ -59,14 +61,16 @@ def test_analyse_a_finished_6x6_game_and_read_the_review(page: Page) -> None:
     page.get_by_role("button", name="Try moves from this position").click()
     side = page.locator("#explore-board")
     explore_status = page.locator("#explore-status")
-    expect(explore_status).to_contain_text("to move")
+    expect(explore_status).to_contain_text("to move", timeout=ENGINE_TIMEOUT)
     before = side.locator(".stone, circle").count()
     side.locator(".hit.legal").first.click()
-    expect(explore_status).to_have_text(re.compile(r"^Tried [a-f][1-6]\. "))
+    expect(explore_status).to_have_text(
+        re.compile(r"^Tried [a-f][1-6]\. "), timeout=ENGINE_TIMEOUT
+    )
     assert side.locator(".stone, circle").count() != before
     view.expect_ply(round(last / 2))  # the game's board stays where it was
     page.get_by_role("button", name="Step back").click()
-    expect(explore_status).not_to_contain_text("Tried")
+    expect(explore_status).not_to_contain_text("Tried", timeout=ENGINE_TIMEOUT)
     page.get_by_role("button", name="Return to the game").click()
     expect(page.locator("#explore-box")).to_be_hidden()
 
