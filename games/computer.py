@@ -14,7 +14,8 @@ The same engines review finished games (``services.claim_analyses``, DESIGN.md
 "Review"), behind the moves the computer owes: a review is claimed only when an engine
 stays free for the turns after it, at most ``ANALYSES`` at once in a process, and it
 analyses one position at a time, giving its engine back (its claim released, to be taken
-up again from the last stored position) whenever the turns owed fill the other engines.
+up again from the last stored position) whenever the turns owed fill the other engines
+(or every engine is busy).
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ class ComputerPool:
         """Claim the turns there are engines free for, and start thinking them."""
         free = self.size - self.busy
         if free <= 0:
+            # Every engine is busy: a review gives its engine back after its position.
+            self.turns_waiting = True
             return
         turns = await database(services.claim_turns, process=self.process, limit=free)
         # Every free engine took a turn: more may be owed, and reviews give way.

@@ -64,9 +64,7 @@ def test_analyse_a_finished_6x6_game_and_read_the_review(page: Page) -> None:
     expect(explore_status).to_contain_text("to move", timeout=ENGINE_TIMEOUT)
     before = side.locator(".stone, circle").count()
     side.locator(".hit.legal").first.click()
-    expect(explore_status).to_have_text(
-        re.compile(r"^Tried [a-f][1-6]\. "), timeout=ENGINE_TIMEOUT
-    )
+    expect(explore_status).to_have_text(re.compile(r"^Tried [a-f][1-6]\. "), timeout=ENGINE_TIMEOUT)
     assert side.locator(".stone, circle").count() != before
     view.expect_ply(round(last / 2))  # the game's board stays where it was
     page.get_by_role("button", name="Step back").click()
