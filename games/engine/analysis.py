@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.base import Move
+from games.rules.base import Color, Move
 from games.rules.othello import OthelloPosition
 
 from .othello.review import Analyser, Step
@@ -48,10 +48,11 @@ def verdict(job: Mapping[str, Any], ply: int) -> dict[str, Any]:
 
 def _position(job: Mapping[str, Any], ply: int) -> OthelloPosition:
     start = job["start"]
+    # An imported setup (``Game.start``): rows and the side to move.
     position = (
         OthelloPosition.start(job["size"])
         if start is None
-        else OthelloPosition.from_snapshot(start)
+        else OthelloPosition.from_rows(start["rows"], Color(start["to_move"]))
     )
     for _, point in job["moves"][:ply]:
         move = Move.pass_turn() if point is None else Move.place((point[0], point[1]))

@@ -163,11 +163,11 @@ def explore(*, game_id: str, ply: object, moves: object) -> dict[str, Any]:
         raise GameError("bad_request", f"ply must be an integer from 0 to {len(played)}")
     if not isinstance(moves, list) or len(moves) > EXPLORE_MOVES:
         raise GameError("bad_request", f"moves must be a list of at most {EXPLORE_MOVES}")
-    position = (
-        rules.new_position(str(game.kind), game.size)
-        if game.start is None
-        else rules.position_from_snapshot(str(game.kind), game.start)
-    )
+    position: rules.Position = rules.new_position(str(game.kind), game.size)
+    if game.start is not None:
+        # An imported setup: rows and the side to move.
+        setup = rules.OthelloPosition if game.kind == Game.Kind.OTHELLO else rules.GoPosition
+        position = setup.from_rows(game.start["rows"], rules.Color(game.start["to_move"]))
     for move in played[: int(ply)]:  # type: ignore[call-overload]
         stored = (
             rules.Move.pass_turn() if move.row is None else rules.Move.place((move.row, move.col))

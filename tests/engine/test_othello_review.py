@@ -15,6 +15,7 @@ import random
 import pytest
 
 import games.engine.othello.review
+from games.engine.analysis import verdict
 from games.engine.othello.review import EXACT_EMPTIES, Analyser
 from games.rules.base import Color, Move, Point
 from games.rules.othello import OthelloPosition, _flipped_bits, _geometry, _legal_bits
@@ -142,3 +143,20 @@ def test_a_midgame_verdict_is_a_search_from_blacks_side() -> None:
     assert 1 <= len(verdict.pv) <= 10
     check_line(position, verdict.pv)
     assert -64 <= verdict.eval <= 64
+
+
+def test_the_workers_verdict_starts_from_an_imported_setup() -> None:
+    # A 4x4 setup with White to move (an imported record's start), then one move.
+    start = {"rows": ["....", ".WB.", ".BB.", "...."], "to_move": "white", "handicap": None}
+    job = {
+        "game_id": "setup",
+        "kind": "othello",
+        "size": 4,
+        "start": start,
+        "moves": [("white", (3, 3))],
+    }
+    before = OthelloPosition.from_rows(start["rows"], W)  # type: ignore[arg-type]
+    after = before.play(Move.place((3, 3)))[0]
+    assert verdict(job, 0)["eval"] == after_value(before)
+    assert verdict(job, 1)["eval"] == after_value(after)
+    assert verdict(job, 0)["to_move"] == "white"
