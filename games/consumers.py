@@ -248,6 +248,10 @@ class GameConsumer(_DirectDispatch):
         """The rematch has begun: its id, from `events.broadcast_rematch`."""
         await self.send(text_data=event["whole"])
 
+    async def game_analysis(self, event: dict[str, Any]) -> None:
+        """The review's progress, from `events.broadcast_analysis`."""
+        await self.send(text_data=event["whole"])
+
     def _you(self, event: dict[str, Any]) -> str | None:
         token = self.player.token
         seats = event["seats"].items()

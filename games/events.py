@@ -87,6 +87,12 @@ def broadcast_rematch(game: Game, new: Game) -> None:
     _send(game, {"type": "game.rematch", "whole": text})
 
 
+def broadcast_analysis(game: Game, status: str, progress: float) -> None:
+    """Send ``game.analysis`` (the review's status and progress, 0..1) to the group."""
+    message = {"type": "analysis", "status": status, "progress": progress}
+    _send(game, {"type": "game.analysis", "whole": json.dumps(message, separators=(",", ":"))})
+
+
 LOBBY_GROUP = "lobby"
 
 

@@ -34,6 +34,10 @@ CLOSE_FLOODING = 4429
 
 HTTP_PER_SESSION = "10/m"
 HTTP_PER_IP = "60/m"
+ANALYSIS_PER_SESSION = "5/h"
+ANALYSIS_PER_IP = "60/h"
+EXPLORE_PER_SESSION = "60/m"
+EXPLORE_PER_IP = "300/m"
 
 
 def enabled() -> bool:
@@ -72,15 +76,17 @@ def _session(group: str, request: HttpRequest) -> str:
     return request.session.session_key or ""
 
 
-def _usages(request: HttpRequest, group: str) -> list[dict[str, Any]]:
+def _usages(
+    request: HttpRequest, group: str, per_session: str, per_ip: str
+) -> list[dict[str, Any]]:
     # A request without a session gets the one it would get anyway (creating and joining
     # seat it by its session), so that its first game counts too. A client that drops its
     # cookies gets a new session each time: HTTP_PER_IP holds it.
     if request.session.session_key is None:
         request.session.save()
     keys: list[tuple[Callable[[str, HttpRequest], str] | str, str]] = [
-        ("ip", HTTP_PER_IP),
-        (_session, HTTP_PER_SESSION),
+        ("ip", per_ip),
+        (_session, per_session),
     ]
     usages = []
     for key, rate in keys:
@@ -96,17 +102,24 @@ def _usages(request: HttpRequest, group: str) -> list[dict[str, Any]]:
     return usages
 
 
-def limit_posts(group: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """A view decorator: each ``POST`` counts against ``group``'s limits (per session and
-    per IP address); beyond either, the view is not called and the answer is 429 with
-    ``Retry-After`` (seconds until the window that is full ends). Other methods pass."""
+def limit_posts(
+    group: str, *, per_session: str = HTTP_PER_SESSION, per_ip: str = HTTP_PER_IP
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A view decorator: each ``POST`` counts against ``group``'s limits (``per_session``
+    and ``per_ip``, django-ratelimit's rates); beyond either, the view is not called and
+    the answer is 429 with ``Retry-After`` (seconds until the window that is full ends).
+    Other methods pass."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @functools.wraps(view)
         def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method != "POST" or not enabled():
                 return view(request, *args, **kwargs)
-            full = [usage for usage in _usages(request, group) if usage["should_limit"]]
+            full = [
+                usage
+                for usage in _usages(request, group, per_session, per_ip)
+                if usage["should_limit"]
+            ]
             if not full:
                 return view(request, *args, **kwargs)
             retry_after = max(1, *(int(usage["time_left"]) for usage in full))

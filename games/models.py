@@ -295,3 +295,38 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.text[:40]}"
+
+
+class Analysis(models.Model):
+    """The engines' review of a finished game: one verdict per position, stored in order.
+
+    ``plies`` holds the analysed positions so far (the JSON of ``GET
+    /games/<id>/analysis.json``, one entry per position, appended once each);
+    ``total`` is how many there will be. The process working on it is ``worker``
+    until ``lease_until``: another process takes it over only once the lease ran out,
+    and goes on from the last stored position.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=7, choices=Status.choices, default=Status.QUEUED)
+    engine = models.CharField(max_length=60)
+    total = models.PositiveIntegerField(help_text="The positions to analyse: the moves + 1.")
+    plies = models.JSONField(default=list, blank=True)
+    worker = models.CharField(max_length=64, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"analysis of {self.game.public_id}: {self.status}"
+
+    @property
+    def progress(self) -> float:
+        """The share of the positions analysed, 0..1."""
+        return len(self.plies) / self.total if self.total else 1.0

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
@@ -122,6 +123,8 @@ def replay(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResp
         },
         "transcript": _has_transcript(game),
         "time_control": selectors.time_control_text(game),
+        # The engines review finished Othello games (Go's review is not built yet).
+        "reviewable": game.status == Game.Status.FINISHED and game.kind == Game.Kind.OTHELLO,
     }
     return render(request, "games/replay.html", context)
 
@@ -192,7 +195,17 @@ def sgf(request: HttpRequest, game_id: str) -> HttpResponse:
     if wanted != "sgf":
         return _plain("format must be sgf or transcript", status=400)
     game = _game(game_id)
-    response = HttpResponse(export_sgf(records.record_of(game)), content_type=SGF_CONTENT_TYPE)
+    record = records.record_of(game)
+    review = services.sgf_comments(game)
+    if review:
+        # The engines' review, each move's line after what the players said then.
+        said = record.comments
+        merged = {
+            number: "\n".join(text for text in (said.get(number), review.get(number)) if text)
+            for number in sorted({*said, *review})
+        }
+        record = dataclasses.replace(record, comments=merged)
+    response = HttpResponse(export_sgf(record), content_type=SGF_CONTENT_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{game.kind}-{game.public_id}.sgf"'
     return response
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import record_views, views
+from games import analysis_views, record_views, views
 
 app_name = "games"
 
@@ -23,4 +23,8 @@ urlpatterns = [
     path("games/<str:game_id>/board.svg", record_views.board_picture, name="board_svg"),
     path("games/<str:game_id>/sgf", record_views.sgf, name="sgf"),
     path("games/<str:game_id>/transcript", record_views.transcript, name="transcript"),
+    # The engines' review (games.analysis_views).
+    path("games/<str:game_id>/analysis/", analysis_views.request_analysis, name="analysis"),
+    path("games/<str:game_id>/analysis.json", analysis_views.analysis_json, name="analysis_json"),
+    path("games/<str:game_id>/explore.json", analysis_views.explore_json, name="explore"),
 ]

@@ -18,6 +18,17 @@ moves), ``table`` (chat, taking back a move, rematch), ``imports`` (records); ``
 holds what they share. Callers use this package's names.
 """
 
+from games.services.analysis import (
+    AnalysisJob,
+    NotFinished,
+    analysis_json,
+    claim_analyses,
+    explore,
+    release_analysis,
+    request_analysis,
+    sgf_comments,
+    store_verdict,
+)
 from games.services.base import ERROR_CODES, GameError, Player
 from games.services.clock import credit_downtime, flag, flag_due
 from games.services.computer import (
@@ -67,16 +78,20 @@ __all__ = [
     "KOMI_LIMIT",
     "NAME_MAX_LENGTH",
     "OTHELLO_MAX_SIZE",
+    "AnalysisJob",
     "GameError",
+    "NotFinished",
     "Player",
     "Turn",
     "abort",
     "abort_as_admin",
     "accept",
     "accept_undo",
+    "analysis_json",
     "ask_undo",
     "chat_history",
     "claim",
+    "claim_analyses",
     "claim_guest_seats",
     "claim_turns",
     "computer_count",
@@ -87,6 +102,7 @@ __all__ = [
     "decline_undo",
     "disconnected",
     "end_deserted",
+    "explore",
     "flag",
     "flag_due",
     "heartbeat",
@@ -97,9 +113,13 @@ __all__ = [
     "pass_turn",
     "play",
     "recount_playing",
+    "release_analysis",
     "release_turn",
+    "request_analysis",
     "resign",
     "resume",
     "say",
+    "sgf_comments",
+    "store_verdict",
     "sweep",
 ]

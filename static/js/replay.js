@@ -175,7 +175,11 @@ function draw(move) {
   drawClocks();
   drawMoveList();
   drawSaid();
+  page.dispatchEvent(new CustomEvent("replay:drawn", { detail: { ply } }));
 }
+
+// The engines' review (review.js) asks for a ply: its graph was clicked.
+page.addEventListener("review:goto", (event) => goTo(event.detail.ply));
 
 /** What the players said in the chat after the move shown (before any move at 0). */
 function drawSaid() {

@@ -114,6 +114,28 @@ class Search:
                 self._budget.arm()
         return scored
 
+    def line(self, own: int, other: int, first: int, length: int) -> list[int]:
+        """The expected line of up to ``length`` moves from ``own`` to move, ``first`` first.
+
+        Read from the transposition table after a search: each position's
+        best move as far as it was searched; passes appear as 0.
+        """
+        geometry = self._geometry
+        line: list[int] = []
+        move = first
+        while move and len(line) < length:
+            line.append(move)
+            flipped = _flipped_bits(geometry, move, own, other)
+            own, other = other ^ flipped, own | move | flipped
+            if not _legal_bits(geometry, own, other):
+                if not _legal_bits(geometry, other, own) or len(line) >= length:
+                    break
+                line.append(0)
+                own, other = other, own
+            entry = self._table.get((own, other))
+            move = 0 if entry is None else entry[3]
+        return line
+
     def _root(
         self,
         own: int,

@@ -1,0 +1,68 @@
+"""HTTP routes of the engines' review (DESIGN.md, "Review"): thin, the services decide.
+
+- ``POST /games/<id>/analysis/``: queue a finished game's review: 202 ``{"status"}``
+  while queued or running, 200 once done, 409 ``{"error"}`` for a game not finished,
+  404 for no game; 429 beyond 5 an hour per session (60 per IP).
+- ``GET /games/<id>/analysis.json``: the review so far; 404 before any request.
+- ``POST /games/<id>/explore.json`` (JSON ``{"ply", "moves"}``): other moves tried from
+  a position of a finished game, as the rules play them, with the engine's verdict
+  (Othello); 400 ``{"error", "message"}`` for a malformed request or an illegal move,
+  409 for a game not finished; 60 a minute per session (300 per IP).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET, require_POST
+
+from games import limits, services
+from games.models import Analysis
+from games.services import GameError, NotFinished
+
+
+@require_POST
+@limits.limit_posts(
+    "analysis", per_session=limits.ANALYSIS_PER_SESSION, per_ip=limits.ANALYSIS_PER_IP
+)
+def request_analysis(request: HttpRequest, game_id: str) -> JsonResponse:
+    """`POST /games/<id>/analysis/`: queue the game's review (once)."""
+    try:
+        analysis = services.request_analysis(game_id=game_id)
+    except NotFinished as refused:
+        return JsonResponse({"error": str(refused)}, status=409)
+    except GameError:
+        raise Http404("no such game") from None
+    status = 200 if analysis.status == Analysis.Status.DONE else 202
+    return JsonResponse({"status": analysis.status}, status=status)
+
+
+@require_GET
+def analysis_json(request: HttpRequest, game_id: str) -> JsonResponse:
+    """`GET /games/<id>/analysis.json`: the review so far, one entry per position."""
+    found = services.analysis_json(game_id)
+    if found is None:
+        raise Http404("no analysis requested")
+    return JsonResponse(found)
+
+
+@require_POST
+@limits.limit_posts("explore", per_session=limits.EXPLORE_PER_SESSION, per_ip=limits.EXPLORE_PER_IP)
+def explore_json(request: HttpRequest, game_id: str) -> JsonResponse:
+    """`POST /games/<id>/explore.json`: moves tried from a position of the game."""
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        return JsonResponse({"error": "bad_request", "message": "the body is not JSON"}, status=400)
+    if not isinstance(body, dict):
+        return JsonResponse(
+            {"error": "bad_request", "message": "the body is an object"}, status=400
+        )
+    try:
+        found = services.explore(game_id=game_id, ply=body.get("ply"), moves=body.get("moves", []))
+    except NotFinished as refused:
+        return JsonResponse({"error": str(refused)}, status=409)
+    except GameError as error:
+        return JsonResponse({"error": error.code, "message": error.message}, status=400)
+    return JsonResponse(found)

@@ -1,0 +1,343 @@
+"""The engines' review of a finished game (DESIGN.md, "Review"): requests, claims, results.
+
+A request (``request_analysis``) queues a finished game once; the engines' worker
+processes (games.computer) claim queued reviews with ``claim_analyses``, behind the
+moves the computer owes, and hand back one position's verdict at a time
+(``store_verdict``). A claim is a lease (``worker``, ``lease_until``) renewed by every
+stored position: no other process takes the review while it holds, and once a killed
+process's lease runs out another one claims it and goes on from the last stored
+position. A verdict is stored only by the lease holder and only for the next position,
+so each position is stored once. Every stored position is broadcast to the game's
+group as ``{"type": "analysis", "status", "progress"}``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import events, rules, selectors
+from games.engine.othello.review import Analyser
+from games.engine.review import judgement, move_loss
+from games.models import Analysis, Game, Move
+from games.rules.base import Color
+from games.services.base import GameError, check_point_shape, is_int, locked, on_board, on_commit
+
+__all__ = [
+    "ENGINES",
+    "LEASE",
+    "AnalysisJob",
+    "NotFinished",
+    "analysis_json",
+    "claim_analyses",
+    "explore",
+    "release_analysis",
+    "request_analysis",
+    "sgf_comments",
+    "store_verdict",
+]
+
+ENGINES = {"othello": "Engine (review: exact at 14 empties)", "go": "GNU Go 3.8"}
+LEASE = datetime.timedelta(seconds=120)
+"""How long a claim holds without a stored position: longer than any one position takes."""
+
+
+class NotFinished(Exception):
+    """The game is not finished (or has nothing to review): 409."""
+
+
+@dataclass(frozen=True)
+class AnalysisJob:
+    """What a worker needs to analyse the positions of a game from ``next_ply`` on.
+
+    ``moves`` are the game's moves as ``(colour, point or None)`` (passes included),
+    ``start`` its start snapshot when it is not the usual one.
+    """
+
+    game_id: str
+    kind: str
+    size: int
+    komi: float | None
+    start: dict[str, Any] | None
+    moves: list[tuple[str, tuple[int, int] | None]]
+    next_ply: int
+    total: int
+
+
+def _played(game: Game) -> list[Move]:
+    return list(game.moves.filter(action__in=[Move.Action.PLACE, Move.Action.PASS]))
+
+
+@transaction.atomic
+def request_analysis(*, game_id: str) -> Analysis:
+    """The review of ``game_id``, queued now unless it was already (then unchanged; a
+    failed one is queued again, keeping what it stored). Raises ``NotFinished`` for a
+    game not finished, ``GameError("bad_request")`` for no game."""
+    game = locked(game_id)
+    if game.status != Game.Status.FINISHED:
+        raise NotFinished(f"the game is {game.status}: only a finished game is analysed")
+    if game.kind == Game.Kind.GO:
+        raise NotFinished("the review of Go games is not available yet")
+    analysis = Analysis.objects.filter(game=game).first()
+    if analysis is None:
+        analysis = Analysis.objects.create(
+            game=game, engine=ENGINES[str(game.kind)], total=len(_played(game)) + 1
+        )
+        on_commit(lambda: events.broadcast_analysis(game, analysis.status, analysis.progress))
+    elif analysis.status == Analysis.Status.FAILED:
+        analysis.status = Analysis.Status.QUEUED
+        analysis.save(update_fields=["status"])
+    return analysis
+
+
+def analysis_json(game_id: str) -> dict[str, Any] | None:
+    """``GET /games/<id>/analysis.json``: None before any request."""
+    analysis = Analysis.objects.filter(game__public_id=game_id).first()
+    if analysis is None:
+        return None
+    return {
+        "status": analysis.status,
+        "progress": analysis.progress,
+        "engine": analysis.engine,
+        "plies": analysis.plies,
+    }
+
+
+def sgf_comments(game: Game) -> dict[int, str]:
+    """The review as lines for the SGF record's ``C[]``, by the number of moves played
+    before each (an empty dict before any analysis): each move's eval, loss and
+    judgement, and the best move the engine preferred there."""
+    analysis = Analysis.objects.filter(game=game).first()
+    if analysis is None:
+        return {}
+    position = selectors.start_position(str(game.kind), game.size)
+    unit = "discs" if game.kind == Game.Kind.OTHELLO else "points"
+    lines = {}
+    plies = analysis.plies
+    for entry in plies[1:]:
+        before = plies[entry["ply"] - 1]
+        best = before["best"]
+        named = "pass" if best == "pass" else position.format_point((best[0], best[1]))
+        value = entry["eval"]
+        verdict = "perfect play" if entry["exact"] else "engine"
+        words = [f"Review: {'B' if value >= 0 else 'W'}+{abs(value)} ({verdict})"]
+        words.append(f"loss {entry['loss']} {unit}")
+        if entry["judgement"]:
+            words.append(entry["judgement"])
+        if best is not None:
+            words.append(f"best {named}")
+        lines[entry["ply"]] = "; ".join(words)
+    return lines
+
+
+EXPLORE_SECONDS = 0.3
+"""The engine's time for one explored position's midgame search."""
+EXPLORE_EXACT = 10
+"""Explored positions with this many empties or fewer are solved (well under a second)."""
+EXPLORE_MOVES = 60
+"""The most moves tried from one position of the game in one request."""
+
+
+def explore(*, game_id: str, ply: object, moves: object) -> dict[str, Any]:
+    """``POST /games/<id>/explore.json``: the position after the game's first ``ply``
+    moves and then ``moves`` (each ``[r, c]`` or ``"pass"``), as the rules play them.
+
+    Returns ``{"ply", "board", "to_move", "legal", "over", "diffs"}`` (one diff per
+    tried move: ``color``, ``point``, ``flipped`` or ``captured``) and, for Othello,
+    the engine's verdict (``eval`` from Black's side, ``exact``, ``best``, ``pv``).
+    Raises ``NotFinished`` for a game not finished (no engine help in play),
+    ``GameError("bad_request")`` for a malformed request or no game and
+    ``GameError("illegal_move")`` (the message says which move and why)."""
+    game = Game.objects.filter(public_id=game_id).first() if isinstance(game_id, str) else None
+    if game is None:
+        raise GameError("bad_request", f"there is no game {game_id!r}")
+    if game.status != Game.Status.FINISHED:
+        raise NotFinished("moves are explored once the game is finished")
+    played = _played(game)
+    if not is_int(ply) or not 0 <= ply <= len(played):  # type: ignore[operator]
+        raise GameError("bad_request", f"ply must be an integer from 0 to {len(played)}")
+    if not isinstance(moves, list) or len(moves) > EXPLORE_MOVES:
+        raise GameError("bad_request", f"moves must be a list of at most {EXPLORE_MOVES}")
+    position: rules.Position = rules.new_position(str(game.kind), game.size)
+    if game.start is not None:
+        # An imported setup: rows and the side to move.
+        setup = rules.OthelloPosition if game.kind == Game.Kind.OTHELLO else rules.GoPosition
+        position = setup.from_rows(game.start["rows"], rules.Color(game.start["to_move"]))
+    for move in played[: int(ply)]:  # type: ignore[call-overload]
+        stored = (
+            rules.Move.pass_turn() if move.row is None else rules.Move.place((move.row, move.col))
+        )
+        position = position.play(stored)[0]
+    diffs = []
+    for index, tried in enumerate(moves):
+        if tried == "pass":
+            move = rules.Move.pass_turn()
+        else:
+            check_point_shape(tried)
+            move = rules.Move.place(on_board(game, tried))
+        try:
+            position, diff = position.play(move)
+        except rules.RulesError as error:
+            raise GameError("illegal_move", f"move {index + 1}: {error}") from None
+        diffs.append(
+            {
+                "color": diff.color.value,
+                "point": None if diff.point is None else list(diff.point),
+                "flipped": [list(point) for point in diff.flipped],
+                "captured": [list(point) for point in diff.captured],
+            }
+        )
+    over = position.is_over
+    found: dict[str, Any] = {
+        "ply": ply,
+        "board": position.rows(),
+        "to_move": None if over else position.to_move.value,
+        "legal": [list(point) for point in position.legal_moves()],
+        "over": over,
+        "diffs": diffs,
+    }
+    if isinstance(position, rules.OthelloPosition):
+        analyser = Analyser(game.size, seconds=EXPLORE_SECONDS, exact_empties=EXPLORE_EXACT)
+        verdict = analyser.verdict(position)
+        found.update(
+            eval=verdict.eval,
+            exact=verdict.exact,
+            best=_step_json(verdict.best),
+            pv=[_step_json(step) for step in verdict.pv],
+        )
+    return found
+
+
+def _step_json(step: object) -> object:
+    return list(step) if isinstance(step, tuple) else step
+
+
+def claim_analyses(
+    *, process: str, limit: int, now: datetime.datetime | None = None
+) -> list[AnalysisJob]:
+    """Up to ``limit`` reviews no process holds (queued, or whose lease ran out), oldest
+    request first, each now held by ``process``."""
+    if limit <= 0:
+        return []
+    now = now or timezone.now()
+    open_ = Q(status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING])
+    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
+    if not Analysis.objects.filter(open_ & free).exists():
+        return []
+    with transaction.atomic():
+        skip_locked = connection.features.has_select_for_update_skip_locked
+        analyses = list(
+            Analysis.objects.select_for_update(skip_locked=skip_locked)
+            .filter(open_ & free)
+            .select_related("game")
+            .order_by("requested_at")[:limit]
+        )
+        jobs = []
+        for analysis in analyses:
+            analysis.worker = process
+            analysis.lease_until = now + LEASE
+            analysis.status = Analysis.Status.RUNNING
+            analysis.save(update_fields=["worker", "lease_until", "status"])
+            jobs.append(_job(analysis))
+            game = analysis.game
+            on_commit(
+                lambda game=game, a=analysis: events.broadcast_analysis(game, a.status, a.progress)
+            )
+        return jobs
+
+
+def _job(analysis: Analysis) -> AnalysisJob:
+    game = analysis.game
+    moves = [
+        (str(move.color), None if move.row is None else (move.row, move.col))
+        for move in _played(game)
+    ]
+    return AnalysisJob(
+        game_id=game.public_id,
+        kind=str(game.kind),
+        size=game.size,
+        komi=game.komi,
+        start=game.start,
+        moves=moves,
+        next_ply=len(analysis.plies),
+        total=analysis.total,
+    )
+
+
+@transaction.atomic
+def store_verdict(
+    *,
+    game_id: str,
+    process: str,
+    ply: int,
+    verdict: dict[str, Any],
+    now: datetime.datetime | None = None,
+) -> bool:
+    """Store ``verdict`` (``to_move``, ``eval``, ``exact``, ``best``, ``pv``) on the
+    position after move ``ply``, with the move's loss and judgement. True if stored;
+    False when ``process`` no longer holds the review or that position is stored
+    already (nothing changes then)."""
+    now = now or timezone.now()
+    analysis = (
+        Analysis.objects.select_for_update().select_related("game").get(game__public_id=game_id)
+    )
+    if analysis.worker != process or analysis.status != Analysis.Status.RUNNING:
+        return False
+    if ply != len(analysis.plies):
+        return False
+    game = analysis.game
+    entry = {"ply": ply, **verdict}
+    if ply >= 1:
+        move = game.moves.filter(action__in=[Move.Action.PLACE, Move.Action.PASS])[ply - 1]
+        entry.update(_cost(analysis.plies[ply - 1], verdict, move, game))
+    analysis.plies = [*analysis.plies, entry]
+    analysis.lease_until = now + LEASE
+    if len(analysis.plies) >= analysis.total:
+        analysis.status = Analysis.Status.DONE
+        analysis.worker = ""
+        analysis.lease_until = None
+        analysis.finished_at = now
+    analysis.save()
+    status, progress = analysis.status, analysis.progress
+    on_commit(lambda: events.broadcast_analysis(game, status, progress))
+    return True
+
+
+def _cost(before: dict[str, Any], after: dict[str, Any], move: Move, game: Game) -> dict[str, Any]:
+    """The loss and judgement of ``move``, between the verdicts ``before`` and ``after``."""
+    played = "pass" if move.row is None else [move.row, move.col]
+    automatic = game.kind == Game.Kind.OTHELLO and played == "pass"
+    if played == before["best"]:
+        loss: float = 0
+    else:
+        loss = move_loss(
+            best=before["eval"], played=after["eval"], mover=Color(move.color), automatic=automatic
+        )
+    loss = round(loss, 1)
+    return {"loss": loss, "judgement": judgement(loss, kind=str(game.kind), size=game.size)}
+
+
+@transaction.atomic
+def release_analysis(*, game_id: str, process: str, failed: bool = False) -> None:
+    """``process`` gives up its claim on ``game_id``'s review: claimed again at the next
+    tick, or marked failed (``failed``: the engine cannot analyse it)."""
+    analysis = (
+        Analysis.objects.select_for_update()
+        .select_related("game")
+        .filter(game__public_id=game_id, worker=process)
+        .first()
+    )
+    if analysis is None:
+        return
+    analysis.worker = ""
+    analysis.lease_until = None
+    if failed:
+        analysis.status = Analysis.Status.FAILED
+    analysis.save(update_fields=["worker", "lease_until", "status"])
+    game, status, progress = analysis.game, analysis.status, analysis.progress
+    on_commit(lambda: events.broadcast_analysis(game, status, progress))
