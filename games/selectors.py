@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from bots import accounts as bot_accounts
 from games import rules
 from games.models import ChatMessage, Game, Move
 from games.rules.clock import SideClock, TimeControl
@@ -144,6 +145,13 @@ def game_state(
         ),
         **(_count_state(game) if is_go else dict.fromkeys(COUNT_KEYS)),
         "computer": game.computer_color or None,
+        # The bots' seats, and a challenge to a bot with its answer (bots.accounts).
+        "bots": bot_accounts.seat_bots(game),
+        "challenge": (
+            bot_accounts.challenge_state(game)
+            if game.status in (Game.Status.WAITING, Game.Status.ABORTED)
+            else None
+        ),
         "undo": game.undo_request or None,
         "rematch": _rematch(game),
         "clock": clock_state(game, now),

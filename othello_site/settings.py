@@ -119,6 +119,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "games",
+    "bots",
 ]
 
 MIDDLEWARE = [
@@ -128,6 +129,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Authorization: Bearer <token> acts as the token's account (bots.middleware).
+    "bots.middleware.BearerTokenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",

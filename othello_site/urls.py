@@ -6,5 +6,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    # Before games' routes: bots.urls holds /games/<id>/decline/ and /players/bots/.
+    path("", include("bots.urls")),
     path("", include("games.urls")),
 ]

@@ -168,6 +168,7 @@ function statusText() {
   const other = game.you === "black" ? "white" : "black";
   switch (game.status) {
     case "waiting":
+      if (game.challenge) return `Waiting for ${game.challenge.bot} (BOT) to accept the challenge…`;
       return game.you ? "Waiting for an opponent to join." : "Waiting for a second player.";
     case "active":
       if (yourTurn()) return "Your move.";
@@ -182,7 +183,7 @@ function statusText() {
     case "finished":
       return resultText(game.result, game.kind);
     case "aborted":
-      return "This game was aborted.";
+      return game.challenge?.message ?? "This game was aborted.";
     default:
       return "";
   }
@@ -227,7 +228,8 @@ function scoreCaption(color) {
 function drawPlayers() {
   for (const row of page.querySelectorAll(".player")) {
     const color = row.dataset.color;
-    row.querySelector(".player-name").textContent = game.players[color] ?? "waiting…";
+    const bot = game.bots?.[color] ? " · BOT" : "";
+    row.querySelector(".player-name").textContent = (game.players[color] ?? "waiting…") + bot;
     row.classList.toggle("empty-seat", !game.players[color]);
     row.classList.toggle("to-move", game.status === "active" && game.to_move === color);
     row.classList.toggle("winner", won(color));
