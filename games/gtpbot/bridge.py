@@ -169,6 +169,11 @@ class GamePlayer:
                     delay = 1.0
                 except (OSError, websockets.WebSocketException) as error:
                     logger.warning("game %s: connection lost (%s)", self.game_id, error)
+                except Exception:
+                    # An engine that failed in a way nobody foresaw: start again from the
+                    # game's state rather than leave the game unplayed.
+                    logger.exception("game %s: failed; starting again", self.game_id)
+                    await asyncio.to_thread(self._drop_engine)
                 delay = await _backoff(delay)
         finally:
             if self.engine is not None:
@@ -176,6 +181,7 @@ class GamePlayer:
 
     async def _session(self) -> bool:
         """One connection to the game; True once the game is over (or not ours)."""
+        self.asked_ply = -1
         async with connect(
             f"{self.config.ws_base}/ws/games/{self.game_id}/",
             additional_headers=self.config.headers,
@@ -212,6 +218,13 @@ class GamePlayer:
 
     async def _act(self, socket: ClientConnection, game: dict[str, Any]) -> None:
         you = game["you"]
+        logger.debug(
+            "game %s: %s at ply %d, %s to move",
+            self.game_id,
+            game["status"],
+            game["ply"],
+            game["to_move"],
+        )
         if game["status"] == "scoring":
             await self._count(socket, game)
             return
@@ -236,6 +249,7 @@ class GamePlayer:
                     reply = {"type": "play", "ply": game["ply"], "point": game["legal"][0]}
             else:
                 reply = {"type": "play", "ply": game["ply"], "point": list(point)}
+        logger.info("game %s: move %d: %s", self.game_id, game["ply"] + 1, answer)
         await socket.send(json.dumps(reply))
 
     def _point(self, vertex: str, game: dict[str, Any]) -> tuple[int, int] | None:
@@ -257,7 +271,17 @@ class GamePlayer:
                 if left is not None:
                     with contextlib.suppress(GtpError):
                         self._send(left)
-                return self._send(f"genmove {you}", timeout=self._think_time(game))
+                answer = self._send(f"genmove {you}", timeout=self._think_time(game))
+                # The engine played its move on its own board: it has been told it.
+                point = self._point(answer, game)
+                if point is not None:
+                    vertex = coords.to_vertex(
+                        point, kind=game["kind"], size=game["size"], top_row_one=self.top_row_one
+                    )
+                    self.told.append((you, vertex))
+                elif answer.lower() == "pass":
+                    self.told.append((you, "pass"))
+                return answer
             except EngineError as error:
                 logger.warning("game %s: engine failed (%s); restarting", self.game_id, error)
                 self._drop_engine()

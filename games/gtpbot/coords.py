@@ -101,5 +101,6 @@ def time_left(clock: dict[str, Any] | None, color: str) -> str | None:
     seconds = max(0, side["remaining_ms"] // 1000)
     stones = 0
     if side.get("overtime"):
-        stones = side.get("stones") or 1
+        # A byo-yomi period is one stone (time_settings above); Canadian counts its own.
+        stones = side.get("stones") or 1 if clock["system"] == "canadian" else 1
     return f"time_left {color} {seconds} {stones}"
