@@ -55,16 +55,29 @@ def tokens(request: HttpRequest) -> HttpResponse:
     return render(request, "bots/tokens.html", context, status=status)
 
 
+KIND_NAMES = {"othello": "Othello", "go": "Go"}
+
+
 @require_GET
 def bots_online(request: HttpRequest) -> HttpResponse:
     """`/players/bots/`: the bots online, what each plays, a Challenge form each."""
+    return _render_bots(request)
+
+
+def _render_bots(request: HttpRequest, *, error: str = "", status: int = 200) -> HttpResponse:
     online = accounts.online_bot_ids()
     bots = BotAccount.objects.filter(user_id__in=online).select_related("user")
-    return render(
-        request,
-        "bots/bots.html",
-        {"bots": sorted(bots, key=lambda bot: bot.user.get_username().lower())},
-    )
+    listed = []
+    for bot in sorted(bots, key=lambda bot: bot.user.get_username().lower()):
+        kinds = [kind for kind in bot.accepts.get("kinds", []) if kind in KIND_NAMES]
+        listed.append(
+            {
+                "bot": bot,
+                "kinds": [(kind, KIND_NAMES[kind]) for kind in kinds or KIND_NAMES],
+                "size": (bot.accepts.get("sizes") or [8 if kinds == ["othello"] else 19])[0],
+            }
+        )
+    return render(request, "bots/bots.html", {"bots": listed, "error": error}, status=status)
 
 
 @require_POST
@@ -94,7 +107,8 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
 
 
 def _refused(request: HttpRequest, reason: str) -> HttpResponse:
-    return HttpResponse(reason, status=400, content_type="text/plain; charset=utf-8")
+    """400: the bots' page, saying why the challenge was refused."""
+    return _render_bots(request, error=f"The challenge was refused: {reason}", status=400)
 
 
 @require_POST
