@@ -19,7 +19,9 @@ PLAYED_ON = [("games", "0003_played_on")]
 def executor() -> Iterator[MigrationExecutor]:
     """Migrations to run by hand; the database is migrated to the latest again after."""
     executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes("games")
+    # Every app's latest: going back in games' history also unapplies the migrations of
+    # the apps that depend on it (bots), which must come back too.
+    latest = executor.loader.graph.leaf_nodes()
     yield executor
     executor = MigrationExecutor(connection)
     executor.migrate(latest)
