@@ -8,6 +8,7 @@ A task on each daphne process's event loop, started as soon as daphne serves
   ``timeout`` move; a first move not made in time aborts the game instead), so a game
   ends within a second of its deadline whether or not anyone is connected;
 - writes this process's heartbeat (``services.heartbeat``), every ``HEARTBEAT`` seconds;
+- aborts the challenges to bots not answered in time (``bots.services``), every second;
 - sweeps the sockets of processes whose heartbeat stopped (killed): their seats go
   offline (``services.sweep``), every ``SWEEP`` seconds; and then ends the games against
   the computer whose person has been gone for a day (``services.end_deserted``) and
@@ -47,6 +48,7 @@ from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import close_old_connections
 
+from bots import services as bot_services
 from games import services, signals
 from games.computer import ComputerPool
 
@@ -108,6 +110,8 @@ class ClockWatch:
                 if loop.time() - beat >= HEARTBEAT:
                     beat = loop.time()
                     await self._database(services.heartbeat, process=self.process)
+                    # A challenge to a bot not answered in time is aborted.
+                    await self._database(bot_services.expire_challenges)
                 if loop.time() - sweep >= SWEEP:
                     sweep = loop.time()
                     await self._database(services.sweep, timeout=settings.PROCESS_TIMEOUT)

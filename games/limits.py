@@ -73,6 +73,9 @@ class SlidingWindow:
 
 
 def _session(group: str, request: HttpRequest) -> str:
+    # A request with an API token (bots.middleware) counts by its account, as a session.
+    if getattr(request, "auth_token", None) is not None:
+        return f"user:{request.user.pk}"
     return request.session.session_key or ""
 
 
@@ -82,7 +85,7 @@ def _usages(
     # A request without a session gets the one it would get anyway (creating and joining
     # seat it by its session), so that its first game counts too. A client that drops its
     # cookies gets a new session each time: HTTP_PER_IP holds it.
-    if request.session.session_key is None:
+    if request.session.session_key is None and getattr(request, "auth_token", None) is None:
         request.session.save()
     keys: list[tuple[Callable[[str, HttpRequest], str] | str, str]] = [
         ("ip", per_ip),

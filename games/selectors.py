@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from bots import accounts as bot_accounts
 from games import rules
 from games.models import ChatMessage, Game, Move
 from games.rules.clock import SideClock, TimeControl
@@ -150,6 +151,13 @@ def game_state(
         "computer": game.computer_color or None,
         "rated": game.rated,
         "ratings": ratings.game_ratings(game),
+        # The bots' seats, and a challenge to a bot with its answer (bots.accounts).
+        "bots": bot_accounts.seat_bots(game),
+        "challenge": (
+            bot_accounts.challenge_state(game)
+            if game.status in (Game.Status.WAITING, Game.Status.ABORTED)
+            else None
+        ),
         "undo": game.undo_request or None,
         "rematch": _rematch(game),
         "clock": clock_state(game, now),

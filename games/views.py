@@ -32,6 +32,9 @@ def _player(request: HttpRequest, *, create_session: bool = False) -> Player:
     """The Player behind a request; a guest about to take a seat gets a session first,
     which remembers the key its seats are bound to (kept through a later login)."""
     user = request.user
+    # A request with an API token (bots.middleware) acts as its account, without a session.
+    if getattr(request, "auth_token", None) is not None:
+        return Player(user_id=user.pk)
     if create_session and request.session.session_key is None:
         request.session.save()
     if create_session and not user.is_authenticated:

@@ -14,6 +14,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from bots.middleware import TokenAuthMiddleware  # noqa: E402
+from bots.routing import websocket_urlpatterns as bot_websockets  # noqa: E402
 from games import clockwatch  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from othello_site import websocket_flow  # noqa: E402
@@ -35,7 +37,12 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns + pairing_urlpatterns))
+            AuthMiddlewareStack(
+                # A Bearer token on the handshake acts as its account (a bad one: refused).
+                TokenAuthMiddleware(
+                    URLRouter([*bot_websockets, *websocket_urlpatterns, *pairing_urlpatterns])
+                )
+            )
         ),
     }
 )

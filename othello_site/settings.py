@@ -138,6 +138,7 @@ INSTALLED_APPS = [
     "games",
     "pairing",
     "players",
+    "bots",
 ]
 
 MIDDLEWARE = [
@@ -148,6 +149,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Authorization: Bearer <token> acts as the token's account (bots.middleware).
+    "bots.middleware.BearerTokenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",

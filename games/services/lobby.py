@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from bots import accounts as bot_accounts
 from games import events, rules
 from games.models import Color, Game
 from games.rules import go
@@ -125,14 +126,17 @@ def create_game(
 def join_game(*, player: Player, game_id: str, name: str) -> Game:
     """The game with ``player`` seated in its free seat, the game now active.
 
-    A player already seated, or a game that is not waiting for an opponent, gets the
-    game unchanged: the visitor watches. Raises GameError("bad_request") for an unknown
+    A player already seated, a game that is not waiting for an opponent, or a challenge
+    to a bot that the player is not (bots.accounts), gets the game unchanged: the
+    visitor watches. Raises GameError("bad_request") for an unknown
     game, or when there is a seat to take but the name is blank or too long or the
     player has neither session nor account.
     """
     game = locked(game_id)
     if game.status != Game.Status.WAITING or color_of(game, player) is not None:
         return game
+    if bot_accounts.reserved_for_other(game, player):
+        return game  # a challenge: only the challenged bot takes the seat
     if game.rated and player.user_id is None:
         raise GameError("bad_request", "rated games are for accounts: log in to play (or watch)")
     free = Color.WHITE if game.creator_color == Color.BLACK else Color.BLACK

@@ -178,6 +178,7 @@ function statusText() {
   const other = game.you === "black" ? "white" : "black";
   switch (game.status) {
     case "waiting":
+      if (game.challenge) return `Waiting for ${game.challenge.bot} (BOT) to accept the challenge…`;
       return game.you ? "Waiting for an opponent to join." : "Waiting for a second player.";
     case "active":
       if (yourTurn()) return "Your move.";
@@ -192,7 +193,7 @@ function statusText() {
     case "finished":
       return resultText(game.result, game.kind);
     case "aborted":
-      return abortedText();
+      return game.challenge?.message ?? abortedText();
     default:
       return "";
   }
@@ -259,7 +260,8 @@ function scoreCaption(color) {
 function drawPlayers() {
   for (const row of page.querySelectorAll(".player")) {
     const color = row.dataset.color;
-    row.querySelector(".player-name").textContent = game.players[color] ?? "waiting…";
+    const bot = game.bots?.[color] ? " · BOT" : "";
+    row.querySelector(".player-name").textContent = (game.players[color] ?? "waiting…") + bot;
     row.classList.toggle("empty-seat", !game.players[color]);
     row.classList.toggle("to-move", game.status === "active" && game.to_move === color);
     row.classList.toggle("winner", won(color));

@@ -144,6 +144,17 @@ def test_a_guests_rated_seek_is_refused(now: datetime.datetime) -> None:
     assert not Seek.objects.exists()
 
 
+def test_a_bot_never_enters_the_pools(now: datetime.datetime) -> None:
+    from bots.models import BotAccount
+
+    user = User.objects.create_user("robo")
+    BotAccount.objects.create(user=user)
+    with pytest.raises(PairingError) as refused:
+        seeking(Player("robo-session", user.pk), now, user=user)
+    assert refused.value.code == "bad_request"
+    assert not Seek.objects.exists()
+
+
 def test_an_account_seeks_rated_at_its_rating(now: datetime.datetime) -> None:
     user = User.objects.create_user("carol")
     seek = seeking(Player("carol-session", user.pk), now, user=user, name="carol", rated=True)

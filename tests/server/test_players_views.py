@@ -320,3 +320,11 @@ def test_rd_in_the_json_is_the_stored_one() -> None:
     assert Client().get("/players/ann.json").json()["ratings"]["othello8-blitz"]["rd"] == (
         stored.rd
     )
+
+
+def test_a_bots_profile_json_says_bot() -> None:
+    from bots.models import BotAccount
+
+    robo = User.objects.create_user("robo")
+    BotAccount.objects.create(user=robo)
+    assert Client().get("/players/robo.json").json()["bot"] is True

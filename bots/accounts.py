@@ -1,0 +1,142 @@
+"""What other apps ask about accounts: is it a bot, is it online, its tokens.
+
+The token helpers are the only place that reads tokens (as knox's authentication class).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from bots.models import ApiToken, BotAccount, BotConnection, Challenge
+from games.models import ServerProcess
+
+TOKEN_PREFIX = "oth_"
+PREFIX_LENGTH = 12
+LAST_USE_STEP = datetime.timedelta(seconds=60)
+"""A token's last use is written at most this often (not a write per request)."""
+
+
+def is_bot(user: Any) -> bool:
+    """True if ``user`` (an account, an id, or anonymous/None) is a bot account."""
+    user_id = user if isinstance(user, int) else getattr(user, "pk", None)
+    if user_id is None:
+        return False
+    return BotAccount.objects.filter(user_id=user_id).exists()
+
+
+_seated: dict[int, bool] = {}
+
+
+def seat_bots(game: Any) -> dict[str, bool]:
+    """G's ``bots``: ``{"black": bool, "white": bool}``, whether each seat is a bot.
+
+    Remembered per process: an account that sits in a game can never become a bot
+    (only an account without games can), nor stop being one, so the answer never
+    changes, and G costs no query for it after the first.
+    """
+    seats = {color: getattr(game, f"{color}_user_id") for color in ("black", "white")}
+    unknown = [
+        user_id for user_id in seats.values() if user_id is not None and user_id not in _seated
+    ]
+    if unknown:
+        bots = bot_ids(unknown)
+        _seated.update({user_id: user_id in bots for user_id in unknown})
+    return {color: user_id is not None and _seated[user_id] for color, user_id in seats.items()}
+
+
+def bot_ids(user_ids: list[int | None]) -> set[int]:
+    """Which of ``user_ids`` are bots (one query)."""
+    wanted = [user_id for user_id in user_ids if user_id is not None]
+    if not wanted:
+        return set()
+    return set(BotAccount.objects.filter(user_id__in=wanted).values_list("user_id", flat=True))
+
+
+def online_bot_ids(now: datetime.datetime | None = None) -> set[int]:
+    """The bots with a ``/ws/bot/`` socket open on a process that is up (its heartbeat
+    fresh, or the socket younger than the process timeout: as games' presence counts)."""
+    cutoff = (now or timezone.now()) - datetime.timedelta(seconds=settings.PROCESS_TIMEOUT)
+    alive = ServerProcess.objects.filter(seen_at__gte=cutoff).values_list("name", flat=True)
+    connections = BotConnection.objects.filter(Q(process__in=alive) | Q(opened_at__gte=cutoff))
+    return set(connections.values_list("user_id", flat=True))
+
+
+def digest(token: str) -> str:
+    """The stored form of a token (SHA-256: the token is 256 random bits, so no salt or
+    slow hash is needed, as knox reasons)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh token: ``oth_`` and 43 URL-safe characters."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def token_user(token: str, now: datetime.datetime | None = None) -> tuple[Any, int] | None:
+    """The account and token id behind ``token``; None for an unknown or revoked one.
+
+    Records the token's last use (at most once a minute)."""
+    if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
+        return None
+    found = (
+        ApiToken.objects.filter(prefix=token[:PREFIX_LENGTH], digest=digest(token), revoked_at=None)
+        .select_related("user")
+        .first()
+    )
+    if found is None or not found.user.is_active:
+        return None
+    now = now or timezone.now()
+    if found.last_used_at is None or now - found.last_used_at >= LAST_USE_STEP:
+        ApiToken.objects.filter(pk=found.pk).update(last_used_at=now)
+    return found.user, found.pk
+
+
+def bearer(header: str) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, None for another scheme
+    (or none); an empty string for a Bearer header without a token."""
+    scheme, _, value = header.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return value.strip()
+
+
+REASONS = {
+    Challenge.Status.DECLINED: "{bot} declined the challenge.",
+    Challenge.Status.EXPIRED: "{bot} did not answer the challenge within {seconds} s.",
+}
+
+
+def reserved_for_other(game: Any, player: Any) -> bool:
+    """True if ``game`` is a challenge for a bot that ``player`` is not (the seat is
+    kept); marks the challenge accepted when ``player`` is that bot."""
+    found = Challenge.objects.filter(game=game).first()
+    if found is None:
+        return False
+    if found.bot_id != player.user_id:
+        return True
+    if found.status == Challenge.Status.PENDING:
+        found.status = Challenge.Status.ACCEPTED
+        found.save(update_fields=["status"])
+    return False
+
+
+def challenge_state(game: Any) -> dict[str, Any] | None:
+    """G's ``challenge``: null, or ``{"bot", "status", "rated", "message"}``."""
+    found = Challenge.objects.filter(game=game).select_related("bot").first()
+    if found is None:
+        return None
+    reason = REASONS.get(found.status)
+    seconds = round((found.expires_at - found.created_at).total_seconds())
+    return {
+        "bot": found.bot.get_username(),
+        "status": found.status,
+        "rated": found.rated,
+        "message": reason.format(bot=found.bot.get_username(), seconds=seconds) if reason else None,
+    }

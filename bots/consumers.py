@@ -1,0 +1,77 @@
+"""``WS /ws/bot/``: a bot's stream of challenges and games (a token only, no session).
+
+Server to bot: ``{"type": "challenge", "game_id", "kind", "size", "komi", "color" (the
+bot's), "clock", "rated", "from"}`` for each new challenge; ``{"type":
+"challenge_cancelled", "game_id"}`` when one was declined or not answered in time; and
+on connect, the pending challenges and ``{"type": "game", "game_id", "kind", "size",
+"color", "status"}`` for every game it sits in that is not over. Bot to server:
+``{"type": "accepts", "kinds": [...], "sizes": [...], "clocks": [...]}`` (what the
+bridge plays, shown on /players/bots/).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from bots import accounts, services
+from games import clockwatch
+
+CLOSE_NOT_A_BOT = 4403
+
+
+def _accepts(message: Any) -> dict[str, list[Any]] | None:
+    if not isinstance(message, dict) or message.get("type") != "accepts":
+        return None
+    accepts = {}
+    for key in ("kinds", "sizes", "clocks"):
+        value = message.get(key, [])
+        if not isinstance(value, list) or len(value) > 50:
+            return None
+        accepts[key] = [item for item in value if isinstance(item, str | int)]
+    return accepts
+
+
+class BotConsumer(AsyncJsonWebsocketConsumer):
+    """One bridge's socket."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if self.scope.get("auth_token") is None or not await database_sync_to_async(
+            accounts.is_bot
+        )(user):
+            await self.close()  # before accept: the handshake is refused
+            return
+        self.user_id: int = user.pk
+        self.group = services.bot_group(self.user_id)
+        await self.accept()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await database_sync_to_async(services.bot_connected)(
+            user_id=self.user_id, process=clockwatch.PROCESS_NAME, channel_name=self.channel_name
+        )
+        for message in await database_sync_to_async(services.bot_games)(user_id=self.user_id):
+            await self.send_json(message)
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await database_sync_to_async(services.bot_disconnected)(channel_name=self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            accepts = _accepts(json.loads(text_data or ""))
+        except ValueError:
+            accepts = None
+        if accepts is None:
+            await self.send_json(
+                {"type": "error", "code": "bad_request", "message": "expected an accepts message"}
+            )
+            return
+        await database_sync_to_async(services.set_accepts)(user_id=self.user_id, accepts=accepts)
+
+    async def bot_message(self, event: dict[str, Any]) -> None:
+        """A message for the bot, from ``services.tell_bot``."""
+        await self.send_json(event["message"])

@@ -1,0 +1,62 @@
+"""``Authorization: Bearer <token>`` on HTTP (Django middleware) and on the websocket
+handshake (Channels middleware): the request acts as the token's account.
+
+A request with a Bearer header and an unknown or revoked token is refused: HTTP 401,
+and on the websocket the handshake is refused (daphne answers it 403). A request with a
+token needs no CSRF token (no browser sends one on its own) and makes no session: its
+rate limits count by account (games.limits reads ``request.auth_token``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
+from channels.security.websocket import WebsocketDenier
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from bots.accounts import bearer, token_user
+
+
+def _refused() -> JsonResponse:
+    response = JsonResponse({"error": "invalid_token", "message": "unknown or revoked token"})
+    response.status_code = 401
+    response["WWW-Authenticate"] = 'Bearer error="invalid_token"'
+    return response
+
+
+class BearerTokenMiddleware:
+    """After Django's AuthenticationMiddleware: a Bearer token replaces the session's user."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        token = bearer(request.headers.get("Authorization", ""))
+        if token is None:
+            return self.get_response(request)
+        found = token_user(token) if token else None
+        if found is None:
+            return _refused()
+        request.user, request.auth_token = found  # type: ignore[attr-defined]
+        request._dont_enforce_csrf_checks = True  # type: ignore[attr-defined]
+        return self.get_response(request)
+
+
+class TokenAuthMiddleware(BaseMiddleware):
+    """Inside Channels' AuthMiddlewareStack: a Bearer token on the handshake sets
+    ``scope["user"]`` and ``scope["auth_token"]`` (the token's id); a bad one is refused."""
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        header = dict(scope.get("headers", ())).get(b"authorization", b"")
+        token = bearer(header.decode("latin-1"))
+        if token is None:
+            return await super().__call__(scope, receive, send)
+        found = await database_sync_to_async(token_user)(token) if token else None
+        if found is None:
+            return await WebsocketDenier()(scope, receive, send)
+        scope = dict(scope)
+        scope["user"], scope["auth_token"] = found
+        return await super().__call__(scope, receive, send)

@@ -1,0 +1,95 @@
+"""Tokens, bot accounts, their sockets and the challenges they get: persistence only.
+
+Nothing here imports the games app (the challenge names its game by the string
+``games.Game``), so that the games app may ask ``is_bot`` and about reservations.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class ApiToken(models.Model):
+    """A personal API token, as django-rest-knox keeps them: only its SHA-256 digest is
+    stored, with the token's first characters (``prefix``) to find it; the token itself is
+    shown once, when made."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=60)
+    prefix = models.CharField(max_length=16, db_index=True)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.name} ({self.prefix}...)"
+
+
+class BotAccount(models.Model):
+    """An account that is a bot, for good; what its bridge last said it accepts."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_account"
+    )
+    since = models.DateTimeField(auto_now_add=True)
+    accepts = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='What the bridge plays: {"kinds": [...], "sizes": [...], "clocks": [...]}',
+    )
+
+    def __str__(self) -> str:
+        return f"bot {self.user}"
+
+
+class BotConnection(models.Model):
+    """An open ``/ws/bot/`` socket: what makes a bot online (on any process)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_connections"
+    )
+    process = models.CharField(max_length=80, db_index=True)
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.process}"
+
+
+class Challenge(models.Model):
+    """A waiting game reserved for one bot: only it may take the free seat."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the bot"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        EXPIRED = "expired", "Not answered"
+
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="challenge")
+    bot = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges"
+    )
+    challenger = models.CharField(max_length=40, help_text="The challenger's seat name.")
+    rated = models.BooleanField(default=False)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        indexes = (
+            models.Index(
+                fields=["expires_at"],
+                name="challenge_pending_expiry",
+                condition=models.Q(status="pending"),
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.challenger} -> {self.bot} ({self.status})"
