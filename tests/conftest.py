@@ -97,6 +97,18 @@ def fresh_channel_layer() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def fresh_bot_seats() -> Iterator[None]:
+    """Every test starts with no account remembered as a bot or not (bots.accounts keeps
+    that per process, safe in production where an id is never reused; a test database
+    that rolls back reuses ids)."""
+    from bots import accounts
+
+    accounts._seated.clear()
+    yield
+    accounts._seated.clear()
+
+
+@pytest.fixture(autouse=True)
 def fresh_rate_limits() -> Iterator[None]:
     """Every test starts with no request counted against the HTTP limits (games.limits):
     the test client's requests all come from one address. The counts are in the cache

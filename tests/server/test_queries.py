@@ -155,9 +155,8 @@ def test_a_profile_costs_the_same_queries_after_2_or_12_rated_games() -> None:
     # Sessions and the like aside, a profile page is a fixed handful of queries.
     assert len(queries(lambda: profile("ann2"))) == len(queries(lambda: profile("ann12")))
     assert len(queries(lambda: profile_json("ann2"))) == len(queries(lambda: profile_json("ann12")))
-    assert (
-        len(queries(lambda: profile_json("ann12"))) <= 7
-    )  # with the one that asks whether it is a bot
+    # A handful: with the one that asks whether it is a bot.
+    assert len(queries(lambda: profile_json("ann12"))) <= 7
 
 
 def test_a_rated_games_state_costs_two_queries_more_than_a_casual_ones(
@@ -172,6 +171,7 @@ def test_a_rated_games_state_costs_two_queries_more_than_a_casual_ones(
     def load(game: Game) -> None:
         selectors.game_state(Game.objects.get(pk=game.pk), you=None)
 
+    load(rated)  # whether its seats are bots: asked once a process (bots.accounts)
     assert len(queries(lambda: load(rated))) == len(queries(lambda: load(casual))) + 2
     opening(rated, ann, bob)
     services.resign(player=bob, game_id=rated.public_id)
