@@ -94,7 +94,10 @@ $("review-request").addEventListener("submit", async (event) => {
     return;
   }
   form.hidden = true;
-  // --- exploring other moves on a side board -------------------------------------
+  follow();
+});
+
+// --- exploring other moves on a side board -------------------------------------
 
 const explored = { ply: 0, moves: [] };
 const sideBoard = createBoard($("explore-board"), { onPlay: (point) => tryMoves([...explored.moves, point]) });
@@ -161,8 +164,6 @@ $("explore-return").addEventListener("click", () => {
   $("explore-start").focus();
 });
 
-follow();
-});
 
 // --- drawing -----------------------------------------------------------------
 
@@ -254,16 +255,17 @@ function drawBest() {
   shownLine.id = "review-line";
   shownLine.className = "review-line muted";
   shownLine.textContent = ` line: ${line}`;
-  shownLine.hidden = true;
-  const reveal = (on) => () => {
-    shownLine.hidden = !on;
+  // Shown on hover or focus, its room kept meanwhile: the page below never moves
+  // under the pointer (a click that starts as the line hides would miss its button).
+  const show = (on) => {
+    shownLine.style.visibility = on ? "visible" : "hidden";
   };
+  show(false);
+  const reveal = (on) => () => show(on);
   for (const [type, on] of [["mouseenter", true], ["focus", true], ["mouseleave", false], ["blur", false]]) {
     words.addEventListener(type, reveal(on));
   }
-  words.addEventListener("click", () => {
-    shownLine.hidden = !shownLine.hidden;
-  });
+  words.addEventListener("click", () => show(shownLine.style.visibility === "hidden"));
   best.append(words, shownLine);
   if (entry.best === "pass") return;
   const cell = board.querySelector(`[data-point="${entry.best[0]},${entry.best[1]}"]`);
