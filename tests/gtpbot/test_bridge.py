@@ -260,3 +260,74 @@ async def test_gnu_go_through_the_bridge_killed_mid_game_plays_on_to_the_count(
     game = human.game
     assert game["status"] == "finished" and game["result"]
     assert game["moves"][-1]["action"] == "pass" and game["ply"] > 6
+
+
+GTP_RHINO = "/usr/games/gtp-rhino"
+"""Debian's grhino: an Othello engine with a GTP front end that nobody here wrote."""
+
+
+async def test_an_othello_engine_through_the_bridge_killed_mid_game_plays_to_the_end(
+    server: Daphne, tmp_path: Path
+) -> None:
+    token = await asyncio.to_thread(bot_token, server, "rhino")
+    command = [
+        *(sys.executable, "-m", "games.gtpbot", "--url", server.url, "--token", token),
+        *("--kinds", "othello", "--sizes", "8", "--", GTP_RHINO),
+    ]
+    log = (tmp_path / "bridge.log").open("ab")
+
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+
+    def black_to_play_or_over(follower: Follower) -> bool:
+        game = follower.game
+        over = game["status"] in ("finished", "aborted")
+        return over or (game["to_move"] == "black" and game["status"] == "active")
+
+    ann = Browser(server.url)
+    running = start()
+    human = None
+    try:
+        await until_online(ann, "rhino")
+        # What the engine does not play is declined at once.
+        go = await Follower.open(ann, await challenge(ann, "rhino", kind="go", size=9))
+        try:
+            await go.until(lambda follower: follower.game["status"] == "aborted", LONG)
+            assert go.game["challenge"]["message"] == "rhino declined the challenge."
+        finally:
+            await go.close()
+        game_id = await challenge(ann, "rhino", kind="othello", size=8)
+        human = await Follower.open(ann, game_id)
+        await human.until(lambda follower: follower.game["status"] == "active", LONG)
+        assert human.game["bots"] == {"black": False, "white": True}
+        restarted = False
+        while True:
+            await human.until(black_to_play_or_over, LONG)
+            if human.game["status"] != "active":
+                break
+            ply = await human.play_first_legal()
+            await human.at_ply(ply + 1, LONG)
+            if not restarted and ply >= 10:
+                # Mid-game the bridge dies with its engine; a new one picks the game up.
+                running.kill()
+                running.wait()
+                running = start()
+                restarted = True
+    except (AssertionError, TimeoutError, urllib.error.HTTPError):
+        log.flush()
+        print((tmp_path / "bridge.log").read_text())
+        if human is not None:
+            print({key: human.game.get(key) for key in ("status", "ply", "to_move", "you")})
+            print(human.errors, human.game.get("board"))
+        raise
+    finally:
+        running.kill()
+        running.wait()
+        if human is not None:
+            await human.close()
+    game = human.game
+    assert restarted and game["status"] == "finished", game["status"]
+    # Every white move was the engine's, played to the end: the board is full or
+    # neither side could move, and the result is the count of the discs.
+    assert game["ply"] > 20 and game["result"]
+    assert not human.errors
