@@ -255,17 +255,22 @@ def categories() -> list[str]:
     return list(Rating.objects.order_by("category").values_list("category", flat=True).distinct())
 
 
-def leaderboard(category: str) -> list[Rating]:
-    """The best ``LEADERBOARD_SIZE`` non-provisional ratings of ``category``, best first."""
+def leaderboard(category: str, *, bots: bool = False) -> list[Rating]:
+    """The best ``LEADERBOARD_SIZE`` non-provisional ratings of ``category``, best first:
+    the people's, or with ``bots`` the bots' (kept apart, as lichess does)."""
     return list(
-        Rating.objects.filter(category=category, rd__lte=glicko2.PROVISIONAL_RD)
+        Rating.objects.filter(
+            category=category,
+            rd__lte=glicko2.PROVISIONAL_RD,
+            user__bot_account__isnull=not bots,
+        )
         .select_related("user")
         .order_by("-rating", "pk")[:LEADERBOARD_SIZE]
     )
 
 
-def leaderboard_json(category: str) -> dict[str, Any]:
-    """``GET /players/top.json?category=C``."""
+def leaderboard_json(category: str, *, bots: bool = False) -> dict[str, Any]:
+    """``GET /players/top.json?category=C`` (``&bots=1``: the bots' board)."""
     return {
         "category": category,
         "players": [
@@ -275,6 +280,6 @@ def leaderboard_json(category: str) -> dict[str, Any]:
                 "rd": rating.rd,
                 "games": rating.games,
             }
-            for rating in leaderboard(category)
+            for rating in leaderboard(category, bots=bots)
         ],
     }

@@ -4,6 +4,8 @@ Thin: parse, one selector each, render."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -66,12 +68,16 @@ def profile_json(request: HttpRequest, username: str) -> JsonResponse:
 
 @require_GET
 def top(request: HttpRequest) -> HttpResponse:
-    """`GET /players/top/`: one table per category, its best non-provisional players."""
-    boards = [(category, selectors.leaderboard(category)) for category in selectors.categories()]
+    """`GET /players/top/`: one table per category, its best non-provisional players;
+    then the bots' tables, kept apart."""
+    categories = selectors.categories()
+
+    def boards(bots: bool) -> list[tuple[str, list[Any]]]:
+        found = [(category, selectors.leaderboard(category, bots=bots)) for category in categories]
+        return [(category, rows) for category, rows in found if rows]
+
     return render(
-        request,
-        "players/top.html",
-        {"boards": [(category, rows) for category, rows in boards if rows]},
+        request, "players/top.html", {"boards": boards(False), "bot_boards": boards(True)}
     )
 
 
@@ -79,4 +85,5 @@ def top(request: HttpRequest) -> HttpResponse:
 def top_json(request: HttpRequest) -> JsonResponse:
     """`GET /players/top.json?category=C`: the best 100 non-provisional, best first."""
     category = request.GET.get("category", "")
-    return JsonResponse(selectors.leaderboard_json(category))
+    bots = request.GET.get("bots", "") in ("1", "true")
+    return JsonResponse(selectors.leaderboard_json(category, bots=bots))

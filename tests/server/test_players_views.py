@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from bots.models import BotAccount
 from games import services
 from games.models import Game
 from games.rules import glicko2
@@ -328,3 +329,17 @@ def test_a_bots_profile_json_says_bot() -> None:
     robo = User.objects.create_user("robo")
     BotAccount.objects.create(user=robo)
     assert Client().get("/players/robo.json").json()["bot"] is True
+
+
+def test_bots_have_a_leaderboard_of_their_own() -> None:
+    settled("person", 1600)
+    settled("robo", 2400)
+    BotAccount.objects.create(user=User.objects.get(username="robo"))
+    people = Client().get("/players/top.json?category=othello8-blitz").json()["players"]
+    bots = Client().get("/players/top.json?category=othello8-blitz&bots=1").json()["players"]
+    assert [row["username"] for row in people] == ["person"]
+    assert [row["username"] for row in bots] == ["robo"]
+    page = Client().get("/players/top/").content.decode()
+    people_part, bots_part = page.split('id="bots-heading"')
+    assert 'href="/players/person/"' in people_part and "/players/robo/" not in people_part
+    assert 'href="/players/robo/"' in bots_part

@@ -179,7 +179,7 @@ def test_a_rated_games_state_costs_two_queries_more_than_a_casual_ones(
     assert len(queries(lambda: load(rated))) == len(queries(lambda: load(casual))) + 1
 
 
-def test_the_leaderboards_cost_one_query_a_category() -> None:
+def test_the_leaderboards_cost_one_query_a_board() -> None:
     from django.test import Client
 
     from players.models import Rating
@@ -193,6 +193,7 @@ def test_the_leaderboards_cost_one_query_a_category() -> None:
     browser = Client()
     browser.get("/players/top/")  # every visitor gets a session: made once, here
     top = queries(lambda: browser.get("/players/top/"))
-    assert len(top) == 1 + 1 + 2  # the session, the categories, then one board each
+    # the session, the categories, then each category's people's and bots' boards
+    assert len(top) == 1 + 1 + 2 * 2
     board = queries(lambda: browser.get("/players/top.json?category=go19-classical"))
     assert len(board) == 1  # the board (JSON reads no session)
