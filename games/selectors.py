@@ -13,7 +13,8 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
@@ -24,9 +25,6 @@ from games import rules
 from games.models import ChatMessage, Game, Move
 from games.rules.clock import SideClock, TimeControl
 from players import ratings
-
-if TYPE_CHECKING:
-    from games.services import Player
 
 COLORS = ("black", "white")
 LOBBY_LIMIT = 50
@@ -45,6 +43,31 @@ def seat_token(*, session_key: str | None, user_id: int | None) -> str | None:
     if session_key:
         return f"s:{session_key}"
     return None
+
+
+@dataclass(frozen=True)
+class Player:
+    """Whoever sends a request: a browser session and, when logged in, an account."""
+
+    session_key: str | None = None
+    user_id: int | None = None
+
+    @classmethod
+    def of(cls, session: Any, user: Any) -> Player:
+        """The Player behind an HTTP request or a websocket: ``session`` (a Django
+        session, or None) and ``user`` (the account, anonymous, or None)."""
+        return cls(
+            session_key=session.session_key if session is not None else None,
+            user_id=user.pk if user is not None and user.is_authenticated else None,
+        )
+
+    @property
+    def token(self) -> str | None:
+        """An opaque id of the seat holder: the account when there is one, else the session.
+
+        None for a visitor with neither, who can only watch.
+        """
+        return seat_token(session_key=self.session_key, user_id=self.user_id)
 
 
 def seat_tokens(game: Game) -> dict[str, str | None]:

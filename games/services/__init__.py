@@ -18,6 +18,7 @@ moves), ``table`` (chat, taking back a move, rematch), ``imports`` (records); ``
 holds what they share. Callers use this package's names.
 """
 
+from games.selectors import Player
 from games.services.analysis import (
     AnalysisJob,
     NotFinished,
@@ -29,7 +30,7 @@ from games.services.analysis import (
     sgf_comments,
     store_verdict,
 )
-from games.services.base import ERROR_CODES, GameError, Player
+from games.services.base import ERROR_CODES, GameError
 from games.services.clock import credit_downtime, flag, flag_due
 from games.services.computer import (
     Turn,

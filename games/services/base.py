@@ -4,7 +4,6 @@ the checks of a request's fields, and the steps that write a game's record."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -13,7 +12,6 @@ from django.utils import timezone
 from games import events, rules, signals
 from games.models import Game, Move
 from games.rules import go
-from games.selectors import seat_token
 from players import ratings
 
 # The contract's error codes, in the order that decides which one a request gets when
@@ -43,31 +41,6 @@ class GameError(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
-
-
-@dataclass(frozen=True)
-class Player:
-    """Whoever sends a request: a browser session and, when logged in, an account."""
-
-    session_key: str | None = None
-    user_id: int | None = None
-
-    @classmethod
-    def of(cls, session: Any, user: Any) -> Player:
-        """The Player behind an HTTP request or a websocket: ``session`` (a Django
-        session, or None) and ``user`` (the account, anonymous, or None)."""
-        return cls(
-            session_key=session.session_key if session is not None else None,
-            user_id=user.pk if user is not None and user.is_authenticated else None,
-        )
-
-    @property
-    def token(self) -> str | None:
-        """An opaque id of the seat holder: the account when there is one, else the session.
-
-        None for a visitor with neither, who can only watch.
-        """
-        return seat_token(session_key=self.session_key, user_id=self.user_id)
 
 
 # The lock

@@ -17,11 +17,10 @@ from games.models import Color, Game
 from games.rules import go
 from games.rules.clock import TimeControl
 from games.rules.sgf import Setup
-from games.selectors import COLORS, color_of, playing_count
+from games.selectors import COLORS, Player, color_of, playing_count
 from games.services import clock, computer
 from games.services.base import (
     GameError,
-    Player,
     end_aborted,
     is_int,
     locked,

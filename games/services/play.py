@@ -15,11 +15,10 @@ from django.utils import timezone
 from games import events, rules
 from games.models import Game, Move
 from games.rules import go
-from games.selectors import color_of, position_of, remember_position
+from games.selectors import Player, color_of, position_of, remember_position
 from games.services import clock
 from games.services.base import (
     GameError,
-    Player,
     check_ply,
     check_point_shape,
     end_with,

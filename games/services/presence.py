@@ -26,11 +26,10 @@ from django.utils import timezone
 
 from games import events, rules
 from games.models import Connection, Game, Move, ServerProcess
-from games.selectors import COLORS, color_of, position_of
+from games.selectors import COLORS, Player, color_of, position_of
 from games.services import clock
 from games.services.base import (
     GameError,
-    Player,
     end_aborted,
     end_with,
     ending_move,

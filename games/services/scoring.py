@@ -20,11 +20,10 @@ from django.utils import timezone
 from games import events, rules
 from games.models import Game
 from games.rules import go
-from games.selectors import color_of, position_of
+from games.selectors import Player, color_of, position_of
 from games.services import clock
 from games.services.base import (
     GameError,
-    Player,
     check_marking,
     check_point_shape,
     finish,

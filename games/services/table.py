@@ -27,11 +27,10 @@ from games import events, rules
 from games.models import ChatMessage, Color, Game, Move
 from games.rules.clock import SideClock
 from games.rules.sgf import GameRecord, Setup, start_position
-from games.selectors import color_of
+from games.selectors import Player, color_of
 from games.services import clock
 from games.services.base import (
     GameError,
-    Player,
     check_ply,
     locked,
     nudge_computer,
