@@ -1,4 +1,5 @@
-"""What other apps ask about accounts: is it a bot, is it online, its tokens.
+"""What this app knows of accounts: which are bots (what games.accounts asks), which are
+online, their tokens.
 
 The token helpers are the only place that reads tokens (as knox's authentication class).
 """
@@ -15,7 +16,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from bots.models import ApiToken, BotAccount, BotConnection, Challenge
-from games.models import ServerProcess
+from games.models import Game, ServerProcess
+from games.selectors import Player
 
 TOKEN_PREFIX = "oth_"
 PREFIX_LENGTH = 12
@@ -23,40 +25,10 @@ LAST_USE_STEP = datetime.timedelta(seconds=60)
 """A token's last use is written at most this often (not a write per request)."""
 
 
-def is_bot(user: Any) -> bool:
-    """True if ``user`` (an account, an id, or anonymous/None) is a bot account."""
-    user_id = user if isinstance(user, int) else getattr(user, "pk", None)
-    if user_id is None:
-        return False
-    return BotAccount.objects.filter(user_id=user_id).exists()
-
-
-_seated: dict[int, bool] = {}
-
-
-def seat_bots(game: Any) -> dict[str, bool]:
-    """G's ``bots``: ``{"black": bool, "white": bool}``, whether each seat is a bot.
-
-    Remembered per process: an account that sits in a game can never become a bot
-    (only an account without games can), nor stop being one, so the answer never
-    changes, and G costs no query for it after the first.
-    """
-    seats = {color: getattr(game, f"{color}_user_id") for color in ("black", "white")}
-    unknown = [
-        user_id for user_id in seats.values() if user_id is not None and user_id not in _seated
-    ]
-    if unknown:
-        bots = bot_ids(unknown)
-        _seated.update({user_id: user_id in bots for user_id in unknown})
-    return {color: user_id is not None and _seated[user_id] for color, user_id in seats.items()}
-
-
-def bot_ids(user_ids: list[int | None]) -> set[int]:
-    """Which of ``user_ids`` are bots (one query)."""
-    wanted = [user_id for user_id in user_ids if user_id is not None]
-    if not wanted:
-        return set()
-    return set(BotAccount.objects.filter(user_id__in=wanted).values_list("user_id", flat=True))
+def bot_ids(user_ids: list[int]) -> set[int]:
+    """Which of ``user_ids`` are bots (one query): what ``games.accounts`` asks, this app
+    having registered it (``BotsConfig.ready``)."""
+    return set(BotAccount.objects.filter(user_id__in=user_ids).values_list("user_id", flat=True))
 
 
 def online_bot_ids(now: datetime.datetime | None = None) -> set[int]:
@@ -113,9 +85,10 @@ REASONS = {
 }
 
 
-def reserved_for_other(game: Any, player: Any) -> bool:
+def reserved_for_other(game: Game, player: Player) -> bool:
     """True if ``game`` is a challenge for a bot that ``player`` is not (the seat is
-    kept); marks the challenge accepted when ``player`` is that bot."""
+    kept: registered with ``games.services.register_seat_reservation``); marks the
+    challenge accepted when ``player`` is that bot."""
     found = Challenge.objects.filter(game=game).first()
     if found is None:
         return False
@@ -127,8 +100,15 @@ def reserved_for_other(game: Any, player: Any) -> bool:
     return False
 
 
-def challenge_state(game: Any) -> dict[str, Any] | None:
-    """G's ``challenge``: null, or ``{"bot", "status", "rated", "message"}``."""
+def challenge_part(game: Game) -> dict[str, Any]:
+    """G's ``challenge`` (registered with ``games.selectors.register_state_part``)."""
+    waiting = game.status in (Game.Status.WAITING, Game.Status.ABORTED)
+    return {"challenge": challenge_state(game) if waiting else None}
+
+
+def challenge_state(game: Game) -> dict[str, Any] | None:
+    """The challenge ``game`` is: null for none, or ``{"bot", "status", "rated",
+    "message"}``."""
     found = Challenge.objects.filter(game=game).select_related("bot").first()
     if found is None:
         return None

@@ -17,7 +17,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from bots import accounts, services
+from bots import services
+from games import accounts as game_accounts
 from games import clockwatch
 
 CLOSE_NOT_A_BOT = 4403
@@ -41,7 +42,7 @@ class BotConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if self.scope.get("auth_token") is None or not await database_sync_to_async(
-            accounts.is_bot
+            game_accounts.is_bot
         )(user):
             await self.close()  # before accept: the handshake is refused
             return

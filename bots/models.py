@@ -1,7 +1,7 @@
 """Tokens, bot accounts, their sockets and the challenges they get: persistence only.
 
-Nothing here imports the games app (the challenge names its game by the string
-``games.Game``), so that the games app may ask ``is_bot`` and about reservations.
+The challenge names its game by the string ``games.Game``; the games app asks about
+bots and challenges only through what ``BotsConfig.ready`` registers with it.
 """
 
 from __future__ import annotations

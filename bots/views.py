@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bots import accounts, services
 from bots.models import BotAccount
+from games import accounts as game_accounts
 from games import limits
 from games.forms import NewGameForm
 from games.services import GameError, Player
@@ -50,7 +51,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     context = {
         "tokens": request.user.api_tokens.all(),
         "created": created,
-        "is_bot": accounts.is_bot(request.user),
+        "is_bot": game_accounts.is_bot(request.user),
     }
     return render(request, "bots/tokens.html", context, status=status)
 

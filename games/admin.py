@@ -24,7 +24,6 @@ from games.models import ChatMessage, Game, Move
 from games.rules.clock import SideClock, TimeControl
 from games.rules.sgf import export_collection
 from games.services import GameError
-from players import ratings
 
 COUNT_ROWS = {
     "territory": (
@@ -163,7 +162,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     ordering = ("-created_at",)
     list_per_page = 50
     inlines = (MoveInline, ChatInline)
-    actions = ("export_sgf", "abort_waiting", "annul_ratings")
+    actions: tuple[str, ...] = ("export_sgf", "abort_waiting")
     fieldsets = (
         (
             None,
@@ -224,9 +223,6 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_abort_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.change_game")
-
-    def has_annul_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("players.change_ratingchange")
 
     # Columns and fields
 
@@ -340,16 +336,3 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 f"Left {skipped} game(s) alone: only a game still waiting can be aborted.",
                 messages.WARNING,
             )
-
-    @admin.action(
-        description="Annul the selected games' ratings (cheating): undone for both players, "
-        "later games recomputed",
-        permissions=["annul"],
-    )
-    def annul_ratings(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        annulled = ratings.annul(games=queryset.only("pk"))
-        self.message_user(
-            request,
-            f"Annulled the ratings of {annulled} game(s); the ratings were recomputed.",
-            messages.SUCCESS,
-        )

@@ -8,7 +8,8 @@ A task on each daphne process's event loop, started as soon as daphne serves
   ``timeout`` move; a first move not made in time aborts the game instead), so a game
   ends within a second of its deadline whether or not anyone is connected;
 - writes this process's heartbeat (``services.heartbeat``), every ``HEARTBEAT`` seconds;
-- aborts the challenges to bots not answered in time (``bots.services``), every second;
+- runs what the apps above registered (``every_second``: bots' expiry of the challenges
+  not answered in time), every second;
 - sweeps the sockets of processes whose heartbeat stopped (killed): their seats go
   offline (``services.sweep``), every ``SWEEP`` seconds; and then ends the games against
   the computer whose person has been gone for a day (``services.end_deserted``) and
@@ -48,7 +49,6 @@ from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import close_old_connections
 
-from bots import services as bot_services
 from games import services, signals
 from games.computer import ComputerPool
 
@@ -65,6 +65,15 @@ DOWNTIME_GAP = datetime.timedelta(seconds=5)
 Result = TypeVar("Result")
 
 _disconnected: set[str] = set()
+_every_second: list[Callable[[], object]] = []
+
+
+def every_second(task: Callable[[], object]) -> None:
+    """Run ``task()`` (a database function) every second, with the heartbeat: how an app
+    above this one (bots: a challenge not answered in time is aborted) gets its periodic
+    work done without the games app importing it."""
+    if task not in _every_second:
+        _every_second.append(task)
 
 
 def disconnect_later(channel_name: str) -> None:
@@ -110,8 +119,8 @@ class ClockWatch:
                 if loop.time() - beat >= HEARTBEAT:
                     beat = loop.time()
                     await self._database(services.heartbeat, process=self.process)
-                    # A challenge to a bot not answered in time is aborted.
-                    await self._database(bot_services.expire_challenges)
+                    for task in _every_second:
+                        await self._database(task)
                 if loop.time() - sweep >= SWEEP:
                     sweep = loop.time()
                     await self._database(services.sweep, timeout=settings.PROCESS_TIMEOUT)

@@ -20,11 +20,9 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from bots import accounts as bot_accounts
-from games import rules
+from games import accounts, rules
 from games.models import ChatMessage, Game, Move
 from games.rules.clock import SideClock, TimeControl
-from players import ratings
 
 COLORS = ("black", "white")
 LOBBY_LIMIT = 50
@@ -150,7 +148,7 @@ def game_state(
     active = game.status == Game.Status.ACTIVE
     is_go = isinstance(position, rules.GoPosition)
     # str(): a choice the services just assigned is still an enum member; G is plain JSON.
-    return {
+    state: dict[str, Any] = {
         "id": game.public_id,
         "kind": str(game.kind),
         "size": game.size,
@@ -173,14 +171,11 @@ def game_state(
         **(_count_state(game) if is_go else dict.fromkeys(COUNT_KEYS)),
         "computer": game.computer_color or None,
         "rated": game.rated,
-        "ratings": ratings.game_ratings(game),
-        # The bots' seats, and a challenge to a bot with its answer (bots.accounts).
-        "bots": bot_accounts.seat_bots(game),
-        "challenge": (
-            bot_accounts.challenge_state(game)
-            if game.status in (Game.Status.WAITING, Game.Status.ABORTED)
-            else None
-        ),
+        # What the registered parts fill in (register_state_part): players' ratings,
+        # a challenge to a bot with its answer (bots).
+        "ratings": None,
+        "bots": accounts.seat_bots(game),
+        "challenge": None,
         "undo": game.undo_request or None,
         "rematch": _rematch(game),
         "clock": clock_state(game, now),
@@ -190,6 +185,20 @@ def game_state(
         "last_move": last_move if moves is None else (moves[-1] if moves else None),
         **({} if moves is None else {"moves": moves}),
     }
+    for part in _state_parts:
+        state.update(part(game))
+    return state
+
+
+_state_parts: list[Callable[[Game], dict[str, Any]]] = []
+
+
+def register_state_part(part: Callable[[Game], dict[str, Any]]) -> None:
+    """Set the keys of G that ``part(game)`` returns (G names them, with a default): how
+    an app above this one (players' ``ratings``, bots' ``challenge``) fills in G without
+    the games app importing it."""
+    if part not in _state_parts:
+        _state_parts.append(part)
 
 
 def _aborted(game: Game) -> dict[str, str] | None:

@@ -6,3 +6,8 @@ from django.dispatch import Signal
 computer_owes = Signal()
 """Sent after a commit that left the computer a turn to play (kwargs: ``game_id``): the
 process's watch looks for it at once instead of at its next tick."""
+
+game_finished = Signal()
+"""Sent when a game has just finished, inside the transaction that ends it, its row locked
+(kwargs: ``game``, not saved yet): a receiver's writes commit or roll back with the end
+(the players app moves the ratings), and its error fails the end."""

@@ -31,8 +31,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
-from bots.accounts import is_bot
-from games import events, services
+from games import accounts, events, services
 from games.forms import SIZES, NewGameForm
 from games.models import Game, ServerProcess
 from games.rules.clock import SETTINGS, TimeControl
@@ -113,7 +112,7 @@ def seek(
     bounds = _range(message.get("range"))
     if rated and player.user_id is None:
         raise PairingError("login_required", "log in to play rated games")
-    if is_bot(player.user_id):
+    if accounts.is_bot(player.user_id):
         raise PairingError("bad_request", "bots do not seek: people challenge them")
     clock = control.to_json() if control is not None else None
     category = matching.category(kind, size, clock)

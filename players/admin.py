@@ -1,16 +1,21 @@
 """Ratings and their history in the admin: read-only lists with search and filters (what
-changes a rating is a game's end, a recompute or the games admin's "annul rating")."""
+changes a rating is a game's end, a recompute or "annul ratings"), and the games admin
+with that action (the games app's, re-registered: the games app never imports this one)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from games.admin import GameAdmin
+from games.models import Game
+from players import ratings
 from players.models import Rating, RatingChange
 
 
@@ -57,3 +62,29 @@ class RatingChangeAdmin(ReadOnly):
     def game_link(self, change: RatingChange) -> SafeString:
         url = reverse("admin:games_game_change", args=[change.game_id])
         return format_html('<a href="{}">{}</a>', url, change.game.public_id)
+
+
+admin.site.unregister(Game)
+
+
+@admin.register(Game)
+class RatedGameAdmin(GameAdmin):
+    """The games admin and one action of the players' world: annul a game's ratings."""
+
+    actions = (*GameAdmin.actions, "annul_ratings")
+
+    def has_annul_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("players.change_ratingchange")
+
+    @admin.action(
+        description="Annul the selected games' ratings (cheating): undone for both players, "
+        "later games recomputed",
+        permissions=["annul"],
+    )
+    def annul_ratings(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        annulled = ratings.annul(games=queryset.only("pk"))
+        self.message_user(
+            request,
+            f"Annulled the ratings of {annulled} game(s); the ratings were recomputed.",
+            messages.SUCCESS,
+        )

@@ -6,3 +6,13 @@ class PlayersConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "players"
+
+    def ready(self) -> None:
+        from games import selectors, signals
+        from players import ratings
+
+        # A game's end moves its ratings in the transaction that ends it; G shows them.
+        signals.game_finished.connect(
+            ratings.rate_on_finish, dispatch_uid="players.ratings.rate_on_finish"
+        )
+        selectors.register_state_part(ratings.state_part)

@@ -1,11 +1,10 @@
 """The ratings' use cases: a rated game's end, G's ``ratings``, annulling, recomputing.
 
-Where it sits: below the game services. ``games.services.base.finish``, the one step
-every way of ending a game goes through, calls ``rate_finished_game`` inside the
-transaction that ends the game, and ``games.selectors.game_state`` calls
-``game_ratings``; this module imports only the games' models and rules, never their
-services or selectors, so the dependency runs one way (games' use cases -> ratings ->
-games' models). The players' pages (``players.views``) sit above both.
+Where it sits: above the games app, which never imports it. ``PlayersConfig.ready``
+connects ``rate_on_finish`` to ``games.signals.game_finished``, which
+``games.services.base.finish`` (the one step every way of ending a game goes through)
+sends inside the transaction that ends the game, and registers ``state_part``, G's
+``ratings``, with ``games.selectors``.
 
 Locks: the game's row is locked by its service; the two players' Rating rows are then
 locked in the order of their ids, so two games of one player ending at once are applied
@@ -62,6 +61,11 @@ def counts(game: Game) -> bool:
         and game.time_control is not None
         and game.ply >= MIN_PLY
     )
+
+
+def rate_on_finish(sender: Any, *, game: Game, **kwargs: Any) -> None:
+    """``games.signals.game_finished``'s receiver: ``rate_finished_game(game)``."""
+    rate_finished_game(game)
 
 
 def rate_finished_game(game: Game) -> list[RatingChange]:
@@ -220,6 +224,12 @@ def _days_since(rating: Rating, now: datetime.datetime) -> float:
 
 
 # G's ratings
+
+
+def state_part(game: Game) -> dict[str, Any]:
+    """G's ``ratings`` (``game_ratings``), as ``games.selectors.register_state_part``
+    asks."""
+    return {"ratings": game_ratings(game)}
 
 
 def game_ratings(game: Game) -> dict[str, Any] | None:

@@ -16,7 +16,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Max, Min, Q, QuerySet
 
-from bots.accounts import is_bot
+from games import accounts
 from games.models import Game
 from games.rules import glicko2
 from players.models import Rating, RatingChange
@@ -125,7 +125,7 @@ def profile_json(user: AbstractBaseUser) -> dict[str, Any]:
     playing, online = activity(user)
     return {
         "username": user.get_username(),
-        "bot": is_bot(user),
+        "bot": accounts.is_bot(user),
         "joined": user.date_joined.isoformat(),  # type: ignore[attr-defined]
         "online": online,
         "ratings": {rating.category: rating_json(rating) for rating in ratings_of(user)},

@@ -98,10 +98,10 @@ def fresh_channel_layer() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def fresh_bot_seats() -> Iterator[None]:
-    """Every test starts with no account remembered as a bot or not (bots.accounts keeps
+    """Every test starts with no account remembered as a bot or not (games.accounts keeps
     that per process, safe in production where an id is never reused; a test database
     that rolls back reuses ids)."""
-    from bots import accounts
+    from games import accounts
 
     accounts._seated.clear()
     yield

@@ -52,6 +52,7 @@ from games.services.lobby import (
     create_game,
     join_game,
     recount_playing,
+    register_seat_reservation,
 )
 from games.services.play import pass_turn, play, resign
 from games.services.presence import (
@@ -114,6 +115,7 @@ __all__ = [
     "pass_turn",
     "play",
     "recount_playing",
+    "register_seat_reservation",
     "release_analysis",
     "release_turn",
     "request_analysis",

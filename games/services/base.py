@@ -12,7 +12,6 @@ from django.utils import timezone
 from games import events, rules, signals
 from games.models import Game, Move
 from games.rules import go
-from players import ratings
 
 # The contract's error codes, in the order that decides which one a request gets when
 # several apply. rate_limited and unavailable come from outside the services (the
@@ -146,13 +145,13 @@ def stop_clocks(game: Game) -> None:
 
 
 def finish(game: Game, *, result: str) -> None:
-    """Mark ``game`` finished with ``result``, now, and a rated game's ratings moved in
-    this transaction (players.ratings); the lobby is told (its count of games in play
-    changes)."""
+    """Mark ``game`` finished with ``result``, now, and tell ``signals.game_finished`` in
+    this transaction (the players app moves a rated game's ratings); the lobby is told
+    (its count of games in play changes)."""
     game.status = Game.Status.FINISHED
     game.result = result
     game.finished_at = timezone.now()
-    ratings.rate_finished_game(game)
+    signals.game_finished.send(sender=Game, game=game)
     on_commit(events.broadcast_lobby)
 
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import functools
 import math
 import secrets
+from collections.abc import Callable
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from bots import accounts as bot_accounts
 from games import events, rules
 from games.models import Color, Game
 from games.rules import go
@@ -121,21 +121,33 @@ def create_game(
     return game
 
 
+_reservations: list[Callable[[Game, Player], bool]] = []
+
+
+def register_seat_reservation(reserved: Callable[[Game, Player], bool]) -> None:
+    """Let ``reserved(game, player)`` keep a waiting game's free seat from ``player``
+    (True: the seat is kept for someone else; called on the locked game, in ``join_game``'s
+    transaction): how an app above this one (bots' challenges) keeps a seat without the
+    games app importing it."""
+    if reserved not in _reservations:
+        _reservations.append(reserved)
+
+
 @transaction.atomic
 def join_game(*, player: Player, game_id: str, name: str) -> Game:
     """The game with ``player`` seated in its free seat, the game now active.
 
-    A player already seated, a game that is not waiting for an opponent, or a challenge
-    to a bot that the player is not (bots.accounts), gets the game unchanged: the
-    visitor watches. Raises GameError("bad_request") for an unknown
-    game, or when there is a seat to take but the name is blank or too long or the
-    player has neither session nor account.
+    A player already seated, a game that is not waiting for an opponent, or a seat kept
+    for someone else (``register_seat_reservation``: a challenge to a bot that the player
+    is not), gets the game unchanged: the visitor watches. Raises
+    GameError("bad_request") for an unknown game, or when there is a seat to take but the
+    name is blank or too long or the player has neither session nor account.
     """
     game = locked(game_id)
     if game.status != Game.Status.WAITING or color_of(game, player) is not None:
         return game
-    if bot_accounts.reserved_for_other(game, player):
-        return game  # a challenge: only the challenged bot takes the seat
+    if any(reserved(game, player) for reserved in _reservations):
+        return game  # a challenge, say: only the challenged bot takes the seat
     if game.rated and player.user_id is None:
         raise GameError("bad_request", "rated games are for accounts: log in to play (or watch)")
     free = Color.WHITE if game.creator_color == Color.BLACK else Color.BLACK

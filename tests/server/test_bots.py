@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from bots import accounts, services
 from bots.models import ApiToken, BotConnection, Challenge
+from games import accounts as game_accounts
 from games.models import Game
 from othello_site.asgi import application
 
@@ -135,18 +136,18 @@ async def test_a_token_acts_on_the_websocket_and_a_bad_one_is_refused() -> None:
 @pytest.mark.django_db
 def test_bot_token_makes_a_bot_and_an_account_with_games_cannot_become_one() -> None:
     token = make_bot("robo")
-    assert accounts.is_bot(User.objects.get(username="robo"))
+    assert game_accounts.is_bot(User.objects.get(username="robo"))
     assert accounts.token_user(token) is not None
     second = make_bot("robo")
     assert second != token and ApiToken.objects.count() == 2
     client = person("ann")
-    assert not accounts.is_bot(User.objects.get(username="ann"))
+    assert not game_accounts.is_bot(User.objects.get(username="ann"))
     client.post("/games/new/", {"kind": "othello", "size": 8, "color": "black"})
     refused = client.post("/account/tokens/", {"action": "become_bot"})
     assert refused.status_code == 400
     fresh = person("bea")
     assert fresh.post("/account/tokens/", {"action": "become_bot"}).status_code == 302
-    assert accounts.is_bot(User.objects.get(username="bea"))
+    assert game_accounts.is_bot(User.objects.get(username="bea"))
 
 
 @pytest.mark.django_db

@@ -171,7 +171,7 @@ def test_a_rated_games_state_costs_two_queries_more_than_a_casual_ones(
     def load(game: Game) -> None:
         selectors.game_state(Game.objects.get(pk=game.pk), you=None)
 
-    load(rated)  # whether its seats are bots: asked once a process (bots.accounts)
+    load(rated)  # whether its seats are bots: asked once a process (games.accounts)
     assert len(queries(lambda: load(rated))) == len(queries(lambda: load(casual))) + 2
     opening(rated, ann, bob)
     services.resign(player=bob, game_id=rated.public_id)
