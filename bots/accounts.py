@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from bots.models import ApiToken, BotAccount, BotConnection, Challenge
 from games.models import Game, ServerProcess
-from games.selectors import Player
+from games.services import Player
 
 TOKEN_PREFIX = "oth_"
 PREFIX_LENGTH = 12
