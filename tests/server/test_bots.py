@@ -3,6 +3,8 @@ stream, challenges (accept, decline, the 30 s abort with an injected clock)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime
 import io
 from typing import Any
@@ -18,6 +20,7 @@ from django.utils import timezone
 from bots import accounts, services
 from bots.models import ApiToken, BotConnection, Challenge
 from games import accounts as game_accounts
+from games import clockwatch
 from games.models import Game
 from othello_site.asgi import application
 
@@ -245,6 +248,33 @@ def test_a_challenge_not_answered_in_30_s_is_aborted() -> None:
     state = Client().get(f"/games/{game.public_id}/state.json").json()
     assert "did not answer the challenge within 30 s" in state["challenge"]["message"]
     assert services.expire_challenges(now=start + datetime.timedelta(seconds=60)) == []
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_process_watch_aborts_a_challenge_past_its_time() -> None:
+    # What bots registers with games.clockwatch (every_second) runs in the watch.
+    def overdue() -> Game:
+        make_bot()
+        online("robo")
+        challenge(person())
+        past = timezone.now() - datetime.timedelta(seconds=1)
+        Challenge.objects.update(expires_at=past)
+        return Game.objects.get()
+
+    game = await database_sync_to_async(overdue)()
+    watch = asyncio.create_task(clockwatch.ClockWatch("test-watch").run())
+    try:
+        for _ in range(100):
+            await asyncio.sleep(0.1)
+            await database_sync_to_async(game.refresh_from_db)()
+            if game.status != "waiting":
+                break
+    finally:
+        watch.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watch
+    assert game.status == "aborted"
+    assert await database_sync_to_async(lambda: Challenge.objects.get().status)() == "expired"
 
 
 @pytest.mark.django_db(transaction=True)
