@@ -24,7 +24,8 @@ from typing import Any
 
 import pytest
 from channels.layers import channel_layers
-from django.core.cache import cache
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.utils import timezone
 
 from games import events
@@ -115,10 +116,24 @@ def fresh_rate_limits() -> Iterator[None]:
     (Redis with REDIS_URL set: a Redis that does not answer fails the tests that need it,
     not this fixture)."""
     with suppress(Exception):
-        cache.clear()
+        forget_cached()
     yield
     with suppress(Exception):
-        cache.clear()
+        forget_cached()
+
+
+def forget_cached() -> None:
+    """Delete the cache's own keys. Not ``cache.clear()``: on Redis that is FLUSHDB, which
+    would also wipe the channel layer's groups in the same database, from under the
+    sockets of any test (or other run) using that Redis at the time."""
+    current = caches["default"]
+    if isinstance(current, RedisCache):
+        client = current._cache.get_client(None, write=True)
+        keys = list(client.scan_iter(match=f"{current.key_prefix}:*"))
+        if keys:
+            client.delete(*keys)
+    else:
+        current.clear()
 
 
 class FrozenClock:
