@@ -188,6 +188,15 @@ class Game(models.Model):
             # A player's games, one seat at a time (players.selectors: profiles).
             models.Index(fields=["black_user", "-created_at"], name="game_black_user_created"),
             models.Index(fields=["white_user", "-created_at"], name="game_white_user_created"),
+            # A profile's results, its live games and its games' count, from the index alone.
+            models.Index(
+                fields=["black_user", "status", "result", "finished_at"],
+                name="game_black_user_status",
+            ),
+            models.Index(
+                fields=["white_user", "status", "result", "finished_at"],
+                name="game_white_user_status",
+            ),
             # The clock watch: the games whose running clock has run out.
             models.Index(
                 fields=["deadline"],
