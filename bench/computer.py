@@ -13,7 +13,11 @@ a scripted player:
 2. level 1's answer time: the same random player against level 1: the longest answer;
 3. load: 20 games at once (half 8x8 Othello, half 9x9 Go) at level 5: every game must
    finish with every move of the person answered; the computer's answer times p50, p95
-   and max (from the person's move stored to the computer's move received).
+   and max (from the person's move stored to the computer's move received);
+4. load beside reviews (``--reviews N``, 2 by default; 0 skips it): the same 20 games
+   again while N finished 8x8 Othello games (imported, random moves) are being reviewed
+   by the same worker processes: the answer times beside part 3's, and how far the
+   reviews got meanwhile (the review gives way to the turns the computer owes).
 
 Needs the test extras (the websocket client): `sh scripts/test.sh` installs them.
 """
@@ -22,18 +26,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import secrets
 import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from games.rules import Color, Move, new_position
+from games.rules.sgf import GameRecord, export_sgf
 from tests.clients import Browser, Follower
 from tests.daphne import Daphne, environment, running
 
@@ -170,18 +178,81 @@ async def load(base: str, games: int) -> None:
     )
 
 
-async def run(base: str, quick: bool) -> None:
+def upload_sgf(browser: Browser, text: str) -> str:
+    """Import one SGF record through ``POST /games/import/`` (multipart): its game id."""
+    browser.get("/games/import/")
+    boundary = secrets.token_hex(16)
+    body = "".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"{extra}\r\n\r\n{value}\r\n'
+        for name, extra, value in (
+            ("csrfmiddlewaretoken", "", browser.cookie("csrftoken")),
+            ("sgf", '; filename="game.sgf"\r\nContent-Type: application/x-go-sgf', text),
+        )
+    )
+    request = urllib.request.Request(
+        browser.base + "/games/import/",
+        data=(body + f"--{boundary}--\r\n").encode(),
+        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+    )
+    with browser.opener.open(request, timeout=60) as response:
+        return str(response.geturl()).rstrip("/").split("/")[-1]
+
+
+def random_othello_sgf(seed: int) -> str:
+    """A finished 8x8 Othello game of random legal moves, as SGF."""
+    chooser = random.Random(seed)
+    position = new_position("othello", 8)
+    moves: list[tuple[Color, Move]] = []
+    while not position.is_over:
+        legal = position.legal_moves()
+        move = Move.place(chooser.choice(legal)) if legal else Move.pass_turn()
+        moves.append((position.to_move, move))
+        position = position.play(move)[0]
+    record = GameRecord(kind="othello", size=8, moves=tuple(moves), black_name="A", white_name="B")
+    return export_sgf(record)
+
+
+def review_progress(browser: Browser, game_ids: list[str]) -> str:
+    """Each review's status and progress, as words."""
+    found = [json.loads(browser.get(f"/games/{game_id}/analysis.json")) for game_id in game_ids]
+    return ", ".join(f"{review['status']} {review['progress']:.0%}" for review in found)
+
+
+async def load_beside_reviews(base: str, games: int, reviews: int) -> None:
+    browser = Browser(base)
+    game_ids = [upload_sgf(browser, random_othello_sgf(500 + seed)) for seed in range(reviews)]
+    for game_id in game_ids:
+        browser.post(f"/games/{game_id}/analysis/", {})
+    await asyncio.sleep(2)
+    print(f"  {reviews} reviews asked for: {review_progress(browser, game_ids)}")
+    await load(base, games)
+    print(f"  the reviews meanwhile: {review_progress(browser, game_ids)}")
+
+
+async def run(base: str, quick: bool, reviews: int) -> None:
     print("strength against a random player")
     await strength(base, 3 if quick else 10)
     print("level 1")
     await level_one(base, 2 if quick else 5)
     print("load")
     await load(base, 6 if quick else 20)
+    if reviews:
+        print(f"load beside {reviews} reviews")
+        await load_beside_reviews(base, 6 if quick else 20, reviews)
+
+
+async def load_only(base: str, quick: bool, reviews: int) -> None:
+    print("load")
+    await load(base, 6 if quick else 20)
+    print(f"load beside {reviews} reviews")
+    await load_beside_reviews(base, 6 if quick else 20, reviews)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--reviews", type=int, default=2, help="reviews beside part 4's load")
+    parser.add_argument("--load-only", action="store_true", help="parts 3 and 4 only")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-computer-"))
     env = environment(
@@ -198,7 +269,10 @@ def main() -> None:
     server.migrate()
     with running([server]):
         print(f"one daphne process, embedded default ({server.url})")
-        asyncio.run(run(server.url, args.quick))
+        if args.load_only:
+            asyncio.run(load_only(server.url, args.quick, args.reviews))
+        else:
+            asyncio.run(run(server.url, args.quick, args.reviews))
 
 
 if __name__ == "__main__":
