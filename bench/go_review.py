@@ -12,9 +12,10 @@ verdict on every position and prints, by stage of the game:
 
 - how often the sign of each candidate eval agrees with the result, and its mean
   absolute error in points: ``eval`` (``estimate_score`` after the best move, what the
-  review stores), ``static`` (``estimate_score`` of the position as it stands) and, on
-  every tenth position, ``playout`` (GNU Go's ``final_score`` from there at level 0:
-  it plays the game out, too slow for 19x19);
+  review stores) and ``static`` (``estimate_score`` of the position as it stands),
+  against the game's result (which the random moves after the position change) and,
+  every ``CONTINUE_EVERY`` plies, against the result of GNU Go playing the game on
+  from there at level 10 with no random move (what "the engine's eval" claims);
 - the losses the review gives GNU Go's own moves and the random ones, and how many of
   each it judges an inaccuracy, a mistake or a blunder.
 
@@ -44,6 +45,8 @@ from games.rules.base import Color, Move, Point
 from games.rules.go import GoPosition
 
 KOMI = 7.0
+CONTINUE_EVERY = 8
+"""Every this many plies of a measured game, GNU Go also plays the game on from there."""
 
 
 def random_point(position: GoPosition, rng: random.Random) -> Point | None:
@@ -54,23 +57,31 @@ def random_point(position: GoPosition, rng: random.Random) -> Point | None:
     def eye(point: Point) -> bool:
         row, col = point
         around = [(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)]
-        return all(position.stone_at(p) is own for p in around if 0 <= min(p) and max(p) < size)
+        return all(position.stone_at(p) is own for p in around if min(p) >= 0 and max(p) < size)
 
     candidates = [p for p in position.legal_moves() if not eye(p)]
     return rng.choice(candidates) if candidates else None
 
 
 def self_play(
-    size: int, *, level: int, share: float, rng: random.Random, limit: int
+    size: int,
+    *,
+    level: int,
+    share: float,
+    rng: random.Random,
+    limit: int,
+    start: list[tuple[Color, Point | None]] | None = None,
 ) -> tuple[list[tuple[Color, Point | None]], list[bool]]:
-    """A game of GNU Go at ``level`` against itself, ``share`` of the moves random: the
-    moves and, for each, whether it was random. Ends at two passes, a resignation or
-    ``limit`` moves."""
-    moves: list[tuple[Color, Point | None]] = []
-    wild: list[bool] = []
+    """A game of GNU Go at ``level`` against itself, ``share`` of the moves random, from
+    the moves ``start``: the moves and, for each, whether it was random. Ends at two
+    passes, a resignation or ``limit`` moves."""
+    moves: list[tuple[Color, Point | None]] = list(start or [])
+    wild: list[bool] = [False] * len(moves)
     position = GoPosition.start(size)
+    for _, point in moves:
+        position = position.play(Move.pass_turn() if point is None else Move.place(point))[0]
     with GtpEngine(gnugo_command(), timeout=120) as engine:
-        replay(engine, GoGame(size, KOMI))
+        replay(engine, GoGame(size, KOMI, tuple(moves)))
         engine.send(f"level {level}")
         while not position.is_over and len(moves) < limit:
             color = position.to_move
@@ -121,7 +132,8 @@ def verdicts(
 def measure(games: int, seed: int) -> None:
     size = 9
     rng = random.Random(seed)
-    rows = []  # (stage, eval, static, playout or None, result)
+    rows: list[tuple[int, float, float, float, float | None]] = []
+    # (stage of the game, eval, static, result, result of GNU Go's play from there or None)
     losses: dict[bool, list[float]] = {False: [], True: []}
     with GtpAnalyser() as analyser:
         for number in range(games):
@@ -133,33 +145,49 @@ def measure(games: int, seed: int) -> None:
             result = final_score(GoGame(size, KOMI, tuple(moves)), level=10)
             found = verdicts(analyser, size, moves, list(range(len(moves) + 1)))
             for ply in range(1, len(moves) + 1):
-                color, point = moves[ply - 1]
+                color = moves[ply - 1][0]
                 loss = move_loss(best=found[ply - 1][0], played=found[ply][1], mover=color)
                 losses[wild[ply - 1]].append(loss)
             for ply in range(0, len(moves) - 1):
-                playout = None
-                if ply % 10 == 0:
-                    playout = final_score(GoGame(size, KOMI, tuple(moves[:ply])), level=0)
+                continued = None
+                if ply % CONTINUE_EVERY == 0:
+                    ended, _ = self_play(
+                        size, level=10, share=0, rng=rng, limit=200, start=moves[:ply]
+                    )
+                    if ended[-1][1] is None:  # not resigned
+                        continued = final_score(GoGame(size, KOMI, tuple(ended)), level=10)
                 stage = min(ply * 4 // len(moves), 3)
-                rows.append((stage, found[ply][0], found[ply][1], playout, result))
+                rows.append((stage, found[ply][0], found[ply][1], result, continued))
             print(
                 f"game {number + 1}: {len(moves)} moves, {share:.0%} random, result "
                 f"{'B' if result > 0 else 'W'}+{abs(result)}",
                 flush=True,
             )
+            report(rows, losses, size)
+
+
+def report(
+    rows: list[tuple[int, float, float, float, float | None]],
+    losses: dict[bool, list[float]],
+    size: int,
+) -> None:
+    """Prints the figures of the games so far."""
     names = ["first quarter", "second quarter", "third quarter", "last quarter"]
     for stage, name in enumerate(names):
         chosen = [row for row in rows if row[0] == stage]
         if not chosen:
             continue
         parts = [f"{name}: {len(chosen)} positions"]
-        for label, column in (("eval", 1), ("static", 2), ("playout", 3)):
-            pairs = [(row[column], row[4]) for row in chosen if row[column] is not None]
-            if not pairs:
-                continue
-            agree = sum((value > 0) == (result > 0) for value, result in pairs) / len(pairs)
-            error = statistics.mean(abs(value - result) for value, result in pairs)
-            parts.append(f"{label} ({len(pairs)}): sign {agree:.0%}, error {error:.1f}")
+        for truth, name in ((3, "the game's result"), (4, "GNU Go's play from there")):
+            for label, column in (("eval", 1), ("static", 2)):
+                pairs = [(row[column], row[truth]) for row in chosen if row[truth] is not None]
+                if not pairs:
+                    continue
+                agree = sum((value > 0) == (real > 0) for value, real in pairs) / len(pairs)
+                error = statistics.mean(abs(value - real) for value, real in pairs)
+                parts.append(
+                    f"{label} vs {name} ({len(pairs)}): sign {agree:.0%}, error {error:.1f}"
+                )
         print("; ".join(parts))
     for random_move, name in ((False, "GNU Go's moves"), (True, "random moves")):
         found_losses = losses[random_move]

@@ -5,9 +5,11 @@
 included), the best move for ``to_move`` and a line that follows it, and what the
 last move played left (``played``: the same measure of the position as it stands,
 before the side to move answers). The engine is any GTP program that answers GNU
-Go's analysis commands (``top_moves_black``/``top_moves_white`` and
-``estimate_score``); the default is GNU Go (``gnugo.gnugo_command``), and the
-server's ``REVIEW_GO_COMMAND`` setting names another.
+Go's analysis commands (``top_moves_black``/``top_moves_white``, ``estimate_score``
+and ``set_random_seed``); the default is GNU Go (``gnugo.gnugo_command``), and the
+server's ``REVIEW_GO_COMMAND`` setting names another. An engine that values
+positions in its own words (KataGo's ``kata-analyze``, Leela Zero's ``lz-analyze``)
+needs a class of its own with the same ``verdict`` (``GoAnalyser``).
 
 How a position is valued (measured against the results of finished games:
 ``bench/go_review.py``, README "Review"):
@@ -35,7 +37,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Self
+from typing import Protocol, Self
 
 from games.rules.base import Color, Point
 
@@ -46,6 +48,7 @@ __all__ = [
     "ANALYSIS_LEVEL",
     "PV_LENGTH",
     "PV_LEVEL",
+    "GoAnalyser",
     "GoVerdict",
     "GtpAnalyser",
     "parse_score",
@@ -63,6 +66,8 @@ LONG_LINE_SIZE = 13
 """The largest board whose line is ``PV_LENGTH`` long: beyond it each move of the line costs
 about half a second of GNU Go's (19x19), so the line is ``SHORT_LINE`` moves."""
 SHORT_LINE = 3
+RANDOM_SEED = 0
+"""GNU Go's random seed for every verdict."""
 COMMAND_TIMEOUT = 60.0
 """Seconds any one command may take: a ``top_moves`` on an open 19x19 board takes a few."""
 
@@ -83,6 +88,13 @@ class GoVerdict:
     pv: tuple[Step, ...]
     played: float
     exact: bool = False
+
+
+class GoAnalyser(Protocol):
+    """What the review asks of a Go engine: the verdict on the position after ``game``'s
+    moves, ``to_move`` to play (no best move once ``over``)."""
+
+    def verdict(self, game: GoGame, to_move: Color, *, over: bool = False) -> GoVerdict: ...
 
 
 def parse_score(text: str) -> float:
@@ -170,6 +182,9 @@ class GtpAnalyser:
         """
         engine = self._ready()
         replay(engine, game)
+        # GNU Go breaks ties at random: the same seed each time makes a verdict the same in
+        # any process, whatever it analysed before.
+        engine.send(f"set_random_seed {RANDOM_SEED}")
         played = parse_score(engine.send("estimate_score"))
         if over:
             return GoVerdict(played, None, (), played)
