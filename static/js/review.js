@@ -143,9 +143,10 @@ async function tryMoves(moves, engine = false) {
       : answer.engine_error
         ? "The engine did not answer in time."
         : "";
-  const best = answer.best ? ` Best: ${stepName(answer.best)}.` : "";
-  const turn = answer.to_move ? ` ${NAME[answer.to_move]} to move.` : "";
-  $("explore-status").textContent = `${tried ? `Tried ${tried}. ` : ""}${verdict}${best}${turn}`;
+  const best = answer.best ? `Best: ${stepName(answer.best)}.` : "";
+  const turn = answer.to_move ? `${NAME[answer.to_move]} to move.` : "";
+  const words = [tried ? `Tried ${tried}.` : "", verdict, best, turn];
+  $("explore-status").textContent = words.filter(Boolean).join(" ");
   $("explore-back").disabled = moves.length === 0;
 }
 
@@ -186,8 +187,9 @@ function drawGraph() {
   graph.replaceChildren(title);
   const plies = review.plies;
   const total = Math.max(data.moves.length, plies.length - 1, 1);
-  // Othello: every disc; Go: points, 20 on 9x9 to 40 on 19x19.
-  const limit = data.kind === "othello" ? data.size * data.size : data.size * 2 + 2;
+  // Othello: every disc; Go: the game's widest lead, at least 10 points.
+  const widest = Math.max(10, ...plies.map((entry) => Math.abs(entry.eval)));
+  const limit = data.kind === "othello" ? data.size * data.size : widest;
   const x = (ply) => (ply / total) * WIDTH;
   const y = (value) => HEIGHT / 2 - (Math.max(-limit, Math.min(limit, value)) / limit) * (HEIGHT / 2);
   svg("rect", { class: "graph-white", x: 0, y: 0, width: WIDTH, height: HEIGHT }, graph);
