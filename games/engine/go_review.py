@@ -34,7 +34,8 @@ solve. Pure: no Django.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Protocol, Self
@@ -153,9 +154,9 @@ class GtpAnalyser:
 
     ``command`` starts the engine (GNU Go by default); it starts at the first verdict
     and again after it failed. ``level`` is GNU Go's level for the best move;
-    ``timeout`` bounds each command (``EngineTimeout``: the engine is killed, the
-    next verdict starts another). Every verdict replays the game, so one analyser
-    serves any game.
+    ``timeout`` bounds each command and ``budget`` (if given) a whole verdict
+    (``EngineTimeout``: the engine is killed, the next verdict starts another).
+    Every verdict replays the game, so one analyser serves any game.
     """
 
     def __init__(
@@ -164,11 +165,13 @@ class GtpAnalyser:
         *,
         level: int = ANALYSIS_LEVEL,
         timeout: float = COMMAND_TIMEOUT,
+        budget: float | None = None,
         line: int | None = None,
     ) -> None:
         self.command = list(command) if command else gnugo_command()
         self.level = level
         self.timeout = timeout
+        self.budget = budget
         self._line = line
         self._engine: GtpEngine | None = None
 
@@ -181,42 +184,31 @@ class GtpAnalyser:
         ``OSError`` when the engine cannot be started.
         """
         engine = self._ready()
+        started = time.monotonic()
+
+        def ask(command: str) -> str:
+            if self.budget is None:
+                return engine.send(command)
+            left = self.budget - (time.monotonic() - started)
+            return engine.send(command, timeout=max(0.0, min(self.timeout, left)))
+
         replay(engine, game)
         # GNU Go breaks ties at random: the same seed each time makes a verdict the same in
         # any process, whatever it analysed before.
-        engine.send(f"set_random_seed {RANDOM_SEED}")
-        played = parse_score(engine.send("estimate_score"))
+        ask(f"set_random_seed {RANDOM_SEED}")
+        played = parse_score(ask("estimate_score"))
         if over:
             return GoVerdict(played, None, (), played)
-        engine.send(f"level {self.level}")
-        top = parse_top_moves(engine.send(f"top_moves_{to_move.value}"), game.size)
+        ask(f"level {self.level}")
+        top = parse_top_moves(ask(f"top_moves_{to_move.value}"), game.size)
         if not top:
             # The engine would pass (or resign): the position stays as it is.
             return GoVerdict(played, "pass", ("pass",), played)
         best = top[0][0]
-        engine.send(f"play {to_move.value} {vertex(best, game.size)}")
-        value = parse_score(engine.send("estimate_score"))
-        line = self._line or pv_length(game.size)
-        return GoVerdict(
-            value, best, (best, *self._line_after(engine, game.size, to_move, line - 1)), played
-        )
-
-    def _line_after(self, engine: GtpEngine, size: int, mover: Color, length: int) -> list[Step]:
-        """The engine's next ``length`` moves at ``PV_LEVEL`` after ``mover``'s, stopping
-        after a second pass or at a resignation."""
-        engine.send(f"level {PV_LEVEL}")
-        line: list[Step] = []
-        color = mover.opponent
-        while len(line) < length:
-            answer = engine.send(f"genmove {color.value}")
-            if answer.lower() == "resign":
-                break
-            point = point_of(answer, size)
-            line.append("pass" if point is None else point)
-            if line[-2:] == ["pass", "pass"]:
-                break
-            color = color.opponent
-        return line
+        ask(f"play {to_move.value} {vertex(best, game.size)}")
+        value = parse_score(ask("estimate_score"))
+        length = (self._line or pv_length(game.size)) - 1
+        return GoVerdict(value, best, (best, *_line_after(ask, game.size, to_move, length)), played)
 
     def close(self) -> None:
         """Stops the engine process, if one runs; the next verdict starts another."""
@@ -240,3 +232,21 @@ class GtpAnalyser:
             self.close()
             self._engine = GtpEngine(self.command, timeout=self.timeout)
         return self._engine
+
+
+def _line_after(ask: Callable[[str], str], size: int, mover: Color, length: int) -> list[Step]:
+    """The engine's next ``length`` moves at ``PV_LEVEL`` after ``mover``'s, stopping after
+    a second pass or at a resignation; ``ask`` sends a command and returns the answer."""
+    ask(f"level {PV_LEVEL}")
+    line: list[Step] = []
+    color = mover.opponent
+    while len(line) < length:
+        answer = ask(f"genmove {color.value}")
+        if answer.lower() == "resign":
+            break
+        point = point_of(answer, size)
+        line.append("pass" if point is None else point)
+        if line[-2:] == ["pass", "pass"]:
+            break
+        color = color.opponent
+    return line

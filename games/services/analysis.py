@@ -160,8 +160,9 @@ EXPLORE_MOVES = 60
 """The most moves tried from one position of the game in one request."""
 EXPLORE_GO_LEVEL = 5
 """GNU Go's level for an explored Go position's best move (a review's is 10)."""
-EXPLORE_GO_TIMEOUT = 5.0
-"""Seconds each of the engine's commands may take on an explored Go position."""
+EXPLORE_GO_SECONDS = 8.0
+"""Seconds the engine may take on an explored Go position, all its commands together
+(about 1 s on 19x19 here)."""
 EXPLORE_GO_LINE = 4
 """The moves of an explored Go position's line."""
 
@@ -248,7 +249,7 @@ def _explore_go(
     game: Game, line: list[tuple[rules.Color, rules.Point | None]], position: rules.Position
 ) -> dict[str, Any]:
     """The Go engine's verdict on an explored ``position`` reached by ``line``, within
-    ``EXPLORE_GO_TIMEOUT`` a command, or ``{"engine_error"}``."""
+    ``EXPLORE_GO_SECONDS``, or ``{"engine_error"}``."""
     setup: dict[rules.Color, list[rules.Point]] = {}
     if game.start is not None:
         for row, letters in enumerate(game.start["rows"]):
@@ -258,7 +259,7 @@ def _explore_go(
     komi = game.komi or 0.0
     go_game = GoGame.of(size=game.size, komi=komi, setup=setup or None, moves=line)
     analyser = GtpAnalyser(
-        go_command(), level=EXPLORE_GO_LEVEL, timeout=EXPLORE_GO_TIMEOUT, line=EXPLORE_GO_LINE
+        go_command(), level=EXPLORE_GO_LEVEL, budget=EXPLORE_GO_SECONDS, line=EXPLORE_GO_LINE
     )
     try:
         with analyser:

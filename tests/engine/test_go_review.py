@@ -12,7 +12,7 @@ import pytest
 import games.engine.go_review
 from games.engine.gnugo import GoGame
 from games.engine.go_review import GtpAnalyser, parse_score, parse_top_moves, pv_length
-from games.engine.gtp import EngineError
+from games.engine.gtp import EngineError, EngineTimeout
 from games.engine.review import judgement, move_loss
 from games.rules.base import Color, Point
 from tests.engine.conftest import fake_command
@@ -169,3 +169,13 @@ def test_an_engine_that_dies_is_reported_and_replaced(gnugo_path: str) -> None:
             broken.verdict(game, B)
     with GtpAnalyser(["/bin/false"]) as dead, pytest.raises(EngineError):
         dead.verdict(GoGame(9, 7.0), B)
+
+
+def test_a_verdict_over_its_budget_is_stopped(gnugo_path: str) -> None:
+    game = GoGame(19, 6.5, moves=((B, (3, 3)), (W, (15, 15)), (B, (3, 15))))
+    with GtpAnalyser(budget=0.001) as hurried:
+        with pytest.raises(EngineTimeout):
+            hurried.verdict(game, W)
+        # The next verdict starts another engine; with time enough it answers.
+        hurried.budget = 60
+        assert isinstance(hurried.verdict(game, W).best, tuple)
