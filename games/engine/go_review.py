@@ -25,7 +25,8 @@ How a position is valued (measured against the results of finished games:
   The eval of the next position cannot serve: it has the opponent's best reply
   in it.
 - ``pv``: ``best``, then the engine's moves at ``PV_LEVEL`` (fast) for up to
-  ``pv_length`` moves in all, stopping at a second pass or a resignation.
+  ``pv_length`` moves in all, stopping at a second pass, a resignation or when the
+  verdict's time runs out.
 
 Nothing is ``exact``: the estimate is GNU Go's influence-based count, not a
 solve. Pure: no Django.
@@ -43,7 +44,7 @@ from typing import Protocol, Self
 from games.rules.base import Color, Point
 
 from .gnugo import GoGame, gnugo_command, point_of, replay, vertex
-from .gtp import GtpEngine
+from .gtp import EngineTimeout, GtpEngine
 
 __all__ = [
     "ANALYSIS_LEVEL",
@@ -236,12 +237,17 @@ class GtpAnalyser:
 
 def _line_after(ask: Callable[[str], str], size: int, mover: Color, length: int) -> list[Step]:
     """The engine's next ``length`` moves at ``PV_LEVEL`` after ``mover``'s, stopping after
-    a second pass or at a resignation; ``ask`` sends a command and returns the answer."""
+    a second pass, at a resignation or when the time runs out (the line so far: the
+    engine was killed, the next verdict starts another); ``ask`` sends a command and
+    returns the answer."""
     ask(f"level {PV_LEVEL}")
     line: list[Step] = []
     color = mover.opponent
     while len(line) < length:
-        answer = ask(f"genmove {color.value}")
+        try:
+            answer = ask(f"genmove {color.value}")
+        except EngineTimeout:
+            break
         if answer.lower() == "resign":
             break
         point = point_of(answer, size)
