@@ -23,7 +23,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import events, rules, selectors
-from games.engine.gnugo import GoGame, gnugo_command
+from games.engine import analysis as engine_analysis
+from games.engine.gnugo import gnugo_command
 from games.engine.go_review import GtpAnalyser
 from games.engine.gtp import EngineError, GtpError
 from games.engine.othello.review import Analyser
@@ -162,7 +163,7 @@ EXPLORE_GO_LEVEL = 5
 """GNU Go's level for an explored Go position's best move (a review's is 10)."""
 EXPLORE_GO_SECONDS = 8.0
 """Seconds the engine may take on an explored Go position, all its commands together
-(about 1 s on 19x19 here)."""
+(under 1 s on 9x9 here, 2.5 to 8 s on crowded 19x19 boards: the line is cut short)."""
 EXPLORE_GO_LINE = 4
 """The moves of an explored Go position's line."""
 
@@ -241,23 +242,20 @@ def explore(*, game_id: str, ply: object, moves: object, engine: object = False)
             pv=[_step_json(step) for step in verdict.pv],
         )
     elif engine:
-        found.update(_explore_go(game, line, position))
+        found.update(_explore_go(game, line))
     return found
 
 
-def _explore_go(
-    game: Game, line: list[tuple[rules.Color, rules.Point | None]], position: rules.Position
-) -> dict[str, Any]:
-    """The Go engine's verdict on an explored ``position`` reached by ``line``, within
+def _explore_go(game: Game, line: list[tuple[rules.Color, rules.Point | None]]) -> dict[str, Any]:
+    """The Go engine's verdict on the explored position ``line`` reaches, within
     ``EXPLORE_GO_SECONDS``, or ``{"engine_error"}``."""
-    setup: dict[rules.Color, list[rules.Point]] = {}
-    if game.start is not None:
-        for row, letters in enumerate(game.start["rows"]):
-            for col, letter in enumerate(letters):
-                if letter != ".":
-                    setup.setdefault(rules.Color.from_letter(letter), []).append((row, col))
-    komi = game.komi or 0.0
-    go_game = GoGame.of(size=game.size, komi=komi, setup=setup or None, moves=line)
+    job = {
+        "start": game.start,
+        "size": game.size,
+        "komi": game.komi,
+        "moves": [(color.value, point) for color, point in line],
+    }
+    go_game, position = engine_analysis.go_game(job, len(line))
     analyser = GtpAnalyser(
         go_command(), level=EXPLORE_GO_LEVEL, budget=EXPLORE_GO_SECONDS, line=EXPLORE_GO_LINE
     )

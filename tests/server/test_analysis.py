@@ -25,6 +25,9 @@ from tests.server.test_records import new_game, play_random
 
 pytestmark = pytest.mark.django_db
 
+FIRST_KEYS = {"ply", "to_move", "eval", "exact", "best", "pv"}
+"""The fields of every position's entry; after a move, "loss" and "judgement" too."""
+
 
 def finished_othello(size: int = 4, seed: int = 1) -> Game:
     return play_random(new_game("othello", size), seed=seed)
@@ -140,19 +143,10 @@ def test_the_json_has_every_field_and_the_losses_add_up(client: Client) -> None:
     run(job, "one", range(job.total), now)
     plies = read(client, game).json()["plies"]
     first = plies[0]
-    assert set(first) == {"ply", "to_move", "eval", "exact", "best", "pv"}
+    assert set(first) == FIRST_KEYS
     assert first["to_move"] == "black"
     for before, after in itertools.pairwise(plies):
-        assert set(after) == {
-            "ply",
-            "to_move",
-            "eval",
-            "exact",
-            "best",
-            "pv",
-            "loss",
-            "judgement",
-        }
+        assert set(after) == {*FIRST_KEYS, "loss", "judgement"}
         # 4x4: every position is solved exactly, so each loss is the drop in the value.
         assert after["exact"]
         mover = before["to_move"]
@@ -206,22 +200,13 @@ def test_a_finished_go_game_is_reviewed_by_gnu_go_to_the_end(client: Client) -> 
     assert (body["status"], body["progress"], body["engine"]) == ("done", 1, "GNU Go 3.8")
     plies = body["plies"]
     assert [entry["ply"] for entry in plies] == list(range(job.total))
-    assert set(plies[0]) == {"ply", "to_move", "eval", "exact", "best", "pv"}
+    assert set(plies[0]) == FIRST_KEYS
     moves = [
         "pass" if move.row is None else [move.row, move.col]
         for move in game.moves.filter(action__in=["place", "pass"])
     ]
     for before, after in itertools.pairwise(plies):
-        assert set(after) == {
-            "ply",
-            "to_move",
-            "eval",
-            "exact",
-            "best",
-            "pv",
-            "loss",
-            "judgement",
-        }
+        assert set(after) == {*FIRST_KEYS, "loss", "judgement"}
         assert after["exact"] is False
         assert isinstance(after["eval"], int | float)
         assert after["loss"] >= 0
