@@ -6,8 +6,9 @@
 - ``GET /games/<id>/analysis.json``: the review so far; 404 before any request.
 - ``POST /games/<id>/explore.json`` (JSON ``{"ply", "moves"}``): other moves tried from
   a position of a finished game, as the rules play them, with the engine's verdict
-  (Othello); 400 ``{"error", "message"}`` for a malformed request or an illegal move,
-  409 for a game not finished; 60 a minute per session (300 per IP).
+  (Othello always, Go with ``"engine": true``); 400 ``{"error", "message"}`` for a
+  malformed request or an illegal move, 409 for a game not finished; 60 a minute per
+  session (300 per IP).
 """
 
 from __future__ import annotations
@@ -60,7 +61,12 @@ def explore_json(request: HttpRequest, game_id: str) -> JsonResponse:
             {"error": "bad_request", "message": "the body is an object"}, status=400
         )
     try:
-        found = services.explore(game_id=game_id, ply=body.get("ply"), moves=body.get("moves", []))
+        found = services.explore(
+            game_id=game_id,
+            ply=body.get("ply"),
+            moves=body.get("moves", []),
+            engine=body.get("engine", False),
+        )
     except NotFinished as refused:
         return JsonResponse({"error": str(refused)}, status=409)
     except GameError as error:

@@ -101,12 +101,13 @@ class ComputerPool:
         another process holds the review, or until turns owed need this engine."""
         data = dataclasses.asdict(job)
         game_id = job.game_id
+        go_command = services.go_command()
         try:
             for ply in range(job.next_ply, job.total):
                 if self.turns_waiting:
                     await database(services.release_analysis, game_id=game_id, process=self.process)
                     return
-                think = functools.partial(verdict, data, ply)
+                think = functools.partial(verdict, data, ply, go_command=go_command)
                 found = await asyncio.get_running_loop().run_in_executor(self.executor, think)
                 stored = await database(
                     services.store_verdict,

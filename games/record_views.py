@@ -123,8 +123,7 @@ def replay(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResp
         },
         "transcript": _has_transcript(game),
         "time_control": selectors.time_control_text(game),
-        # The engines review finished Othello games (Go's review is not built yet).
-        "reviewable": game.status == Game.Status.FINISHED and game.kind == Game.Kind.OTHELLO,
+        "reviewable": game.status == Game.Status.FINISHED,
     }
     return render(request, "games/replay.html", context)
 

@@ -28,6 +28,9 @@ Environment variables:
                      within 5 s of its last socket, a killed process's too)
     COMPUTER_ENGINES the computer's engines thinking at once in each process (default 2)
     GNUGO_PATH       GNU Go's program (default /usr/games/gnugo, Debian's gnugo)
+    REVIEW_GO_COMMAND  the GTP engine that reviews Go games, a command line (default GNU
+                     Go at GNUGO_PATH); it must answer GNU Go's top_moves_black/white and
+                     estimate_score
     EMAIL_HOST       an SMTP server for the password reset mails; unset, they are printed
                      on the console (Django's console backend)
     EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL
@@ -41,6 +44,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import sys
 import tempfile
 import warnings
@@ -120,6 +124,9 @@ SEEK_PROCESS_TIMEOUT = float(os.environ.get("SEEK_PROCESS_TIMEOUT", "4"))
 # GNU Go (Debian's gnugo).
 COMPUTER_ENGINES = int(os.environ.get("COMPUTER_ENGINES", "2"))
 GNUGO_PATH = os.environ.get("GNUGO_PATH", "/usr/games/gnugo")
+# The review's Go engine (games.engine.go_review): a GTP command line answering GNU Go's
+# top_moves_black/white and estimate_score; empty: GNU Go at GNUGO_PATH.
+REVIEW_GO_COMMAND = shlex.split(os.environ.get("REVIEW_GO_COMMAND", ""))
 
 # games.limits: on unless RATE_LIMITS=off (django-ratelimit reads RATELIMIT_ENABLE).
 RATE_LIMITS = os.environ.get("RATE_LIMITS", "").strip().lower() != "off"

@@ -3,35 +3,50 @@
 The server (games.computer) sends a review as a plain mapping
 (``services.AnalysisJob`` as a dict; the worker imports no Django) and a ply, and
 gets the verdict on the position after that many moves back as JSON-ready data:
-``{"to_move", "eval", "exact", "best", "pv"}`` (DESIGN.md, "Review"). The analyser
-of each game is kept in the worker process between its positions, so that the exact
-solver's tables serve the whole endgame.
+``{"to_move", "eval", "exact", "best", "pv"}`` (DESIGN.md, "Review"), and for Go
+``"played"`` too: the value of the move that led there for its mover, from which the
+server reckons its loss (``go_review``). Othello's analyser of each game is kept in the
+worker process between its positions, so that the exact solver's tables serve the whole
+endgame; Go's is one GTP engine process (``go_command``, GNU Go by default) that
+replays each game it is asked about.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules.base import Color, Move
+from games.rules.base import Color, Move, Point
+from games.rules.go import GoPosition
 from games.rules.othello import OthelloPosition
 
+from .gnugo import GoGame
+from .go_review import GtpAnalyser
+from .gtp import GtpError
 from .othello.review import Analyser, Step
 
-__all__ = ["verdict"]
+__all__ = ["close", "go_game", "verdict"]
 
 KEPT = 2
 """The analysers (a game's tables each) a worker process keeps."""
 
 _analysers: OrderedDict[str, Analyser] = OrderedDict()
+_go_analysers: dict[tuple[str, ...], GtpAnalyser] = {}
 
 
-def verdict(job: Mapping[str, Any], ply: int) -> dict[str, Any]:
-    """The verdict on the position of ``job``'s game after ``ply`` moves.
+def verdict(
+    job: Mapping[str, Any], ply: int, *, go_command: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The verdict on the position of ``job``'s game after ``ply`` moves; Go's from the
+    GTP engine ``go_command`` (GNU Go when None).
 
-    Raises ``ValueError`` for a kind the review does not analyse.
+    Raises ``ValueError`` for a kind the review does not analyse, or a Go game the
+    engine refuses or answers about in words it cannot read; ``EngineError`` when the
+    engine fails or is too slow (worth another try), ``OSError`` when it cannot start.
     """
+    if job["kind"] == "go":
+        return _go_verdict(job, ply, go_command)
     if job["kind"] != "othello":
         raise ValueError(f"the review does not analyse {job['kind']!r} games")
     position = _position(job, ply)
@@ -44,6 +59,59 @@ def verdict(job: Mapping[str, Any], ply: int) -> dict[str, Any]:
         "best": _json(found.best),
         "pv": [_json(step) for step in found.pv],
     }
+
+
+def close() -> None:
+    """Stops the Go engines this process keeps (a worker's die with it anyway)."""
+    while _go_analysers:
+        _go_analysers.popitem()[1].close()
+
+
+def _go_verdict(job: Mapping[str, Any], ply: int, command: Sequence[str] | None) -> dict[str, Any]:
+    game, position = go_game(job, ply)
+    key = tuple(command or ())
+    analyser = _go_analysers.get(key)
+    if analyser is None:
+        analyser = _go_analysers[key] = GtpAnalyser(command)
+    over = position.is_over
+    try:
+        found = analyser.verdict(game, position.to_move, over=over)
+    except GtpError as refused:
+        # The engine's rules differ from ours on this game: it cannot be analysed.
+        raise ValueError(str(refused)) from None
+    return {
+        "to_move": None if over else position.to_move.value,
+        "eval": found.eval,
+        "exact": False,
+        "best": _json(found.best),
+        "pv": [_json(step) for step in found.pv],
+        "played": found.played,
+    }
+
+
+def go_game(job: Mapping[str, Any], ply: int) -> tuple[GoGame, GoPosition]:
+    """``job``'s Go game after ``ply`` moves, as GTP needs it and as the rules play it.
+
+    Raises ``RulesError`` for a move the rules refuse.
+    """
+    start = job["start"]
+    setup: dict[Color, list[Point]] = {}
+    if start is None:
+        position = GoPosition.start(job["size"])
+    else:
+        position = GoPosition.from_rows(start["rows"], Color(start["to_move"]))
+        for row, line in enumerate(start["rows"]):
+            for col, letter in enumerate(line):
+                if letter != ".":
+                    setup.setdefault(Color.from_letter(letter), []).append((row, col))
+    moves: list[tuple[Color, Point | None]] = []
+    for color, point in job["moves"][:ply]:
+        where = None if point is None else (point[0], point[1])
+        move = Move.pass_turn() if where is None else Move.place(where)
+        position = position.play(move)[0]
+        moves.append((Color(color), where))
+    komi = job["komi"] or 0.0
+    return GoGame.of(size=job["size"], komi=komi, setup=setup or None, moves=moves), position
 
 
 def _position(job: Mapping[str, Any], ply: int) -> OthelloPosition:

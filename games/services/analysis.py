@@ -17,11 +17,16 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from games import events, rules, selectors
+from games.engine import analysis as engine_analysis
+from games.engine.gnugo import gnugo_command
+from games.engine.go_review import GtpAnalyser
+from games.engine.gtp import EngineError, GtpError
 from games.engine.othello.review import Analyser
 from games.engine.review import judgement, move_loss
 from games.models import Analysis, Game, Move
@@ -36,6 +41,7 @@ __all__ = [
     "analysis_json",
     "claim_analyses",
     "explore",
+    "go_command",
     "release_analysis",
     "request_analysis",
     "sgf_comments",
@@ -43,6 +49,8 @@ __all__ = [
 ]
 
 ENGINES = {"othello": "Engine (review: exact at 14 empties)", "go": "GNU Go 3.8"}
+"""The engine named in a review (Go's, when ``REVIEW_GO_COMMAND`` names another, is that
+program's name)."""
 LEASE = datetime.timedelta(seconds=120)
 """How long a claim holds without a stored position: longer than any one position takes."""
 
@@ -81,18 +89,28 @@ def request_analysis(*, game_id: str) -> Analysis:
     game = locked(game_id)
     if game.status != Game.Status.FINISHED:
         raise NotFinished(f"the game is {game.status}: only a finished game is analysed")
-    if game.kind == Game.Kind.GO:
-        raise NotFinished("the review of Go games is not available yet")
     analysis = Analysis.objects.filter(game=game).first()
     if analysis is None:
         analysis = Analysis.objects.create(
-            game=game, engine=ENGINES[str(game.kind)], total=len(_played(game)) + 1
+            game=game, engine=_engine_name(str(game.kind)), total=len(_played(game)) + 1
         )
         on_commit(lambda: events.broadcast_analysis(game, analysis.status, analysis.progress))
     elif analysis.status == Analysis.Status.FAILED:
         analysis.status = Analysis.Status.QUEUED
         analysis.save(update_fields=["status"])
     return analysis
+
+
+def go_command() -> list[str]:
+    """The GTP engine that reviews Go games: ``REVIEW_GO_COMMAND`` (a command line) when
+    set, else GNU Go at ``GNUGO_PATH``."""
+    return list(settings.REVIEW_GO_COMMAND) or gnugo_command(settings.GNUGO_PATH)
+
+
+def _engine_name(kind: str) -> str:
+    if kind == "go" and settings.REVIEW_GO_COMMAND:
+        return str(settings.REVIEW_GO_COMMAND[0]).rsplit("/", 1)[-1]
+    return ENGINES[kind]
 
 
 def analysis_json(game_id: str) -> dict[str, Any] | None:
@@ -141,15 +159,24 @@ EXPLORE_EXACT = 10
 """Explored positions with this many empties or fewer are solved (well under a second)."""
 EXPLORE_MOVES = 60
 """The most moves tried from one position of the game in one request."""
+EXPLORE_GO_LEVEL = 5
+"""GNU Go's level for an explored Go position's best move (a review's is 10)."""
+EXPLORE_GO_SECONDS = 8.0
+"""Seconds the engine may take on an explored Go position, all its commands together
+(under 1 s on 9x9 here, 2.5 to 8 s on crowded 19x19 boards: the line is cut short)."""
+EXPLORE_GO_LINE = 4
+"""The moves of an explored Go position's line."""
 
 
-def explore(*, game_id: str, ply: object, moves: object) -> dict[str, Any]:
+def explore(*, game_id: str, ply: object, moves: object, engine: object = False) -> dict[str, Any]:
     """``POST /games/<id>/explore.json``: the position after the game's first ``ply``
     moves and then ``moves`` (each ``[r, c]`` or ``"pass"``), as the rules play them.
 
     Returns ``{"ply", "board", "to_move", "legal", "over", "diffs"}`` (one diff per
-    tried move: ``color``, ``point``, ``flipped`` or ``captured``) and, for Othello,
-    the engine's verdict (``eval`` from Black's side, ``exact``, ``best``, ``pv``).
+    tried move: ``color``, ``point``, ``flipped`` or ``captured``) and the engine's
+    verdict (``eval`` from Black's side, ``exact``, ``best``, ``pv``): for Othello
+    always, for Go when ``engine`` is true (GTP's answer takes a second or more), or
+    ``engine_error`` when the engine failed or took too long.
     Raises ``NotFinished`` for a game not finished (no engine help in play),
     ``GameError("bad_request")`` for a malformed request or no game and
     ``GameError("illegal_move")`` (the message says which move and why)."""
@@ -163,15 +190,18 @@ def explore(*, game_id: str, ply: object, moves: object) -> dict[str, Any]:
         raise GameError("bad_request", f"ply must be an integer from 0 to {len(played)}")
     if not isinstance(moves, list) or len(moves) > EXPLORE_MOVES:
         raise GameError("bad_request", f"moves must be a list of at most {EXPLORE_MOVES}")
+    if not isinstance(engine, bool):
+        raise GameError("bad_request", "engine must be true or false")
     position: rules.Position = rules.new_position(str(game.kind), game.size)
     if game.start is not None:
         # An imported setup: rows and the side to move.
         setup = rules.OthelloPosition if game.kind == Game.Kind.OTHELLO else rules.GoPosition
         position = setup.from_rows(game.start["rows"], rules.Color(game.start["to_move"]))
+    line: list[tuple[rules.Color, rules.Point | None]] = []
     for move in played[: int(ply)]:  # type: ignore[call-overload]
-        stored = (
-            rules.Move.pass_turn() if move.row is None else rules.Move.place((move.row, move.col))
-        )
+        point = None if move.row is None else (move.row, move.col)
+        stored = rules.Move.pass_turn() if point is None else rules.Move.place(point)
+        line.append((rules.Color(move.color), point))
         position = position.play(stored)[0]
     diffs = []
     for index, tried in enumerate(moves):
@@ -184,6 +214,7 @@ def explore(*, game_id: str, ply: object, moves: object) -> dict[str, Any]:
             position, diff = position.play(move)
         except rules.RulesError as error:
             raise GameError("illegal_move", f"move {index + 1}: {error}") from None
+        line.append((diff.color, diff.point))
         diffs.append(
             {
                 "color": diff.color.value,
@@ -210,7 +241,35 @@ def explore(*, game_id: str, ply: object, moves: object) -> dict[str, Any]:
             best=_step_json(verdict.best),
             pv=[_step_json(step) for step in verdict.pv],
         )
+    elif engine:
+        found.update(_explore_go(game, line))
     return found
+
+
+def _explore_go(game: Game, line: list[tuple[rules.Color, rules.Point | None]]) -> dict[str, Any]:
+    """The Go engine's verdict on the explored position ``line`` reaches, within
+    ``EXPLORE_GO_SECONDS``, or ``{"engine_error"}``."""
+    job = {
+        "start": game.start,
+        "size": game.size,
+        "komi": game.komi,
+        "moves": [(color.value, point) for color, point in line],
+    }
+    go_game, position = engine_analysis.go_game(job, len(line))
+    analyser = GtpAnalyser(
+        go_command(), level=EXPLORE_GO_LEVEL, budget=EXPLORE_GO_SECONDS, line=EXPLORE_GO_LINE
+    )
+    try:
+        with analyser:
+            verdict = analyser.verdict(go_game, position.to_move, over=position.is_over)
+    except (EngineError, GtpError, OSError, ValueError) as error:
+        return {"engine_error": str(error)}
+    return {
+        "eval": verdict.eval,
+        "exact": False,
+        "best": _step_json(verdict.best),
+        "pv": [_step_json(step) for step in verdict.pv],
+    }
 
 
 def _step_json(step: object) -> object:
@@ -291,10 +350,14 @@ def store_verdict(
     if ply != len(analysis.plies):
         return False
     game = analysis.game
-    entry = {"ply": ply, **verdict}
+    # Go's verdict carries the value of the move that led here (go_review): not stored.
+    entry = {key: value for key, value in verdict.items() if key != "played"}
+    entry = {"ply": ply, **entry}
     if ply >= 1:
         move = game.moves.filter(action__in=[Move.Action.PLACE, Move.Action.PASS])[ply - 1]
-        entry.update(_cost(analysis.plies[ply - 1], verdict, move, game))
+        entry.update(
+            _cost(analysis.plies[ply - 1], verdict.get("played", verdict["eval"]), move, game)
+        )
     analysis.plies = [*analysis.plies, entry]
     analysis.lease_until = now + LEASE
     if len(analysis.plies) >= analysis.total:
@@ -308,15 +371,16 @@ def store_verdict(
     return True
 
 
-def _cost(before: dict[str, Any], after: dict[str, Any], move: Move, game: Game) -> dict[str, Any]:
-    """The loss and judgement of ``move``, between the verdicts ``before`` and ``after``."""
+def _cost(before: dict[str, Any], after: float, move: Move, game: Game) -> dict[str, Any]:
+    """The loss and judgement of ``move``, between the verdict ``before`` it and the value
+    ``after`` it of the move played (Othello: the next position's eval; Go: ``played``)."""
     played = "pass" if move.row is None else [move.row, move.col]
     automatic = game.kind == Game.Kind.OTHELLO and played == "pass"
     if played == before["best"]:
         loss: float = 0
     else:
         loss = move_loss(
-            best=before["eval"], played=after["eval"], mover=Color(move.color), automatic=automatic
+            best=before["eval"], played=after, mover=Color(move.color), automatic=automatic
         )
     loss = round(loss, 1)
     return {"loss": loss, "judgement": judgement(loss, kind=str(game.kind), size=game.size)}

@@ -103,11 +103,12 @@ const explored = { ply: 0, moves: [] };
 const sideBoard = createBoard($("explore-board"), { onPlay: (point) => tryMoves([...explored.moves, point]) });
 const csrf = () => document.querySelector("#review-request [name=csrfmiddlewaretoken]").value;
 
-async function tryMoves(moves) {
+// Go's engine answers in a second or more: only when asked ("Ask the engine").
+async function tryMoves(moves, engine = false) {
   const response = await fetch(`/games/${encodeURIComponent(data.id)}/explore.json`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
-    body: JSON.stringify({ ply: explored.ply, moves }),
+    body: JSON.stringify({ ply: explored.ply, moves, engine }),
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
@@ -136,10 +137,16 @@ async function tryMoves(moves) {
     territory: null,
   });
   const tried = moves.filter((move) => move !== "pass").map(stepName).join(" ");
-  const verdict = "eval" in answer ? `${verdictText(answer)}.` : "";
-  const best = answer.best ? ` Best: ${stepName(answer.best)}.` : "";
-  const turn = answer.to_move ? ` ${NAME[answer.to_move]} to move.` : "";
-  $("explore-status").textContent = `${tried ? `Tried ${tried}. ` : ""}${verdict}${best}${turn}`;
+  const verdict =
+    "eval" in answer
+      ? `${verdictText(answer)}.`
+      : answer.engine_error
+        ? "The engine did not answer in time."
+        : "";
+  const best = answer.best ? `Best: ${stepName(answer.best)}.` : "";
+  const turn = answer.to_move ? `${NAME[answer.to_move]} to move.` : "";
+  const words = [tried ? `Tried ${tried}.` : "", verdict, best, turn];
+  $("explore-status").textContent = words.filter(Boolean).join(" ");
   $("explore-back").disabled = moves.length === 0;
 }
 
@@ -148,6 +155,13 @@ $("explore-start").addEventListener("click", () => {
   $("explore-box").hidden = false;
   $("explore-start").hidden = true;
   tryMoves([]);
+});
+
+$("explore-pass").addEventListener("click", () => tryMoves([...explored.moves, "pass"]));
+
+$("explore-engine").addEventListener("click", () => {
+  $("explore-status").textContent = "Asking the engine…";
+  tryMoves(explored.moves, true);
 });
 
 $("explore-back").addEventListener("click", () => {
@@ -173,7 +187,9 @@ function drawGraph() {
   graph.replaceChildren(title);
   const plies = review.plies;
   const total = Math.max(data.moves.length, plies.length - 1, 1);
-  const limit = data.kind === "othello" ? data.size * data.size : 40;
+  // Othello: every disc; Go: the game's widest lead, at least 10 points.
+  const widest = Math.max(10, ...plies.map((entry) => Math.abs(entry.eval)));
+  const limit = data.kind === "othello" ? data.size * data.size : widest;
   const x = (ply) => (ply / total) * WIDTH;
   const y = (value) => HEIGHT / 2 - (Math.max(-limit, Math.min(limit, value)) / limit) * (HEIGHT / 2);
   svg("rect", { class: "graph-white", x: 0, y: 0, width: WIDTH, height: HEIGHT }, graph);
@@ -268,7 +284,7 @@ function drawBest() {
   words.addEventListener("click", () => show(shownLine.style.visibility === "hidden"));
   best.append(words, shownLine);
   if (entry.best === "pass") return;
-  const cell = board.querySelector(`[data-point="${entry.best[0]},${entry.best[1]}"]`);
+  const cell = board.querySelector(`.hit[data-point="${entry.best[0]},${entry.best[1]}"]`);
   if (!cell) return;
   const size = Number(cell.getAttribute("width"));
   const group = svg("g", { class: "review-best", "aria-hidden": "true" }, board);

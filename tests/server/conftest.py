@@ -10,11 +10,20 @@ from typing import Any
 
 import pytest
 
+from games.engine import analysis
 from games.models import Game
 from games.services import GameError
 from tests.daphne import Daphne, environment, running
 from tests.processes import fresh_database
 from tests.server.helpers import Events, Refused, stored
+
+
+@pytest.fixture(autouse=True)
+def no_kept_go_engine() -> Iterator[None]:
+    """The review's Go engine, kept between positions (games.engine.analysis), ends with
+    the test that started it."""
+    yield
+    analysis.close()
 
 
 @pytest.fixture

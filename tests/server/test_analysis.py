@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import os
 from typing import Any
 
 import pytest
@@ -12,14 +13,20 @@ from django.test import Client
 from django.utils import timezone
 
 from games import services
+from games.engine import gnugo
 from games.engine.analysis import verdict
+from games.engine.review import judgement
 from games.models import Analysis, Game
+from games.rules.go import GoPosition
 from games.rules.sgf import import_sgf
 from games.services import AnalysisJob
 from games.services.analysis import LEASE
 from tests.server.test_records import new_game, play_random
 
 pytestmark = pytest.mark.django_db
+
+FIRST_KEYS = {"ply", "to_move", "eval", "exact", "best", "pv"}
+"""The fields of every position's entry; after a move, "loss" and "judgement" too."""
 
 
 def finished_othello(size: int = 4, seed: int = 1) -> Game:
@@ -136,19 +143,10 @@ def test_the_json_has_every_field_and_the_losses_add_up(client: Client) -> None:
     run(job, "one", range(job.total), now)
     plies = read(client, game).json()["plies"]
     first = plies[0]
-    assert set(first) == {"ply", "to_move", "eval", "exact", "best", "pv"}
+    assert set(first) == FIRST_KEYS
     assert first["to_move"] == "black"
     for before, after in itertools.pairwise(plies):
-        assert set(after) == {
-            "ply",
-            "to_move",
-            "eval",
-            "exact",
-            "best",
-            "pv",
-            "loss",
-            "judgement",
-        }
+        assert set(after) == {*FIRST_KEYS, "loss", "judgement"}
         # 4x4: every position is solved exactly, so each loss is the drop in the value.
         assert after["exact"]
         mover = before["to_move"]
@@ -169,9 +167,74 @@ def test_the_json_has_every_field_and_the_losses_add_up(client: Client) -> None:
     assert (last["to_move"], last["best"], last["pv"]) == (None, None, [])
 
 
-def test_a_go_game_is_not_reviewed_yet(client: Client) -> None:
-    game = play_random(new_game("go", 9), seed=1, go_passes_after=10)
-    assert post(client, game).status_code == 409
+needs_gnugo = pytest.mark.skipif(
+    not gnugo.available() and not os.environ.get("CI"),
+    reason="GNU Go (Debian's gnugo) is not installed",
+)
+
+
+def finished_go(seed: int = 1, moves: int = 16) -> Game:
+    """A 9x9 game of ``moves`` random moves and two passes, counted and finished."""
+    return play_random(new_game("go", 9), seed=seed, go_passes_after=moves)
+
+
+def test_a_go_game_in_play_is_refused_with_409(client: Client) -> None:
+    game = new_game("go", 9)
+    response = post(client, game)
+    assert response.status_code == 409
+    assert "finished" in response.json()["error"]
+    assert not Analysis.objects.exists()
+
+
+@needs_gnugo
+def test_a_finished_go_game_is_reviewed_by_gnu_go_to_the_end(client: Client) -> None:
+    game = finished_go()
+    assert game.status == Game.Status.FINISHED
+    assert post(client, game).status_code == 202
+    now = timezone.now()
+    [job] = services.claim_analyses(process="one", limit=1, now=now)
+    assert (job.kind, job.komi) == ("go", game.komi)
+    assert job.total == 16 + 2 + 1  # the moves, the two passes, the start
+    assert all(run(job, "one", range(job.total), now))
+    body = read(client, game).json()
+    assert (body["status"], body["progress"], body["engine"]) == ("done", 1, "GNU Go 3.8")
+    plies = body["plies"]
+    assert [entry["ply"] for entry in plies] == list(range(job.total))
+    assert set(plies[0]) == FIRST_KEYS
+    moves = [
+        "pass" if move.row is None else [move.row, move.col]
+        for move in game.moves.filter(action__in=["place", "pass"])
+    ]
+    for before, after in itertools.pairwise(plies):
+        assert set(after) == {*FIRST_KEYS, "loss", "judgement"}
+        assert after["exact"] is False
+        assert isinstance(after["eval"], int | float)
+        assert after["loss"] >= 0
+        if moves[after["ply"] - 1] == before["best"]:
+            assert after["loss"] == 0
+        assert after["judgement"] == judgement(after["loss"], kind="go", size=9)
+    for entry in plies[:-1]:
+        assert entry["to_move"] == ("black" if entry["ply"] % 2 == 0 else "white")
+        best = entry["best"]
+        assert best == "pass" or (isinstance(best, list) and len(best) == 2)
+        assert 1 <= len(entry["pv"]) <= 10
+        assert entry["pv"][0] == best
+    last = plies[-1]
+    assert (last["to_move"], last["best"], last["pv"]) == (None, None, [])
+    # Random moves against GNU Go's: some of them cost points.
+    assert any(entry.get("judgement") for entry in plies)
+    record = import_sgf(client.get(f"/games/{game.public_id}/sgf").content.decode())
+    for entry in plies[1:]:
+        line = record.comments[entry["ply"]]
+        value = entry["eval"]
+        assert line.startswith(f"Review: {'B' if value >= 0 else 'W'}+{abs(value)} (engine)")
+        assert f"loss {entry['loss']} points" in line
+        best = plies[entry["ply"] - 1]["best"]
+        if best == "pass":
+            assert "best pass" in line
+        else:
+            name = GoPosition.start(9).format_point((best[0], best[1]))
+            assert f"best {name.lower()}" in line.lower()
 
 
 def test_beyond_five_requests_an_hour_a_session_gets_429(client: Client, settings: Any) -> None:
@@ -265,3 +328,45 @@ def test_exploring_refuses_illegal_and_malformed_moves(
 def test_exploring_a_game_in_play_is_refused(client: Client) -> None:
     game = new_game("othello", 6)
     assert explore(client, game, {"ply": 0, "moves": []}).status_code == 409
+
+
+def test_exploring_go_plays_the_rules_without_the_engine_unless_asked(client: Client) -> None:
+    game = finished_go(seed=2)
+    body = explore(client, game, {"ply": 0, "moves": [[4, 4], [4, 5]]}).json()
+    assert [diff["point"] for diff in body["diffs"]] == [[4, 4], [4, 5]]
+    assert body["board"][4] == "....BW..."
+    assert body["to_move"] == "black"
+    assert "eval" not in body
+    assert [4, 4] not in body["legal"]
+    answer = explore(client, game, {"ply": 0, "moves": [[4, 4]], "engine": "yes"})
+    assert (answer.status_code, answer.json()["error"]) == (400, "bad_request")
+
+
+def test_exploring_go_captures(client: Client) -> None:
+    game = finished_go(seed=2)
+    # Black surrounds White's stone in the corner: A9 (0, 0) is taken.
+    tried = [[0, 0], [0, 1], [8, 8], [1, 0]]
+    body = explore(client, game, {"ply": 0, "moves": ["pass", *tried]}).json()
+    assert body["diffs"][-1]["captured"] == [[0, 0]]
+    assert body["board"][0].startswith(".B")
+
+
+@needs_gnugo
+def test_exploring_go_asks_the_engine_on_request(client: Client) -> None:
+    game = finished_go(seed=2)
+    body = explore(client, game, {"ply": 2, "moves": [[4, 4]], "engine": True}).json()
+    assert body["to_move"] in ("black", "white")
+    assert isinstance(body["eval"], int | float)
+    assert body["exact"] is False
+    assert body["best"] == "pass" or body["best"] in body["legal"]
+    assert body["pv"][0] == body["best"]
+    assert len(body["pv"]) <= 4
+
+
+def test_exploring_go_says_when_the_engine_failed(client: Client, settings: Any) -> None:
+    settings.REVIEW_GO_COMMAND = ["/bin/false"]
+    game = finished_go(seed=2)
+    body = explore(client, game, {"ply": 0, "moves": [], "engine": True}).json()
+    assert "eval" not in body
+    assert "false" in body["engine_error"]
+    assert body["diffs"] == []

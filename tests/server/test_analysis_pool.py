@@ -12,6 +12,7 @@ from asgiref.sync import sync_to_async
 
 from games import services
 from games.computer import ComputerPool
+from games.engine import gnugo
 from games.models import Analysis, Game
 from tests.server.test_records import new_game, play_random
 
@@ -54,6 +55,25 @@ async def test_the_pool_reviews_a_queued_game_to_the_end() -> None:
     assert analysis.status == Analysis.Status.DONE
     assert [entry["ply"] for entry in analysis.plies] == list(range(analysis.total))
     assert (pool.busy, pool.analysing) == (0, 0)
+
+
+@pytest.mark.skipif(not gnugo.available(), reason="GNU Go (Debian's gnugo) is not installed")
+async def test_the_pool_reviews_a_go_game_with_gnu_go() -> None:
+    def go_game() -> Game:
+        game = play_random(new_game("go", 9), seed=3, go_passes_after=12)
+        services.request_analysis(game_id=game.public_id)
+        return game
+
+    game = await sync_to_async(go_game)()
+    pool = pool_of(2)
+    await pool.tick(database)
+    assert pool.analysing == 1
+    await finish(pool)
+    analysis = await sync_to_async(analysis_of)(game)
+    assert analysis.status == Analysis.Status.DONE
+    assert [entry["ply"] for entry in analysis.plies] == list(range(analysis.total))
+    assert all(isinstance(entry["eval"], float) for entry in analysis.plies)
+    assert all("played" not in entry for entry in analysis.plies)
 
 
 async def test_a_pool_keeps_its_last_free_engine_for_the_turns() -> None:

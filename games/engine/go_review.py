@@ -1,0 +1,258 @@
+"""The engine's verdict on each position of a stored Go game, for the review, over GTP.
+
+``GtpAnalyser(command).verdict(game, to_move)`` says what the position after
+``game``'s moves is worth in points from Black's side (the score lead, komi
+included), the best move for ``to_move`` and a line that follows it, and what the
+last move played left (``played``: the same measure of the position as it stands,
+before the side to move answers). The engine is any GTP program that answers GNU
+Go's analysis commands (``top_moves_black``/``top_moves_white``, ``estimate_score``
+and ``set_random_seed``); the default is GNU Go (``gnugo.gnugo_command``), and the
+server's ``REVIEW_GO_COMMAND`` setting names another. An engine that values
+positions in its own words (KataGo's ``kata-analyze``, Leela Zero's ``lz-analyze``)
+needs a class of its own with the same ``verdict`` (``GoAnalyser``).
+
+How a position is valued (measured against the results of finished games:
+``bench/go_review.py``, README "Review"):
+
+- ``best``: the first of ``top_moves_<colour>`` at GNU Go's ``level``, which is
+  ``genmove``'s choice; an empty list (the engine would pass or resign) is ``"pass"``.
+- ``eval``: ``estimate_score`` after ``best`` is played, so that the value is
+  that of the position under the engine's move, whoever is to move.
+- ``played``: ``estimate_score`` of the position itself. The mover of the last
+  move had the engine's best move worth the previous position's ``eval``; its
+  own move is worth ``played``: both are the same estimate one move after the
+  same position, so their difference is the move's cost (``review.move_loss``).
+  The eval of the next position cannot serve: it has the opponent's best reply
+  in it.
+- ``pv``: ``best``, then the engine's moves at ``PV_LEVEL`` (fast) for up to
+  ``pv_length`` moves in all, stopping at a second pass, a resignation or when the
+  verdict's time runs out.
+
+Nothing is ``exact``: the estimate is GNU Go's influence-based count, not a
+solve. Pure: no Django.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Protocol, Self
+
+from games.rules.base import Color, Point
+
+from .gnugo import GoGame, gnugo_command, point_of, replay, vertex
+from .gtp import EngineTimeout, GtpEngine
+
+__all__ = [
+    "ANALYSIS_LEVEL",
+    "PV_LENGTH",
+    "PV_LEVEL",
+    "GoAnalyser",
+    "GoVerdict",
+    "GtpAnalyser",
+    "parse_score",
+    "parse_top_moves",
+    "pv_length",
+]
+
+ANALYSIS_LEVEL = 10
+"""GNU Go's level for the best move: its default and strongest."""
+PV_LEVEL = 0
+"""GNU Go's level for the moves of the line after the best one: its fastest."""
+PV_LENGTH = 10
+"""The most moves of the line shown after each position."""
+LONG_LINE_SIZE = 13
+"""The largest board whose line is ``PV_LENGTH`` long: beyond it each move of the line costs
+about half a second of GNU Go's (19x19), so the line is ``SHORT_LINE`` moves."""
+SHORT_LINE = 3
+RANDOM_SEED = 0
+"""GNU Go's random seed for every verdict."""
+COMMAND_TIMEOUT = 60.0
+"""Seconds any one command may take: a ``top_moves`` on an open 19x19 board takes a few."""
+
+Step = Point | str
+"""A move of a line: a point, or ``"pass"``."""
+
+_SCORE = re.compile(r"^\s*(?:([BW])\+(\d+(?:\.\d+)?)|0(?:\.0*)?)(?:\s|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class GoVerdict:
+    """What a position is worth from Black's side (``eval``, after the engine's best move),
+    its best move and line, and ``played``: the position as it stands, measured the same way
+    (the value of the move that led here, for its mover)."""
+
+    eval: float
+    best: Step | None
+    pv: tuple[Step, ...]
+    played: float
+    exact: bool = False
+
+
+class GoAnalyser(Protocol):
+    """What the review asks of a Go engine: the verdict on the position after ``game``'s
+    moves, ``to_move`` to play (no best move once ``over``)."""
+
+    def verdict(self, game: GoGame, to_move: Color, *, over: bool = False) -> GoVerdict: ...
+
+
+def parse_score(text: str) -> float:
+    """A GTP score (``"B+3.5"``, ``"W+7.0 (upper bound: ...)"``, ``"0"``) as points from
+    Black's side.
+
+    >>> parse_score("W+9.8 (upper bound: 9.8, lower: 9.8)")
+    -9.8
+    >>> parse_score("B+0.5")
+    0.5
+
+    Raises ``ValueError`` for anything else.
+    """
+    found = _SCORE.match(text)
+    if found is None:
+        raise ValueError(f"not a score: {text!r}")
+    winner, margin = found.groups()
+    if winner is None:
+        return 0.0
+    return float(margin) if winner == "B" else -float(margin)
+
+
+def parse_top_moves(text: str, size: int) -> list[tuple[Point, float]]:
+    """The moves and values of a ``top_moves_<colour>`` answer (``"E5 6.39 C3 1.68"``), best
+    first, as points of a ``size`` board.
+
+    >>> parse_top_moves("A9 6.39 J1 1.5", 9)
+    [((0, 0), 6.39), ((8, 8), 1.5)]
+
+    Raises ``ValueError`` for an odd number of words or a value that is not a number,
+    ``InvalidMoveError`` for a vertex off the board.
+    """
+    words = text.split()
+    if len(words) % 2:
+        raise ValueError(f"top moves come in pairs, not {text!r}")
+    moves = []
+    for where, value in zip(words[::2], words[1::2], strict=True):
+        point = point_of(where, size)
+        if point is None:
+            raise ValueError(f"a top move is a point, not {where!r}")
+        moves.append((point, float(value)))
+    return moves
+
+
+def pv_length(size: int) -> int:
+    """How many moves the line of a ``size`` board holds.
+
+    >>> pv_length(9), pv_length(19)
+    (10, 3)
+    """
+    return PV_LENGTH if size <= LONG_LINE_SIZE else SHORT_LINE
+
+
+class GtpAnalyser:
+    """The verdicts on Go positions from one GTP engine process; a context manager.
+
+    ``command`` starts the engine (GNU Go by default); it starts at the first verdict
+    and again after it failed. ``level`` is GNU Go's level for the best move;
+    ``timeout`` bounds each command and ``budget`` (if given) a whole verdict
+    (``EngineTimeout``: the engine is killed, the next verdict starts another).
+    Every verdict replays the game, so one analyser serves any game.
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str] | None = None,
+        *,
+        level: int = ANALYSIS_LEVEL,
+        timeout: float = COMMAND_TIMEOUT,
+        budget: float | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.command = list(command) if command else gnugo_command()
+        self.level = level
+        self.timeout = timeout
+        self.budget = budget
+        self._line = line
+        self._engine: GtpEngine | None = None
+
+    def verdict(self, game: GoGame, to_move: Color, *, over: bool = False) -> GoVerdict:
+        """The verdict on the position after ``game``'s moves, ``to_move`` to play; an
+        ``over`` position (two passes) gets its estimate, no best move and no line.
+
+        Raises ``EngineError`` when the engine fails or is too slow, ``GtpError`` when
+        it refuses a move of the game, ``ValueError`` for an answer it cannot read,
+        ``OSError`` when the engine cannot be started.
+        """
+        engine = self._ready()
+        started = time.monotonic()
+
+        def ask(command: str) -> str:
+            if self.budget is None:
+                return engine.send(command)
+            left = self.budget - (time.monotonic() - started)
+            return engine.send(command, timeout=max(0.0, min(self.timeout, left)))
+
+        replay(engine, game)
+        # GNU Go breaks ties at random: the same seed each time makes a verdict the same in
+        # any process, whatever it analysed before.
+        ask(f"set_random_seed {RANDOM_SEED}")
+        played = parse_score(ask("estimate_score"))
+        if over:
+            return GoVerdict(played, None, (), played)
+        ask(f"level {self.level}")
+        top = parse_top_moves(ask(f"top_moves_{to_move.value}"), game.size)
+        if not top:
+            # The engine would pass (or resign): the position stays as it is.
+            return GoVerdict(played, "pass", ("pass",), played)
+        best = top[0][0]
+        ask(f"play {to_move.value} {vertex(best, game.size)}")
+        value = parse_score(ask("estimate_score"))
+        length = (self._line or pv_length(game.size)) - 1
+        return GoVerdict(value, best, (best, *_line_after(ask, game.size, to_move, length)), played)
+
+    def close(self) -> None:
+        """Stops the engine process, if one runs; the next verdict starts another."""
+        if self._engine is not None:
+            self._engine.close()
+            self._engine = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _ready(self) -> GtpEngine:
+        if self._engine is None or not self._engine.alive:
+            self.close()
+            self._engine = GtpEngine(self.command, timeout=self.timeout)
+        return self._engine
+
+
+def _line_after(ask: Callable[[str], str], size: int, mover: Color, length: int) -> list[Step]:
+    """The engine's next ``length`` moves at ``PV_LEVEL`` after ``mover``'s, stopping after
+    a second pass, at a resignation or when the time runs out (the line so far: the
+    engine was killed, the next verdict starts another); ``ask`` sends a command and
+    returns the answer."""
+    ask(f"level {PV_LEVEL}")
+    line: list[Step] = []
+    color = mover.opponent
+    while len(line) < length:
+        try:
+            answer = ask(f"genmove {color.value}")
+        except EngineTimeout:
+            break
+        if answer.lower() == "resign":
+            break
+        point = point_of(answer, size)
+        line.append("pass" if point is None else point)
+        if line[-2:] == ["pass", "pass"]:
+            break
+        color = color.opponent
+    return line
