@@ -31,6 +31,8 @@ from pairing import consumers, selectors, services
 logger = logging.getLogger(__name__)
 
 TICK = 0.5
+AGAIN = 0.05  # seconds before the next wave after one that made games
+SENDING = 200  # group_send calls at once
 
 
 class PairingLoop:
@@ -42,26 +44,33 @@ class PairingLoop:
 
     async def run(self) -> None:
         while True:
+            made = 0
             try:
-                await self.tick()
+                made = await self.tick()
             except Exception:
                 logger.exception("pairing loop")  # the database is down, say: next tick
-            await asyncio.sleep(TICK)
+            # A wave that made games may have left seeks that came meanwhile: the next
+            # one at once (well, after AGAIN), so that a burst is paired wave after wave.
+            await asyncio.sleep(AGAIN if made else TICK)
 
-    async def tick(self) -> None:
+    async def tick(self) -> int:
         """Forget the sockets that closed while the database was down, run a wave if no
-        other process runs one, and send what it broadcast."""
+        other process runs one, and send what it broadcast. How many games it made."""
         run = SyncToAsync(self._wave, thread_sensitive=False, executor=self.executor)
-        kept: list[tuple[str, dict[str, Any]]] = await run()
+        made, kept = await run()
         lobby = [event for group, event in kept if group == events.LOBBY_GROUP]
+        others = [(group, event) for group, event in kept if group != events.LOBBY_GROUP]
         layer = get_channel_layer()
-        for group, event in kept:
-            if group != events.LOBBY_GROUP:
-                await layer.group_send(group, event)
+        # A wave's `paired` goes to a thousand sessions' groups: a few hundred at once
+        # rather than one after the other's answer from Redis.
+        for start in range(0, len(others), SENDING):
+            batch = others[start : start + SENDING]
+            await asyncio.gather(*(layer.group_send(group, event) for group, event in batch))
         if lobby:
             await layer.group_send(events.LOBBY_GROUP, lobby[-1])  # the latest says it all
+        return made
 
-    def _wave(self) -> list[tuple[str, dict[str, Any]]]:
+    def _wave(self) -> tuple[int, list[tuple[str, dict[str, Any]]]]:
         close_old_connections()
         try:
             with events.outbox() as kept:
@@ -82,7 +91,7 @@ class PairingLoop:
                     if counts != self.counts:
                         self.counts = counts
                         events.broadcast_lobby()
-            return kept
+            return len(made or ()), kept
         finally:
             close_old_connections()
 

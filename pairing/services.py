@@ -48,6 +48,9 @@ RATING_LIMIT = 4000.0
 CODES = ("unavailable", "bad_request", "login_required")
 # A PostgreSQL advisory lock's key: one wave at a time across every process.
 WAVE_LOCK_KEY = 0x5EE1C0DE
+# Pairs made in one transaction: a wave of 1,000 seekers is 5 (each of 5 queries), and
+# a pair a chunk's failure would hold back waits at most that many others' work.
+CHUNK = 100
 _local_wave = threading.Lock()
 
 
@@ -302,63 +305,111 @@ def wave(*, now: datetime.datetime | None = None, process: str = "") -> list[Gam
 
 
 def _make(pairs: list[tuple[str, str]]) -> list[Game]:
-    """The games of ``pairs`` (seek ids), each in its own transaction (``pair``)."""
+    """The games of ``pairs`` (seek ids), ``CHUNK`` pairs a transaction (``pair_many``).
+    A chunk that fails for any reason but the database (a seek the games' services
+    refuse, which its checks rule out) rolled back whole: its pairs are made again one
+    transaction each, so that only the pair at fault is left out."""
     made = []
-    for first, second in pairs:
+    for start in range(0, len(pairs), CHUNK):
+        chunk = [(int(first), int(second)) for first, second in pairs[start : start + CHUNK]]
         try:
-            game = pair(int(first), int(second))
+            made += pair_many(chunk)
         except (OperationalError, InterfaceError):
             raise  # the database is down: the next wave tries again
         except Exception:
-            # One pair that fails (a seek the games' services refuse, which its checks
-            # rule out) rolls back alone: the wave goes on with the others.
-            logger.exception("pairing seeks %s and %s", first, second)
-            continue
-        if game is not None:
-            made.append(game)
+            logger.exception("pairing %d pairs at once: now one at a time", len(chunk))
+            made += _one_by_one(chunk)
     return made
 
 
-@transaction.atomic
+def _one_by_one(pairs: list[tuple[int, int]]) -> list[Game]:
+    made = []
+    for first, second in pairs:
+        try:
+            made += pair_many([(first, second)])
+        except (OperationalError, InterfaceError):
+            raise
+        except Exception:
+            logger.exception("pairing seeks %s and %s", first, second)
+    return made
+
+
 def pair(first_id: int, second_id: int) -> Game | None:
-    """The game between the seeks ``first_id`` and ``second_id``, both deleted; None (and
-    nothing changed) when either is gone. Colours at random; the seats named by the seeks;
-    after the commit each side's lobby sockets get ``{"type": "paired", "game_id"}``."""
+    """The game between the seeks ``first_id`` and ``second_id`` (``pair_many``); None
+    (and nothing changed) when either is gone."""
+    made = pair_many([(first_id, second_id)])
+    return made[0] if made else None
+
+
+@transaction.atomic
+def pair_many(pairs: list[tuple[int, int]]) -> list[Game]:
+    """The games of ``pairs`` (seek ids), in one transaction: the seeks locked (in the
+    order of their ids, so that two waves at once never deadlock), each pair whose two
+    seeks are still there made a game through ``games.services.start_games`` (colours at
+    random, the seats named by the seeks, the clock started, the lobby told), with its
+    ``Pairing`` row, and its seeks deleted; after the commit each side's lobby sockets get
+    ``{"type": "paired", "game_id"}``. A pair with a seek gone (cancelled, its socket
+    closed, paired by a wave that ran at the same time) or already in an earlier pair of
+    ``pairs`` is left out and changes nothing. The games made, in the order of ``pairs``.
+    """
+    wanted = sorted({seek_id for pair in pairs for seek_id in pair})
     seeks = {
         seek.pk: seek
-        for seek in Seek.objects.select_for_update().filter(pk__in=(first_id, second_id))
+        for seek in Seek.objects.select_for_update().filter(pk__in=wanted).order_by("pk")
     }
-    if len(seeks) != 2:
-        return None
-    first, second = seeks[first_id], seeks[second_id]
-    options: dict[str, Any] = {
-        "kind": first.kind,
-        "size": first.size,
-        "color": "random",
-        "rated": first.rated,
-    }
-    if first.time_control is not None:
-        options["time_control"] = TimeControl.from_json(first.time_control)
-    game = services.create_game(player=_player(first), name=first.name, **options)
-    game = services.join_game(player=_player(second), game_id=game.public_id, name=second.name)
-    black, white = (
-        (first, second) if game.black_session_key == first.session_key else (second, first)
-    )
-    Pairing.objects.create(
-        game=game,
-        pool=first.pool,
-        category=first.category,
+    kept: list[tuple[Seek, Seek]] = []
+    taken: set[int] = set()
+    for first_id, second_id in pairs:
+        if first_id == second_id or {first_id, second_id} & taken:
+            continue
+        if first_id in seeks and second_id in seeks:
+            kept.append((seeks[first_id], seeks[second_id]))
+            taken.update((first_id, second_id))
+    if not kept:
+        return []
+    games = services.start_games([_new_pair(first, second) for first, second in kept])
+    rows = []
+    for game, (first, second) in zip(games, kept, strict=True):
+        black, white = (
+            (first, second) if game.black_session_key == first.session_key else (second, first)
+        )
+        rows.append(
+            Pairing(
+                game=game,
+                pool=first.pool,
+                category=first.category,
+                rated=first.rated,
+                black_rating=black.rating,
+                white_rating=white.rating,
+            )
+        )
+    Pairing.objects.bulk_create(rows)
+    Seek.objects.filter(pk__in=taken).delete()
+    transaction.on_commit(lambda: _tell_paired(games, kept), robust=True)
+    return games
+
+
+def _new_pair(first: Seek, second: Seek) -> services.NewPair:
+    if first.pool != second.pool:
+        raise PairingError("bad_request", f"seeks {first.pk} and {second.pk}: not one pool")
+    return services.NewPair(
+        first=services.Seat(_player(first), first.name),
+        second=services.Seat(_player(second), second.name),
+        kind=first.kind,
+        size=first.size,
+        time_control=(
+            TimeControl.from_json(first.time_control) if first.time_control is not None else None
+        ),
         rated=first.rated,
-        black_rating=black.rating,
-        white_rating=white.rating,
     )
-    Seek.objects.filter(pk__in=(first_id, second_id)).delete()
-    text = json.dumps({"type": "paired", "game_id": game.public_id}, separators=(",", ":"))
-    event = {"type": "pairing.paired", "whole": text}
-    for session_key in (first.session_key, second.session_key):
-        group = seeker_group(session_key)
-        transaction.on_commit(lambda group=group: events.send_to_group(group, event), robust=True)
-    return game
+
+
+def _tell_paired(games: list[Game], pairs: list[tuple[Seek, Seek]]) -> None:
+    for game, seeks in zip(games, pairs, strict=True):
+        text = json.dumps({"type": "paired", "game_id": game.public_id}, separators=(",", ":"))
+        event = {"type": "pairing.paired", "whole": text}
+        for seek in seeks:
+            events.send_to_group(seeker_group(seek.session_key), event)
 
 
 def _player(seek: Seek) -> Player:

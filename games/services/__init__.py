@@ -45,12 +45,15 @@ from games.services.lobby import (
     KOMI_LIMIT,
     NAME_MAX_LENGTH,
     OTHELLO_MAX_SIZE,
+    NewPair,
+    Seat,
     abort,
     abort_as_admin,
     claim_guest_seats,
     create_game,
     join_game,
     recount_playing,
+    start_games,
 )
 from games.services.play import pass_turn, play, resign
 from games.services.presence import (
@@ -80,8 +83,10 @@ __all__ = [
     "OTHELLO_MAX_SIZE",
     "AnalysisJob",
     "GameError",
+    "NewPair",
     "NotFinished",
     "Player",
+    "Seat",
     "Turn",
     "abort",
     "abort_as_admin",
@@ -120,6 +125,7 @@ __all__ = [
     "resume",
     "say",
     "sgf_comments",
+    "start_games",
     "store_verdict",
     "sweep",
 ]

@@ -274,15 +274,59 @@ def test_the_same_account_in_two_browsers_never_plays_itself(now: datetime.datet
 
 def test_a_pair_is_one_transaction(now: datetime.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
     ann, bob = seeking(guest("ann"), now), seeking(guest("bob"), now)
+    original = services.start_games
 
-    def broken(**kwargs: Any) -> Game:
-        raise RuntimeError("the join failed")
+    def broken(pairs: list[services.NewPair]) -> list[Game]:
+        assert len(original(pairs)) == 1 and Game.objects.count() == 1
+        raise RuntimeError("failed once the game was stored")
 
-    monkeypatch.setattr(services, "join_game", broken)
+    monkeypatch.setattr(services, "start_games", broken)
     with pytest.raises(RuntimeError):
         pairing.pair(ann.pk, bob.pk)
     assert not Game.objects.exists() and not Pairing.objects.exists()
     assert Seek.objects.count() == 2
+
+
+def test_a_wave_makes_its_pairs_a_chunk_a_transaction(
+    now: datetime.datetime,
+    monkeypatch: pytest.MonkeyPatch,
+    layer: Recorder,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    monkeypatch.setattr(pairing, "CHUNK", 3)
+    original = services.start_games
+    calls: list[int] = []
+
+    def counted(pairs: list[services.NewPair]) -> list[Game]:
+        calls.append(len(pairs))
+        return original(pairs)
+
+    monkeypatch.setattr(services, "start_games", counted)
+    names = [f"p{n:02d}" for n in range(14)]
+    for name in names:
+        seeking(guest(name), now, name=name)
+    with django_capture_on_commit_callbacks(execute=True):
+        made = pairing.wave(now=now) or []
+    assert calls == [3, 3, 1]
+    assert len(made) == Game.objects.count() == Pairing.objects.count() == 7
+    seated = [
+        key
+        for game in Game.objects.all()
+        for key in (game.black_session_key, game.white_session_key)
+    ]
+    assert sorted(seated) == sorted(f"{name}-session" for name in names)
+    assert not Seek.objects.exists()
+    for game in Game.objects.all():
+        assert game.status == Game.Status.ACTIVE
+        for key, name in [
+            (game.black_session_key, game.black_name),
+            (game.white_session_key, game.white_name),
+        ]:
+            assert key == f"{name}-session"  # each seat named by its own seek
+            assert layer.to(pairing.seeker_group(key)) == [
+                {"type": "pairing.paired", "game_id": game.public_id}
+            ]
+    assert len(layer.to(events.LOBBY_GROUP)) == 1  # the lobby told once a wave
 
 
 def test_a_seek_is_never_paired_twice(now: datetime.datetime) -> None:
@@ -315,6 +359,48 @@ def test_two_waves_at_once_pair_each_seek_once(now: datetime.datetime) -> None:
         thread.join()
     assert sorted(game is None for game in made) == [False, True]
     assert Game.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "orders",
+    [
+        ([(0, 1), (2, 3)], [(3, 2), (1, 0)]),  # the same pairs, in the other order
+        ([(0, 1), (2, 3)], [(0, 2), (1, 3)]),  # other pairs of the same seeks
+        ([(0, 1), (2, 3), (4, 5)], [(5, 4), (2, 0)]),
+    ],
+)
+def test_two_waves_at_once_pair_each_seek_once_whatever_their_pairs(
+    now: datetime.datetime, orders: tuple[list[tuple[int, int]], ...]
+) -> None:
+    """Two threads (two database connections, as two processes without the wave's lock)
+    make pairs of the same seeks at the same moment, several a transaction: every seek in
+    one game at most, and neither waits for the other for ever (the rows are locked in the
+    order of their ids)."""
+    seeks = [seeking(guest(f"p{n}"), now) for n in range(6)]
+    start = threading.Barrier(2)
+    made: list[list[Game]] = []
+
+    def run(pairs: list[tuple[int, int]]) -> None:
+        try:
+            start.wait()
+            made.append(pairing.pair_many([(seeks[a].pk, seeks[b].pk) for a, b in pairs]))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(pairs,)) for pairs in orders]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(made) == 2
+    seated = [
+        key
+        for game in Game.objects.all()
+        for key in (game.black_session_key, game.white_session_key)
+    ]
+    assert len(seated) == len(set(seated)) == 2 * sum(len(games) for games in made)
+    assert Seek.objects.count() == 6 - len(seated)
+    assert len(made[0]) + len(made[1]) >= min(len(pairs) for pairs in orders)
 
 
 def test_only_one_wave_runs_at_a_time(now: datetime.datetime) -> None:
@@ -366,14 +452,14 @@ def test_a_pair_that_fails_does_not_stop_the_wave(
 ) -> None:
     ann, bob = seeking(guest("ann"), now), seeking(guest("bob"), now)
     seeking(guest("cid"), now, increment=3), seeking(guest("dan"), now, increment=3)
-    original = services.join_game
+    original = services.start_games
 
-    def fails_for_bob(**kwargs: Any) -> Game:
-        if kwargs["player"].session_key in ("ann-session", "bob-session"):
+    def fails_for_bob(pairs: list[services.NewPair]) -> list[Game]:
+        if any(pair.second.player.session_key in ("ann-session", "bob-session") for pair in pairs):
             raise RuntimeError("the join failed")
-        return original(**kwargs)
+        return original(pairs)
 
-    monkeypatch.setattr(services, "join_game", fails_for_bob)
+    monkeypatch.setattr(services, "start_games", fails_for_bob)
     [game] = pairing.wave(now=now) or []
     assert {game.black_session_key, game.white_session_key} == {"cid-session", "dan-session"}
     assert set(Seek.objects.values_list("pk", flat=True)) == {ann.pk, bob.pk}
