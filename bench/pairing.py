@@ -77,28 +77,31 @@ async def open_lobby(base: str) -> ClientConnection:
     )
 
 
-async def seeker(socket: ClientConnection, start: asyncio.Event) -> tuple[float, list[str]]:
+async def seeker(socket: ClientConnection, start: asyncio.Event) -> tuple[float, list[str], float]:
     """Wait for the lobby message and ``start``, seek, and wait for ``paired``: the time
-    from sending ``seek`` to ``paired`` and the game ids paired (then 0.5 s more, to see a
-    second ``paired`` that should never come)."""
+    from sending ``seek`` to ``paired``, the game ids paired (then 0.5 s more, to see a
+    second ``paired`` that should never come), and the time from ``seek`` to ``seeking``
+    (the seek stored)."""
     while json.loads(await socket.recv())["type"] != "lobby":
         pass
     await start.wait()
     sent = time.perf_counter()
     await socket.send(json.dumps(SEEK))
     games: list[str] = []
-    elapsed = float("inf")
+    elapsed = stored = float("inf")
     loop = asyncio.get_running_loop()
     deadline = loop.time() + WAIT
     while True:
         left = deadline - loop.time()
         if left <= 0:
-            return elapsed, games
+            return elapsed, games, stored
         try:
             message = json.loads(await asyncio.wait_for(socket.recv(), left))
         except TimeoutError:
-            return elapsed, games
-        if message["type"] == "paired":
+            return elapsed, games, stored
+        if message["type"] == "seeking" and stored == float("inf"):
+            stored = time.perf_counter() - sent
+        elif message["type"] == "paired":
             if not games:
                 elapsed = time.perf_counter() - sent
                 deadline = loop.time() + 0.5
@@ -107,7 +110,11 @@ async def seeker(socket: ClientConnection, start: asyncio.Event) -> tuple[float,
             print("error:", message)
 
 
-async def casual_round(bases: list[str], count: int) -> list[tuple[float, list[str]]]:
+async def casual_round(
+    bases: list[str], count: int, pids: list[int]
+) -> tuple[list[tuple[float, list[str], float]], list[float], float]:
+    """Each seeker's figures (``seeker``), and the servers' CPU and the wall time from the
+    seeks to the last ``paired`` (and the half second after it)."""
     sockets: list[ClientConnection] = []
     for batch in range(0, count, OPENING):
         numbers = range(batch, min(count, batch + OPENING))
@@ -115,10 +122,18 @@ async def casual_round(bases: list[str], count: int) -> list[tuple[float, list[s
     start = asyncio.Event()
     tasks = [asyncio.create_task(seeker(socket, start)) for socket in sockets]
     await asyncio.sleep(1)  # every lobby message read
+    before = [cpu_seconds(pid) for pid in pids]
+    started = time.perf_counter()
     start.set()
     results = await asyncio.gather(*tasks)
+    wall = time.perf_counter() - started
+    cpu = [cpu_seconds(pid) - was for pid, was in zip(pids, before, strict=True)]
     await asyncio.gather(*(socket.close() for socket in sockets))
-    return results
+    return results, cpu, wall
+
+
+def percentile(ordered: list[float], fraction: float) -> float:
+    return ordered[max(0, int(len(ordered) * fraction) - 1)]
 
 
 def first_round(count: int) -> None:
@@ -143,25 +158,38 @@ def first_round(count: int) -> None:
             pids = [daphne.process.pid for daphne in daphnes if daphne.process is not None]
             before = [cpu_seconds(pid) for pid in pids]
             started = time.perf_counter()
-            results = asyncio.run(casual_round([daphne.url for daphne in daphnes], count))
+            results, seeking_cpu, seeking_wall = asyncio.run(
+                casual_round([daphne.url for daphne in daphnes], count, pids)
+            )
             wall = time.perf_counter() - started
             cpu = [cpu_seconds(pid) - was for pid, was in zip(pids, before, strict=True)]
         with psycopg.connect(database) as connection:
             games = connection.execute("SELECT count(*) FROM games_game").fetchone()
-    times = sorted(elapsed for elapsed, _ in results)
+    times = sorted(elapsed for elapsed, _, _ in results)
     paired = [elapsed for elapsed in times if elapsed != float("inf")]
-    twice = sum(1 for _, ids in results if len(ids) > 1)
-    per_game = Counter(ids[0] for _, ids in results if ids)
+    twice = sum(1 for _, ids, _ in results if len(ids) > 1)
+    per_game = Counter(ids[0] for _, ids, _ in results if ids)
+    stored = sorted(seconds for _, _, seconds in results if seconds != float("inf"))
     print(f"  paired {len(paired)} of {count}; paired twice: {twice}")
     print(f"  games with two seekers: {sum(1 for n in per_game.values() if n == 2)}")
     print(f"  games in the database: {games[0] if games else '?'}")
     if paired:
-        p95 = paired[max(0, int(len(paired) * 0.95) - 1)]
+        p95 = percentile(paired, 0.95)
         print(
             f"  seek -> paired: p50 {statistics.median(paired):.2f} s, p95 {p95:.2f} s,"
             f" max {paired[-1]:.2f} s; beyond 3 s: {sum(1 for t in times if t > 3)}"
         )
+    if stored:
+        print(
+            f"  seek -> seeking (stored): p50 {statistics.median(stored):.2f} s,"
+            f" p95 {percentile(stored, 0.95):.2f} s, max {stored[-1]:.2f} s"
+            f" ({len(stored)} answered)"
+        )
     print(f"  round {wall:.1f} s; servers' CPU {cpu[0]:.2f} s + {cpu[1]:.2f} s")
+    print(
+        f"  from the seeks to the last paired (+0.5 s): {seeking_wall:.1f} s;"
+        f" servers' CPU {seeking_cpu[0]:.2f} s + {seeking_cpu[1]:.2f} s"
+    )
     for number in (1, 2):
         for line in (logs / f"daphne-{number}.log").read_text().splitlines():
             found = WAVE_LINE.search(line)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -32,7 +33,6 @@ logger = logging.getLogger(__name__)
 
 TICK = 0.5
 AGAIN = 0.05  # seconds before the next wave after one that made games
-SENDING = 200  # group_send calls at once
 
 
 class PairingLoop:
@@ -41,6 +41,8 @@ class PairingLoop:
     def __init__(self) -> None:
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="pairing")
         self.counts: dict[str, int] | None = None
+        self.lobby: dict[str, Any] | None = None  # the lobby's latest message, not sent yet
+        self.lobby_sent = -math.inf  # when the last one went (time.monotonic())
 
     async def run(self) -> None:
         while True:
@@ -58,16 +60,18 @@ class PairingLoop:
         other process runs one, and send what it broadcast. How many games it made."""
         run = SyncToAsync(self._wave, thread_sensitive=False, executor=self.executor)
         made, kept = await run()
-        lobby = [event for group, event in kept if group == events.LOBBY_GROUP]
-        others = [(group, event) for group, event in kept if group != events.LOBBY_GROUP]
+        lobby = [event for group, event in kept if _lobby_changed(group, event)]
         layer = get_channel_layer()
-        # A wave's `paired` goes to a thousand sessions' groups: a few hundred at once
-        # rather than one after the other's answer from Redis.
-        for start in range(0, len(others), SENDING):
-            batch = others[start : start + SENDING]
-            await asyncio.gather(*(layer.group_send(group, event) for group, event in batch))
+        for group, event in kept:
+            if not _lobby_changed(group, event):
+                await layer.group_send(group, event)
         if lobby:
-            await layer.group_send(events.LOBBY_GROUP, lobby[-1])  # the latest says it all
+            self.lobby = lobby[-1]  # the latest says it all
+        # At most one lobby message every TICK, however fast the waves follow each other
+        # (each goes to every home page); one held back goes at the next tick.
+        if self.lobby is not None and time.monotonic() - self.lobby_sent >= TICK:
+            await layer.group_send(events.LOBBY_GROUP, self.lobby)
+            self.lobby, self.lobby_sent = None, time.monotonic()
         return made
 
     def _wave(self) -> tuple[int, list[tuple[str, dict[str, Any]]]]:
@@ -94,6 +98,10 @@ class PairingLoop:
             return len(made or ()), kept
         finally:
             close_old_connections()
+
+
+def _lobby_changed(group: str, event: dict[str, Any]) -> bool:
+    return group == events.LOBBY_GROUP and event["type"] == "lobby.changed"
 
 
 def start_when_serving() -> None:

@@ -23,8 +23,9 @@ import json
 import logging
 import math
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -92,19 +93,72 @@ def seeker_group(session_key: str) -> str:
 # Seeking
 
 
-@transaction.atomic
+@dataclass(frozen=True)
+class SeekRequest:
+    """One ``seek`` message to store (``seek_many``): ``player`` seeks with the message's
+    fields; ``user``: the account (None for a guest), whose rating counts; ``name``: the
+    seat's name once paired."""
+
+    player: Player
+    user: Any
+    name: str
+    message: dict[str, Any]
+    now: datetime.datetime
+
+
 def seek(
     *, player: Player, user: Any, name: str, message: dict[str, Any], now: datetime.datetime
 ) -> Seek:
     """``player``'s new seek from the ``seek`` message's fields, replacing the session's
-    old one. ``user``: the account (None for a guest), whose rating counts; ``name``: the
-    seat's name once paired.
+    old one (``seek_many`` with one request). ``user``: the account (None for a guest),
+    whose rating counts; ``name``: the seat's name once paired.
 
     Raises PairingError: ``bad_request`` naming the field (the fields and limits of
     creating a game: ``kind``, ``size``, ``clock`` and its settings; ``rated`` a boolean,
     and only with a clock; ``range`` null or [low, high]), ``login_required`` for a rated
     seek from a guest.
     """
+    [made] = seek_many([SeekRequest(player, user, name, message, now)])
+    if isinstance(made, PairingError):
+        raise made
+    return made
+
+
+@transaction.atomic
+def seek_many(requests: Sequence[SeekRequest]) -> list[Seek | PairingError]:
+    """The seeks of ``requests``, in one transaction: for each, in order, its new seek
+    (replacing its session's old one, as ``seek``), or the PairingError that refused it
+    (nothing stored for it). Of two requests of one session, the later replaces the
+    earlier, as one after the other would.
+
+    A process's lobby sockets store the seeks that arrive together this way
+    (pairing.consumers): one transaction, and a few queries, for a burst of them."""
+    made: list[Seek | PairingError] = []
+    for request in requests:
+        try:
+            made.append(_new_seek(request))
+        except PairingError as error:
+            made.append(error)
+    waiting = [seek for seek in made if isinstance(seek, Seek)]
+    while waiting:
+        # One seek a session at a time: the rows a session's later seeks replace are
+        # stored first.
+        now: dict[str, Seek] = {}
+        later: list[Seek] = []
+        for seek in waiting:
+            if seek.session_key in now:
+                later.append(seek)
+            else:
+                now[seek.session_key] = seek
+        Seek.objects.filter(session_key__in=list(now)).delete()
+        Seek.objects.bulk_create(now.values())
+        waiting = later
+    return made
+
+
+def _new_seek(request: SeekRequest) -> Seek:
+    """The seek ``request`` asks for, not yet stored; raises PairingError as ``seek``."""
+    player, message = request.player, request.message
     if not player.session_key:
         raise PairingError("bad_request", "seeking needs a session: load a page first")
     kind, size, control = _game_fields(message)
@@ -120,11 +174,10 @@ def seek(
         raise PairingError("bad_request", "bots do not seek: people challenge them")
     clock = control.to_json() if control is not None else None
     category = matching.category(kind, size, clock)
-    Seek.objects.filter(session_key=player.session_key).delete()
-    return Seek.objects.create(
+    return Seek(
         session_key=player.session_key,
         user_id=player.user_id,
-        name=name,
+        name=request.name,
         kind=kind,
         size=size,
         time_control=clock,
@@ -133,8 +186,8 @@ def seek(
         range_high=bounds[1] if bounds else None,
         pool=matching.pool_key(kind, size, clock, rated=rated),
         category=category,
-        rating=rating_of(user, category),
-        created_at=now,
+        rating=rating_of(request.user, category),
+        created_at=request.now,
     )
 
 
@@ -405,11 +458,28 @@ def _new_pair(first: Seek, second: Seek) -> services.NewPair:
 
 
 def _tell_paired(games: list[Game], pairs: list[tuple[Seek, Seek]]) -> None:
-    for game, seeks in zip(games, pairs, strict=True):
-        text = json.dumps({"type": "paired", "game_id": game.public_id}, separators=(",", ":"))
-        event = {"type": "pairing.paired", "whole": text}
-        for seek in seeks:
-            events.send_to_group(seeker_group(seek.session_key), event)
+    """``paired`` for each side of ``games``: one event to the lobby's group, whose every
+    socket finds its own session's game in it (``paired_text``). A wave pairs hundreds of
+    sessions: an event to each session's group would cost each process a message from
+    Redis for every socket paired, this one a message from Redis per process."""
+    games_of = {
+        seek.session_key: game.public_id
+        for game, seeks in zip(games, pairs, strict=True)
+        for seek in seeks
+    }
+    events.send_to_group(events.LOBBY_GROUP, {"type": PAIRED_EVENT, "games": games_of})
+
+
+PAIRED_EVENT = "pairing.paired"
+
+
+def paired_text(event: dict[str, Any], session_key: str) -> str | None:
+    """The ``paired`` message for a lobby socket of the session ``session_key`` from a
+    ``pairing.paired`` event (``_tell_paired``), None when the event pairs someone else."""
+    game_id = event["games"].get(session_key)
+    if game_id is None:
+        return None
+    return json.dumps({"type": "paired", "game_id": game_id}, separators=(",", ":"))
 
 
 def _player(seek: Seek) -> Player:

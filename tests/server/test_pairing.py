@@ -31,10 +31,25 @@ class Recorder:
         self.sent: list[tuple[str, dict[str, Any]]] = []
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        self.sent.append((group, events.decoded(message)))
+        encoded = "whole" in message or "text" in message
+        self.sent.append((group, events.decoded(message) if encoded else message))
 
     def to(self, group: str) -> list[dict[str, Any]]:
         return [message for sent_to, message in self.sent if sent_to == group]
+
+
+def paired_texts(layer: Recorder, session_key: str) -> list[str]:
+    """The ``paired`` messages a lobby socket of the session ``session_key`` sent."""
+    texts = (
+        pairing.paired_text(event, session_key)
+        for event in layer.to(events.LOBBY_GROUP)
+        if event["type"] == "pairing.paired"
+    )
+    return [text for text in texts if text is not None]
+
+
+def lobby_changed(layer: Recorder) -> list[dict[str, Any]]:
+    return [event for event in layer.to(events.LOBBY_GROUP) if event["type"] == "lobby.changed"]
 
 
 @pytest.fixture
@@ -240,10 +255,11 @@ def test_a_wave_pairs_two_guests_in_one_game(
     assert (paired.black_rating, paired.white_rating) == (1500.0, 1500.0)
     assert not Seek.objects.exists()
     for seek in (ann, bob):
-        assert layer.to(pairing.seeker_group(seek.session_key)) == [
-            {"type": "pairing.paired", "game_id": game.public_id}
+        assert paired_texts(layer, seek.session_key) == [
+            f'{{"type":"paired","game_id":"{game.public_id}"}}'
         ]
-    assert layer.to(events.LOBBY_GROUP)  # the lobby is told (a game began)
+    assert paired_texts(layer, "cid-session") == []
+    assert lobby_changed(layer)  # the lobby is told (a game began)
 
 
 def test_incompatible_seeks_wait(now: datetime.datetime) -> None:
@@ -323,10 +339,8 @@ def test_a_wave_makes_its_pairs_a_chunk_a_transaction(
             (game.white_session_key, game.white_name),
         ]:
             assert key == f"{name}-session"  # each seat named by its own seek
-            assert layer.to(pairing.seeker_group(key)) == [
-                {"type": "pairing.paired", "game_id": game.public_id}
-            ]
-    assert len(layer.to(events.LOBBY_GROUP)) == 1  # the lobby told once a wave
+            assert paired_texts(layer, key) == [f'{{"type":"paired","game_id":"{game.public_id}"}}']
+    assert len(lobby_changed(layer)) == 1  # the lobby told once a wave
 
 
 def test_a_seek_is_never_paired_twice(now: datetime.datetime) -> None:
