@@ -62,7 +62,7 @@ class PairingLoop:
         made, kept = await run()
         lobby = [event for group, event in kept if _lobby_changed(group, event)]
         layer = get_channel_layer()
-        for group, event in kept:
+        for group, event in _merged(kept):
             if not _lobby_changed(group, event):
                 await layer.group_send(group, event)
         if lobby:
@@ -98,6 +98,17 @@ class PairingLoop:
             return len(made or ()), kept
         finally:
             close_old_connections()
+
+
+def _merged(kept: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """``kept`` with its ``paired`` events (one a transaction of the wave) made one: each
+    goes to every lobby socket, a thousand of them a process."""
+    paired = [event for _, event in kept if event["type"] == services.PAIRED_EVENT]
+    if len(paired) < 2:
+        return kept
+    games = {session: game for event in paired for session, game in event["games"].items()}
+    others = [(group, event) for group, event in kept if event["type"] != services.PAIRED_EVENT]
+    return [(events.LOBBY_GROUP, {"type": services.PAIRED_EVENT, "games": games}), *others]
 
 
 def _lobby_changed(group: str, event: dict[str, Any]) -> bool:

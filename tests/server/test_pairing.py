@@ -127,6 +127,21 @@ def test_a_bad_field_is_refused_naming_it(
     assert not Seek.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [({"size": 8.0}, "size"), ({"increment": True}, "increment"), ({"size": "8"}, "size")],
+)
+def test_a_field_of_the_wrong_type_is_refused_after_a_good_seek_with_the_same_value(
+    now: datetime.datetime, fields: dict[str, Any], field: str
+) -> None:
+    """8.0 == 8 and True == 1 in Python: the checks remembered for a good seek's fields
+    (``_game_fields``) are not the answer for these."""
+    seeking(guest("ann"), now, increment=1)
+    with pytest.raises(PairingError) as refused:
+        seeking(guest("bob"), now, **{"increment": 1, **fields})
+    assert (refused.value.code, refused.value.field) == ("bad_request", field)
+
+
 def test_a_setting_the_clock_does_not_use_may_be_absent_or_is_dropped(
     now: datetime.datetime,
 ) -> None:
