@@ -17,6 +17,9 @@
    possible (the sorted ratings paired as neighbours), the largest, and the waves it took.
    Through the matching alone because the ratings (players.Rating) are not wired yet:
    every account counts 1500 on the servers until then (``pairing.services.rating_of``).
+3. One wave of as many seeks as round 1 (one pool, all stored before it), in this
+   process with no sockets nor Redis, on SQLite (a temporary file) and on PostgreSQL (a
+   fresh database): the games made, the wave's wall and CPU time.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import re
 import resource
 import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -44,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pairing.matching import Seeker, pairs
 from pairing.pools import POOLS
-from tests.daphne import Daphne, environment, running
+from tests.daphne import Daphne, environment, migrate, running
 from tests.processes import fresh_database
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -237,14 +241,73 @@ def second_round(count: int, seed: int = 20) -> None:
     print(f"  the matching's CPU over the waves: {cpu * 1000:.1f} ms")
 
 
+def third_round(count: int) -> None:
+    print(f"Round 3: one wave of {count} seeks in one pool, in one process (no sockets)")
+    for backend in ("sqlite", "postgresql"):
+        command = [sys.executable, __file__, "--wave-in", backend, "--seekers", str(count)]
+        subprocess.run(command, check=True)
+
+
+def wave_in(backend: str, count: int) -> None:
+    """Round 3 on ``backend`` (``sqlite``: a file in a temporary directory, or
+    ``postgresql``: a fresh database), in this process."""
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="bench-pairing-") as directory:
+            url = f"sqlite:///{directory}/wave.sqlite3"
+            migrate(environment({"DATABASE_URL": url, "SECRET_KEY": "bench"}))
+            timed_wave(backend, url, count)
+    else:
+        with fresh_database(POSTGRES, "bench_pairing_wave") as url:
+            timed_wave(backend, url, count)
+
+
+def timed_wave(backend: str, url: str, count: int) -> None:
+    os.environ.update(
+        {
+            "DATABASE_URL": url,
+            "SECRET_KEY": "bench",
+            "DJANGO_SETTINGS_MODULE": "othello_site.settings",
+        }
+    )
+    os.environ.pop("REDIS_URL", None)
+    import django
+
+    django.setup()
+    from django.utils import timezone
+
+    from games import events
+    from games.services import Player
+    from pairing import services
+
+    now = timezone.now()
+    for n in range(count):
+        session = f"bench-{n:05d}"
+        services.socket_opened(session_key=session, channel_name=f"c{n}", process="bench")
+        player = Player(session_key=session)
+        services.seek(player=player, user=None, name="Guest", message=SEEK, now=now)
+    with events.outbox():
+        started, cpu = time.perf_counter(), time.process_time()
+        made = services.wave(process="bench") or []
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - started
+    print(
+        f"  {backend}: {len(made)} games in {wall * 1000:.0f} ms ({cpu * 1000:.0f} ms CPU,"
+        f" {cpu * 1000 / max(1, len(made)):.2f} ms a pair)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seekers", type=int, default=1000)
     parser.add_argument("--rated", type=int, default=200)
+    parser.add_argument("--wave-in", choices=("sqlite", "postgresql"), help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.wave_in:
+        wave_in(options.wave_in, options.seekers)
+        return
     raise_open_files_limit()
     first_round(options.seekers)
     second_round(options.rated)
+    third_round(options.seekers)
 
 
 if __name__ == "__main__":
