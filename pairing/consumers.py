@@ -10,7 +10,10 @@ socket of the session gets ``paired`` {game_id}. Errors: ``{"type": "error", "co
 seek from a guest), ``unavailable`` (the database cannot be reached), ``rate_limited``.
 
 A socket opened without a session gets one, so that its seek, the seat it is paired
-into and the socket share it (a browser's page always gave it one before).
+into and the socket share it (a browser's page always gave it one before). The seeks a
+process's sockets receive while it stores others are stored together (``_Seeks``), and
+``paired`` reaches every lobby socket as one event a wave, each socket sending its client
+its own session's game.
 """
 
 from __future__ import annotations

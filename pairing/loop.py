@@ -1,12 +1,14 @@
-"""The pairing loop: every ``TICK`` seconds each daphne process tries to run a wave.
+"""The pairing loop: every ``TICK`` seconds each daphne process tries to run a wave, and
+``AGAIN`` seconds after a wave that made games (a burst is paired wave after wave).
 
 Only one process at a time runs one (``services.wave_lock``: on PostgreSQL an advisory
 lock, which the server releases if the holder dies, so another process takes over at its
 next tick); the others find it held and wait for the next tick. The process that ran the
-wave sends the lobby its pools' counts when they changed since it last sent them, so a
-seek, a cancel or a closed socket reaches every home page within a second without each
-of them broadcasting (a thousand seeks in a second would be a thousand broadcasts to a
-thousand sockets).
+wave sends the lobby its pools' counts when they changed since it last sent them, at most
+every ``TICK`` seconds, so a seek, a cancel or a closed socket reaches every home page
+within a second without each of them broadcasting (a thousand seeks in a second would be
+a thousand broadcasts to a thousand sockets). A wave's ``paired`` events (one per
+transaction) go out as one.
 
 Like games.clockwatch, the database calls run on a thread of the loop's own, and what
 they broadcast is sent from the event loop once they return.

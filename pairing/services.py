@@ -9,11 +9,14 @@ sockets stop counting at the next wave after its heartbeat is that old.
 
 A wave (``wave``) runs in one process at a time (``wave_lock``): it forgets the dead
 sockets and the seeks they kept, asks ``pairing.matching.pairs`` who plays whom, and makes
-each pair in a transaction of its own (``pair``): both seeks locked and deleted, the game
-created and joined through games.services (seats, clocks, the lobby told), and after the
-commit each side's lobby sockets get ``paired``. A seek already gone (paired by a wave
-that ran at the same time, cancelled, its socket closed) makes no game: a seek is never
-paired twice, whatever runs at once.
+the pairs ``CHUNK`` to a transaction (``pair_many``): the seeks locked, each pair's game
+made by games.services.start_games (as create_game and join_game make one: seats, clocks,
+the lobby told), its seeks deleted, and after the commit each side's lobby sockets get
+``paired``. A pair is all or nothing; a seek already gone (paired by a wave that ran at
+the same time, cancelled, its socket closed) makes no game: a seek is never paired
+twice, whatever runs at once. A chunk that fails is made again a pair a transaction.
+
+Seeks that arrive together are stored together (``seek_many``), as one after the other.
 """
 
 from __future__ import annotations
