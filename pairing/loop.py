@@ -108,9 +108,11 @@ def _merged(kept: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str,
     paired = [event for _, event in kept if event["type"] == services.PAIRED_EVENT]
     if len(paired) < 2:
         return kept
-    games = {session: game for event in paired for session, game in event["games"].items()}
+    games = {
+        session: game for event in paired for session, game in services.paired_games(event).items()
+    }
     others = [(group, event) for group, event in kept if event["type"] != services.PAIRED_EVENT]
-    return [(events.LOBBY_GROUP, {"type": services.PAIRED_EVENT, "games": games}), *others]
+    return [(events.LOBBY_GROUP, services.paired_event(games)), *others]
 
 
 def _lobby_changed(group: str, event: dict[str, Any]) -> bool:

@@ -27,9 +27,10 @@ import json
 import logging
 import math
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from django.conf import settings
@@ -486,24 +487,47 @@ def _new_pair(first: Seek, second: Seek) -> services.NewPair:
 
 def _tell_paired(games: list[Game], pairs: list[tuple[Seek, Seek]]) -> None:
     """``paired`` for each side of ``games``: one event to the lobby's group, whose every
-    socket finds its own session's game in it (``paired_text``). A wave pairs hundreds of
+    socket finds its own session's game in it (``paired_event``). A wave pairs hundreds of
     sessions: an event to each session's group would cost each process a message from
     Redis for every socket paired, this one a message from Redis per process."""
-    games_of = {
-        seek.session_key: game.public_id
-        for game, seeks in zip(games, pairs, strict=True)
-        for seek in seeks
-    }
-    events.send_to_group(events.LOBBY_GROUP, {"type": PAIRED_EVENT, "games": games_of})
+    events.send_to_group(
+        events.LOBBY_GROUP,
+        paired_event(
+            {
+                seek.session_key: game.public_id
+                for game, seeks in zip(games, pairs, strict=True)
+                for seek in seeks
+            }
+        ),
+    )
 
 
 PAIRED_EVENT = "pairing.paired"
 
 
+def paired_event(games: Mapping[str, str]) -> dict[str, Any]:
+    """The ``pairing.paired`` event for the lobby's group, telling each session of
+    ``games`` (session key -> game id) its game. The map travels as JSON text: the
+    in-memory channel layer copies an event for each socket it reaches, and copies a
+    string for nothing; each process decodes it once (``paired_games``)."""
+    return {"type": PAIRED_EVENT, "games": json.dumps(games, separators=(",", ":"))}
+
+
+def paired_games(event: dict[str, Any]) -> Mapping[str, str]:
+    """The sessions and games of a ``pairing.paired`` event (shared: not to be changed)."""
+    return _decoded(event["games"])
+
+
+@functools.lru_cache(maxsize=8)
+def _decoded(text: str) -> Mapping[str, str]:
+    games: dict[str, str] = json.loads(text)
+    return MappingProxyType(games)
+
+
 def paired_text(event: dict[str, Any], session_key: str) -> str | None:
     """The ``paired`` message for a lobby socket of the session ``session_key`` from a
-    ``pairing.paired`` event (``_tell_paired``), None when the event pairs someone else."""
-    game_id = event["games"].get(session_key)
+    ``pairing.paired`` event, None when the event pairs someone else."""
+    game_id = paired_games(event).get(session_key)
     if game_id is None:
         return None
     return json.dumps({"type": "paired", "game_id": game_id}, separators=(",", ":"))

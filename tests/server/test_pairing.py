@@ -492,3 +492,20 @@ def test_a_pair_that_fails_does_not_stop_the_wave(
     [game] = pairing.wave(now=now) or []
     assert {game.black_session_key, game.white_session_key} == {"cid-session", "dan-session"}
     assert set(Seek.objects.values_list("pk", flat=True)) == {ann.pk, bob.pk}
+
+
+def test_the_loop_sends_a_waves_paired_events_as_one() -> None:
+    from pairing import loop
+
+    lobby = {"type": "lobby.changed", "whole": "{}"}
+    kept = [
+        (events.LOBBY_GROUP, pairing.paired_event({"a": "g1", "b": "g1"})),
+        (events.LOBBY_GROUP, lobby),
+        (events.LOBBY_GROUP, pairing.paired_event({"c": "g2", "d": "g2"})),
+    ]
+    [(group, paired), *others] = loop._merged(kept)
+    assert group == events.LOBBY_GROUP
+    assert dict(pairing.paired_games(paired)) == {"a": "g1", "b": "g1", "c": "g2", "d": "g2"}
+    assert pairing.paired_text(paired, "c") == '{"type":"paired","game_id":"g2"}'
+    assert pairing.paired_text(paired, "e") is None
+    assert others == [(events.LOBBY_GROUP, lobby)]
