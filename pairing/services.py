@@ -37,7 +37,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
-from bots.accounts import is_bot
+from bots.accounts import bot_ids
 from games import events, services
 from games.forms import SIZES, NewGameForm
 from games.models import Game, ServerProcess
@@ -75,19 +75,28 @@ class PairingError(Exception):
 
 def rating_of(user: Any, category: str) -> float:
     """The rating of ``user`` (an account, or None for a guest) in ``category``
-    (``<kind><size>-<speed>``), as the pools match it. Guests count 1500.
+    (``<kind><size>-<speed>``), as the pools match it (``ratings_of``)."""
+    [rating] = ratings_of([(user, category)])
+    return rating
 
-    An account with no rated game in the category counts as a new player (1500): the one
-    place pairing reads a rating.
-    """
-    if user is None:
-        return matching.GUEST_RATING
-    rating = (
-        Rating.objects.filter(user_id=getattr(user, "pk", user), category=category)
-        .values_list("rating", flat=True)
-        .first()
-    )
-    return matching.GUEST_RATING if rating is None else float(rating)
+
+def ratings_of(asked: Sequence[tuple[Any, str]]) -> list[float]:
+    """The rating of each ``(user, category)`` of ``asked`` (``user`` an account or its id,
+    or None for a guest; ``category`` ``<kind><size>-<speed>``), as the pools match it, in
+    one query: the account's ``players.Rating`` in the category; guests, and an account
+    with no rated game in the category (a new player), count 1500. The one place pairing
+    reads a rating."""
+    wanted: list[tuple[int | None, str]] = [
+        (getattr(user, "pk", user), category) for user, category in asked
+    ]
+    accounts = {user_id for user_id, _ in wanted if user_id is not None}
+    found: dict[tuple[int | None, str], float] = {}
+    if accounts:
+        rows = Rating.objects.filter(
+            user_id__in=accounts, category__in={category for _, category in wanted}
+        ).values_list("user_id", "category", "rating")
+        found = {(user_id, category): float(rating) for user_id, category, rating in rows}
+    return [found.get(key, matching.GUEST_RATING) for key in wanted]
 
 
 def seeker_group(session_key: str) -> str:
@@ -138,13 +147,19 @@ def seek_many(requests: Sequence[SeekRequest]) -> list[Seek | PairingError]:
 
     A process's lobby sockets store the seeks that arrive together this way
     (pairing.consumers): one transaction, and a few queries, for a burst of them."""
+    bots = bot_ids([request.player.user_id for request in requests])
     made: list[Seek | PairingError] = []
+    users: list[Any] = []
     for request in requests:
         try:
-            made.append(_new_seek(request))
+            made.append(_new_seek(request, bots=bots))
+            users.append(request.user)
         except PairingError as error:
             made.append(error)
     waiting = [seek for seek in made if isinstance(seek, Seek)]
+    ratings = ratings_of([(user, seek.category) for user, seek in zip(users, waiting, strict=True)])
+    for seek, rating in zip(waiting, ratings, strict=True):
+        seek.rating = rating
     while waiting:
         # One seek a session at a time: the rows a session's later seeks replace are
         # stored first.
@@ -161,8 +176,9 @@ def seek_many(requests: Sequence[SeekRequest]) -> list[Seek | PairingError]:
     return made
 
 
-def _new_seek(request: SeekRequest) -> Seek:
-    """The seek ``request`` asks for, not yet stored; raises PairingError as ``seek``."""
+def _new_seek(request: SeekRequest, *, bots: set[int]) -> Seek:
+    """The seek ``request`` asks for, not yet stored nor rated; raises PairingError as
+    ``seek`` (``bots``: the accounts among the requests' that are bots)."""
     player, message = request.player, request.message
     if not player.session_key:
         raise PairingError("bad_request", "seeking needs a session: load a page first")
@@ -175,7 +191,7 @@ def _new_seek(request: SeekRequest) -> Seek:
     bounds = _range(message.get("range"))
     if rated and player.user_id is None:
         raise PairingError("login_required", "log in to play rated games")
-    if is_bot(player.user_id):
+    if player.user_id in bots:
         raise PairingError("bad_request", "bots do not seek: people challenge them")
     clock = control.to_json() if control is not None else None
     category = matching.category(kind, size, clock)
@@ -191,7 +207,7 @@ def _new_seek(request: SeekRequest) -> Seek:
         range_high=bounds[1] if bounds else None,
         pool=matching.pool_key(kind, size, clock, rated=rated),
         category=category,
-        rating=rating_of(request.user, category),
+        rating=matching.GUEST_RATING,  # seek_many reads the ratings of all at once
         created_at=request.now,
     )
 

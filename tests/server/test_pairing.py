@@ -185,6 +185,59 @@ def test_a_bot_never_enters_the_pools(now: datetime.datetime) -> None:
     assert not Seek.objects.exists()
 
 
+def test_seeks_stored_together_each_at_its_own_rating(
+    now: datetime.datetime, django_assert_max_num_queries: Any
+) -> None:
+    """``seek_many``: each request checked on its own, the ratings and the bots read once
+    for all of them; a session's later seek replaces its earlier one."""
+    from bots.models import BotAccount
+    from players.models import Rating
+
+    ann, bob, robo = (User.objects.create_user(name) for name in ("ann", "bob", "robo"))
+    BotAccount.objects.create(user=robo)
+    Rating.objects.create(user=ann, category="othello8-blitz", rating=1820.0)
+    Rating.objects.create(user=bob, category="othello8-blitz", rating=1210.0)
+    Rating.objects.create(user=bob, category="go9-rapid", rating=1990.0)
+    go9 = {"kind": "go", "size": 9, "clock": "byoyomi", "periods": 5, "period_time": 10}
+
+    def request(user: User | None, session: str, **fields: Any) -> pairing.SeekRequest:
+        player = Player(session, user.pk if user is not None else None)
+        return pairing.SeekRequest(player, user, "Name", {**BLITZ, **fields}, now)
+
+    with django_assert_max_num_queries(8):
+        made = pairing.seek_many(
+            [
+                request(ann, "ann-1", rated=True),
+                request(bob, "bob-1", rated=True),
+                request(bob, "bob-2", **go9),
+                request(None, "guest-1"),
+                request(robo, "robo-1"),
+                request(None, "guest-2", rated=True),
+                request(ann, "ann-1", rated=True, increment=3),
+            ]
+        )
+    assert [getattr(seek, "rating", None) for seek in made] == [
+        1820.0,
+        1210.0,
+        1990.0,
+        1500.0,
+        None,
+        None,
+        1820.0,
+    ]
+    assert [getattr(seek, "code", None) for seek in made[4:6]] == [
+        "bad_request",
+        "login_required",
+    ]
+    stored = dict(Seek.objects.values_list("session_key", "pool"))
+    assert stored == {
+        "ann-1": "othello8-fischer-180+3-rated",
+        "bob-1": "othello8-fischer-180+2-rated",
+        "bob-2": "go9-byoyomi-180+5x10-casual",
+        "guest-1": POOL,
+    }
+
+
 def test_an_account_seeks_rated_at_its_rating(now: datetime.datetime) -> None:
     user = User.objects.create_user("carol")
     seek = seeking(Player("carol-session", user.pk), now, user=user, name="carol", rated=True)
