@@ -15,8 +15,11 @@
    at once, through the pure matching (``pairing.matching.pairs``) in waves one second
    apart as their windows widen: the mean rating difference of the pairs against the best
    possible (the sorted ratings paired as neighbours), the largest, and the waves it took.
-   Through the matching alone because the ratings (players.Rating) are not wired yet:
-   every account counts 1500 on the servers until then (``pairing.services.rating_of``).
+   Through the matching alone: round 1's seekers are guests, who count 1500 on the
+   servers (``pairing.services.rating_of``).
+3. One wave of as many seeks as round 1 (one pool, all stored before it), in this
+   process with no sockets nor Redis, on SQLite (a temporary file) and on PostgreSQL (a
+   fresh database): the games made, the wave's wall and CPU time.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import re
 import resource
 import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -44,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pairing.matching import Seeker, pairs
 from pairing.pools import POOLS
-from tests.daphne import Daphne, environment, running
+from tests.daphne import Daphne, environment, migrate, running
 from tests.processes import fresh_database
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -77,28 +81,31 @@ async def open_lobby(base: str) -> ClientConnection:
     )
 
 
-async def seeker(socket: ClientConnection, start: asyncio.Event) -> tuple[float, list[str]]:
+async def seeker(socket: ClientConnection, start: asyncio.Event) -> tuple[float, list[str], float]:
     """Wait for the lobby message and ``start``, seek, and wait for ``paired``: the time
-    from sending ``seek`` to ``paired`` and the game ids paired (then 0.5 s more, to see a
-    second ``paired`` that should never come)."""
+    from sending ``seek`` to ``paired``, the game ids paired (then 0.5 s more, to see a
+    second ``paired`` that should never come), and the time from ``seek`` to ``seeking``
+    (the seek stored)."""
     while json.loads(await socket.recv())["type"] != "lobby":
         pass
     await start.wait()
     sent = time.perf_counter()
     await socket.send(json.dumps(SEEK))
     games: list[str] = []
-    elapsed = float("inf")
+    elapsed = stored = float("inf")
     loop = asyncio.get_running_loop()
     deadline = loop.time() + WAIT
     while True:
         left = deadline - loop.time()
         if left <= 0:
-            return elapsed, games
+            return elapsed, games, stored
         try:
             message = json.loads(await asyncio.wait_for(socket.recv(), left))
         except TimeoutError:
-            return elapsed, games
-        if message["type"] == "paired":
+            return elapsed, games, stored
+        if message["type"] == "seeking" and stored == float("inf"):
+            stored = time.perf_counter() - sent
+        elif message["type"] == "paired":
             if not games:
                 elapsed = time.perf_counter() - sent
                 deadline = loop.time() + 0.5
@@ -107,7 +114,11 @@ async def seeker(socket: ClientConnection, start: asyncio.Event) -> tuple[float,
             print("error:", message)
 
 
-async def casual_round(bases: list[str], count: int) -> list[tuple[float, list[str]]]:
+async def casual_round(
+    bases: list[str], count: int, pids: list[int]
+) -> tuple[list[tuple[float, list[str], float]], list[float], float]:
+    """Each seeker's figures (``seeker``), and the servers' CPU and the wall time from the
+    seeks to the last ``paired`` (and the half second after it)."""
     sockets: list[ClientConnection] = []
     for batch in range(0, count, OPENING):
         numbers = range(batch, min(count, batch + OPENING))
@@ -115,10 +126,18 @@ async def casual_round(bases: list[str], count: int) -> list[tuple[float, list[s
     start = asyncio.Event()
     tasks = [asyncio.create_task(seeker(socket, start)) for socket in sockets]
     await asyncio.sleep(1)  # every lobby message read
+    before = [cpu_seconds(pid) for pid in pids]
+    started = time.perf_counter()
     start.set()
     results = await asyncio.gather(*tasks)
+    wall = time.perf_counter() - started
+    cpu = [cpu_seconds(pid) - was for pid, was in zip(pids, before, strict=True)]
     await asyncio.gather(*(socket.close() for socket in sockets))
-    return results
+    return results, cpu, wall
+
+
+def percentile(ordered: list[float], fraction: float) -> float:
+    return ordered[max(0, int(len(ordered) * fraction) - 1)]
 
 
 def first_round(count: int) -> None:
@@ -143,25 +162,38 @@ def first_round(count: int) -> None:
             pids = [daphne.process.pid for daphne in daphnes if daphne.process is not None]
             before = [cpu_seconds(pid) for pid in pids]
             started = time.perf_counter()
-            results = asyncio.run(casual_round([daphne.url for daphne in daphnes], count))
+            results, seeking_cpu, seeking_wall = asyncio.run(
+                casual_round([daphne.url for daphne in daphnes], count, pids)
+            )
             wall = time.perf_counter() - started
             cpu = [cpu_seconds(pid) - was for pid, was in zip(pids, before, strict=True)]
         with psycopg.connect(database) as connection:
             games = connection.execute("SELECT count(*) FROM games_game").fetchone()
-    times = sorted(elapsed for elapsed, _ in results)
+    times = sorted(elapsed for elapsed, _, _ in results)
     paired = [elapsed for elapsed in times if elapsed != float("inf")]
-    twice = sum(1 for _, ids in results if len(ids) > 1)
-    per_game = Counter(ids[0] for _, ids in results if ids)
+    twice = sum(1 for _, ids, _ in results if len(ids) > 1)
+    per_game = Counter(ids[0] for _, ids, _ in results if ids)
+    stored = sorted(seconds for _, _, seconds in results if seconds != float("inf"))
     print(f"  paired {len(paired)} of {count}; paired twice: {twice}")
     print(f"  games with two seekers: {sum(1 for n in per_game.values() if n == 2)}")
     print(f"  games in the database: {games[0] if games else '?'}")
     if paired:
-        p95 = paired[max(0, int(len(paired) * 0.95) - 1)]
+        p95 = percentile(paired, 0.95)
         print(
             f"  seek -> paired: p50 {statistics.median(paired):.2f} s, p95 {p95:.2f} s,"
             f" max {paired[-1]:.2f} s; beyond 3 s: {sum(1 for t in times if t > 3)}"
         )
+    if stored:
+        print(
+            f"  seek -> seeking (stored): p50 {statistics.median(stored):.2f} s,"
+            f" p95 {percentile(stored, 0.95):.2f} s, max {stored[-1]:.2f} s"
+            f" ({len(stored)} answered)"
+        )
     print(f"  round {wall:.1f} s; servers' CPU {cpu[0]:.2f} s + {cpu[1]:.2f} s")
+    print(
+        f"  from the seeks to the last paired (+0.5 s): {seeking_wall:.1f} s;"
+        f" servers' CPU {seeking_cpu[0]:.2f} s + {seeking_cpu[1]:.2f} s"
+    )
     for number in (1, 2):
         for line in (logs / f"daphne-{number}.log").read_text().splitlines():
             found = WAVE_LINE.search(line)
@@ -209,14 +241,73 @@ def second_round(count: int, seed: int = 20) -> None:
     print(f"  the matching's CPU over the waves: {cpu * 1000:.1f} ms")
 
 
+def third_round(count: int) -> None:
+    print(f"Round 3: one wave of {count} seeks in one pool, in one process (no sockets)")
+    for backend in ("sqlite", "postgresql"):
+        command = [sys.executable, __file__, "--wave-in", backend, "--seekers", str(count)]
+        subprocess.run(command, check=True)
+
+
+def wave_in(backend: str, count: int) -> None:
+    """Round 3 on ``backend`` (``sqlite``: a file in a temporary directory, or
+    ``postgresql``: a fresh database), in this process."""
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="bench-pairing-") as directory:
+            url = f"sqlite:///{directory}/wave.sqlite3"
+            migrate(environment({"DATABASE_URL": url, "SECRET_KEY": "bench"}))
+            timed_wave(backend, url, count)
+    else:
+        with fresh_database(POSTGRES, "bench_pairing_wave") as url:
+            timed_wave(backend, url, count)
+
+
+def timed_wave(backend: str, url: str, count: int) -> None:
+    os.environ.update(
+        {
+            "DATABASE_URL": url,
+            "SECRET_KEY": "bench",
+            "DJANGO_SETTINGS_MODULE": "othello_site.settings",
+        }
+    )
+    os.environ.pop("REDIS_URL", None)
+    import django
+
+    django.setup()
+    from django.utils import timezone
+
+    from games import events
+    from games.services import Player
+    from pairing import services
+
+    now = timezone.now()
+    for n in range(count):
+        session = f"bench-{n:05d}"
+        services.socket_opened(session_key=session, channel_name=f"c{n}", process="bench")
+        player = Player(session_key=session)
+        services.seek(player=player, user=None, name="Guest", message=SEEK, now=now)
+    with events.outbox():
+        started, cpu = time.perf_counter(), time.process_time()
+        made = services.wave(process="bench") or []
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - started
+    print(
+        f"  {backend}: {len(made)} games in {wall * 1000:.0f} ms ({cpu * 1000:.0f} ms CPU,"
+        f" {cpu * 1000 / max(1, len(made)):.2f} ms a pair)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seekers", type=int, default=1000)
     parser.add_argument("--rated", type=int, default=200)
+    parser.add_argument("--wave-in", choices=("sqlite", "postgresql"), help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.wave_in:
+        wave_in(options.wave_in, options.seekers)
+        return
     raise_open_files_limit()
     first_round(options.seekers)
     second_round(options.rated)
+    third_round(options.seekers)
 
 
 if __name__ == "__main__":

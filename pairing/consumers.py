@@ -10,11 +10,16 @@ socket of the session gets ``paired`` {game_id}. Errors: ``{"type": "error", "co
 seek from a guest), ``unavailable`` (the database cannot be reached), ``rate_limited``.
 
 A socket opened without a session gets one, so that its seek, the seat it is paired
-into and the socket share it (a browser's page always gave it one before).
+into and the socket share it (a browser's page always gave it one before). The seeks a
+process's sockets receive while it stores others are stored together (``_Seeks``), and
+``paired`` reaches every lobby socket as one event a wave, each socket sending its client
+its own session's game.
 """
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from typing import Any
 
 from django.utils import timezone
@@ -23,8 +28,8 @@ from games import clockwatch, events, guests, selectors
 from games.consumers import CLOSE_TRY_AGAIN_LATER, _database, _DirectDispatch, parse_message
 from games.services import GameError, Player
 from pairing import services
-from pairing.selectors import seek_json
-from pairing.services import PairingError
+from pairing.selectors import lobby_sockets, seek_json
+from pairing.services import PairingError, SeekRequest
 
 MESSAGE_TYPES = ("seek", "cancel_seek")
 
@@ -55,15 +60,94 @@ def _now(player: Player) -> tuple[dict[str, Any], dict[str, Any] | None]:
     return selectors.lobby_json(), seek_json(seek) if seek is not None else None
 
 
-def _seek(scope: Any, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+def _request(scope: Any, player: Player, message: dict[str, Any]) -> SeekRequest:
+    """The ``seek`` message of a socket as the service takes it (in the database thread:
+    the session may be read from the database)."""
     user = scope.get("user")
     account = user if user is not None and user.is_authenticated else None
     remembered = scope["session"].get(guests.NAME_KEY)
     name = account.get_username() if account is not None else str(remembered or "Guest")
-    seek = services.seek(
-        player=player, user=account, name=name, message=message, now=timezone.now()
-    )
-    return seek_json(seek)
+    return SeekRequest(player, account, name, message, timezone.now())
+
+
+def _seek_many(
+    asked: list[tuple[Any, Player, dict[str, Any]]],
+) -> list[tuple[dict[str, Any], bool] | PairingError]:
+    """Each request's ``seek`` for ``seeking`` and whether its session has other lobby
+    sockets (counted once the seeks are stored: a socket that opens later finds the seek
+    when it opens), or its PairingError."""
+    made = services.seek_many([_request(*request) for request in asked])
+    stored = [seek for seek in made if not isinstance(seek, PairingError)]
+    sockets = lobby_sockets(seek.session_key for seek in stored)
+    answers: list[tuple[dict[str, Any], bool] | PairingError] = []
+    for seek in made:
+        if isinstance(seek, PairingError):
+            answers.append(seek)
+        else:
+            answers.append((seek_json(seek), sockets.get(seek.session_key, 0) > 1))
+    return answers
+
+
+class _Seeks:
+    """The seeks of one event loop's lobby sockets (one process), stored together.
+
+    A seek is one transaction of three queries, each a wait for PostgreSQL and then for
+    the interpreter's lock, which the event loop holds while it is busy: with a thousand
+    sockets seeking at once they queued for ten seconds on the database thread. So a seek
+    that arrives while others are being stored waits for them to be done, and then goes
+    with every seek that came meanwhile, in one transaction (``services.seek_many``). A
+    lone seek goes at once."""
+
+    def __init__(self) -> None:
+        self.waiting: list[tuple[tuple[Any, Player, dict[str, Any]], asyncio.Future[Any]]] = []
+        self.storing: asyncio.Task[None] | None = None
+
+    async def seek(
+        self, scope: Any, player: Player, message: dict[str, Any]
+    ) -> tuple[dict[str, Any], bool]:
+        """The ``seek`` of ``seeking`` for ``player``'s message, and whether the session
+        has other lobby sockets; raises PairingError, or GameError("unavailable") when the
+        database cannot be reached."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        # Retrieved even when the socket stopped waiting for it (it closed meanwhile).
+        future.add_done_callback(lambda done: done.cancelled() or done.exception())
+        self.waiting.append(((scope, player, message), future))
+        if self.storing is None:
+            self.storing = loop.create_task(self._store())
+        answer: tuple[dict[str, Any], bool] = await asyncio.shield(future)
+        return answer
+
+    async def _store(self) -> None:
+        try:
+            while self.waiting:
+                batch, self.waiting = self.waiting, []
+                made: list[Any]
+                try:
+                    made = await _database(_seek_many, [asked for asked, _ in batch])
+                except GameError as error:  # unavailable: each seeker is told
+                    made = [GameError(error.code, error.message) for _ in batch]
+                except Exception as error:
+                    made = [error] * len(batch)  # a bug: each seeker's consumer raises it
+                for (_, future), answer in zip(batch, made, strict=True):
+                    if future.done():
+                        continue
+                    if isinstance(answer, Exception):
+                        future.set_exception(answer)
+                    else:
+                        future.set_result(answer)
+        finally:
+            self.storing = None
+
+
+_seeks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Seeks] = weakref.WeakKeyDictionary()
+
+
+def _seeks_here() -> _Seeks:
+    loop = asyncio.get_running_loop()
+    if loop not in _seeks:
+        _seeks[loop] = _Seeks()
+    return _seeks[loop]
 
 
 class LobbyConsumer(_DirectDispatch):
@@ -100,8 +184,8 @@ class LobbyConsumer(_DirectDispatch):
                 raise GameError("bad_request", "binary frames are not accepted")
             message = parse_message(text_data, MESSAGE_TYPES)
             if message["type"] == "seek":
-                seek = await _database(_seek, self.scope, self.player, message)
-                await self._to_session({"type": "seeking", "seek": seek})
+                seek, tabs = await _seeks_here().seek(self.scope, self.player, message)
+                await self._to_session({"type": "seeking", "seek": seek}, others=tabs)
             else:
                 await _database(services.cancel_seek, player=self.player)
                 await self._to_session({"type": "seek_cancelled"})
@@ -111,9 +195,13 @@ class LobbyConsumer(_DirectDispatch):
                 {"type": "error", "code": error.code, "message": error.message, "field": field}
             )
 
-    async def _to_session(self, message: dict[str, Any]) -> None:
-        """Answer this socket, and tell the session's other lobby sockets (its other tabs)."""
+    async def _to_session(self, message: dict[str, Any], *, others: bool = True) -> None:
+        """Answer this socket, and tell the session's other lobby sockets (its other tabs)
+        unless it is known to have none (``others`` False: a thousand seeks at once are
+        then not a thousand messages through Redis back to their own sockets)."""
         await self.send_json(message)
+        if not others:
+            return
         await self.channel_layer.group_send(
             self.group, {"type": "pairing.news", "message": message, "skip": self.channel_name}
         )
@@ -124,8 +212,13 @@ class LobbyConsumer(_DirectDispatch):
             await self.send_json(event["message"])
 
     async def pairing_paired(self, event: dict[str, Any]) -> None:
-        """The session's seek was paired: its game, from `services.pair`."""
-        await self.send(text_data=event["whole"])
+        """Sessions were paired, perhaps this one: its game (``services.pair_many``)."""
+        player = getattr(self, "player", None)  # None: the socket could not open
+        if player is None or player.session_key is None:
+            return
+        text = services.paired_text(event, player.session_key)
+        if text is not None:
+            await self.send(text_data=text)
 
     async def layer_rejoined(self, event: dict[str, Any]) -> None:
         """The channel layer lost this socket's groups for a while (a Redis restart): what

@@ -1,12 +1,14 @@
-"""The pairing loop: every ``TICK`` seconds each daphne process tries to run a wave.
+"""The pairing loop: every ``TICK`` seconds each daphne process tries to run a wave, and
+``AGAIN`` seconds after a wave that made games (a burst is paired wave after wave).
 
 Only one process at a time runs one (``services.wave_lock``: on PostgreSQL an advisory
 lock, which the server releases if the holder dies, so another process takes over at its
 next tick); the others find it held and wait for the next tick. The process that ran the
-wave sends the lobby its pools' counts when they changed since it last sent them, so a
-seek, a cancel or a closed socket reaches every home page within a second without each
-of them broadcasting (a thousand seeks in a second would be a thousand broadcasts to a
-thousand sockets).
+wave sends the lobby its pools' counts when they changed since it last sent them, at most
+every ``TICK`` seconds, so a seek, a cancel or a closed socket reaches every home page
+within a second without each of them broadcasting (a thousand seeks in a second would be
+a thousand broadcasts to a thousand sockets). A wave's ``paired`` events (one per
+transaction) go out as one.
 
 Like games.clockwatch, the database calls run on a thread of the loop's own, and what
 they broadcast is sent from the event loop once they return.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +34,7 @@ from pairing import consumers, selectors, services
 logger = logging.getLogger(__name__)
 
 TICK = 0.5
+AGAIN = 0.05  # seconds before the next wave after one that made games
 
 
 class PairingLoop:
@@ -39,29 +43,40 @@ class PairingLoop:
     def __init__(self) -> None:
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="pairing")
         self.counts: dict[str, int] | None = None
+        self.lobby: dict[str, Any] | None = None  # the lobby's latest message, not sent yet
+        self.lobby_sent = -math.inf  # when the last one went (time.monotonic())
 
     async def run(self) -> None:
         while True:
+            made = 0
             try:
-                await self.tick()
+                made = await self.tick()
             except Exception:
                 logger.exception("pairing loop")  # the database is down, say: next tick
-            await asyncio.sleep(TICK)
+            # A wave that made games may have left seeks that came meanwhile: the next
+            # one at once (well, after AGAIN), so that a burst is paired wave after wave.
+            await asyncio.sleep(AGAIN if made else TICK)
 
-    async def tick(self) -> None:
+    async def tick(self) -> int:
         """Forget the sockets that closed while the database was down, run a wave if no
-        other process runs one, and send what it broadcast."""
+        other process runs one, and send what it broadcast. How many games it made."""
         run = SyncToAsync(self._wave, thread_sensitive=False, executor=self.executor)
-        kept: list[tuple[str, dict[str, Any]]] = await run()
-        lobby = [event for group, event in kept if group == events.LOBBY_GROUP]
+        made, kept = await run()
+        lobby = [event for group, event in kept if _lobby_changed(group, event)]
         layer = get_channel_layer()
-        for group, event in kept:
-            if group != events.LOBBY_GROUP:
+        for group, event in _merged(kept):
+            if not _lobby_changed(group, event):
                 await layer.group_send(group, event)
         if lobby:
-            await layer.group_send(events.LOBBY_GROUP, lobby[-1])  # the latest says it all
+            self.lobby = lobby[-1]  # the latest says it all
+        # At most one lobby message every TICK, however fast the waves follow each other
+        # (each goes to every home page); one held back goes at the next tick.
+        if self.lobby is not None and time.monotonic() - self.lobby_sent >= TICK:
+            await layer.group_send(events.LOBBY_GROUP, self.lobby)
+            self.lobby, self.lobby_sent = None, time.monotonic()
+        return made
 
-    def _wave(self) -> list[tuple[str, dict[str, Any]]]:
+    def _wave(self) -> tuple[int, list[tuple[str, dict[str, Any]]]]:
         close_old_connections()
         try:
             with events.outbox() as kept:
@@ -82,9 +97,26 @@ class PairingLoop:
                     if counts != self.counts:
                         self.counts = counts
                         events.broadcast_lobby()
-            return kept
+            return len(made or ()), kept
         finally:
             close_old_connections()
+
+
+def _merged(kept: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """``kept`` with its ``paired`` events (one a transaction of the wave) made one: each
+    goes to every lobby socket, a thousand of them a process."""
+    paired = [event for _, event in kept if event["type"] == services.PAIRED_EVENT]
+    if len(paired) < 2:
+        return kept
+    games = {
+        session: game for event in paired for session, game in services.paired_games(event).items()
+    }
+    others = [(group, event) for group, event in kept if event["type"] != services.PAIRED_EVENT]
+    return [(events.LOBBY_GROUP, services.paired_event(games)), *others]
+
+
+def _lobby_changed(group: str, event: dict[str, Any]) -> bool:
+    return group == events.LOBBY_GROUP and event["type"] == "lobby.changed"
 
 
 def start_when_serving() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Count
@@ -9,7 +10,7 @@ from django.db.models import Count
 from games.models import Game
 from games.rules.clock import SETTINGS
 from pairing.matching import window
-from pairing.models import Pairing, Seek
+from pairing.models import LobbySocket, Pairing, Seek
 from pairing.services import seeker
 
 
@@ -17,6 +18,17 @@ def seeking_counts() -> dict[str, int]:
     """How many seek in each pool that has a seeker: ``{pool: n}``."""
     rows = Seek.objects.values("pool").annotate(n=Count("id")).order_by("pool")
     return {row["pool"]: row["n"] for row in rows}
+
+
+def lobby_sockets(session_keys: Iterable[str]) -> dict[str, int]:
+    """How many lobby sockets each of the sessions ``session_keys`` has open (none: absent)."""
+    rows = (
+        LobbySocket.objects.filter(session_key__in=list(session_keys))
+        .values("session_key")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    return {row["session_key"]: row["n"] for row in rows}
 
 
 def seeking_part() -> dict[str, Any]:

@@ -9,22 +9,28 @@ sockets stop counting at the next wave after its heartbeat is that old.
 
 A wave (``wave``) runs in one process at a time (``wave_lock``): it forgets the dead
 sockets and the seeks they kept, asks ``pairing.matching.pairs`` who plays whom, and makes
-each pair in a transaction of its own (``pair``): both seeks locked and deleted, the game
-created and joined through games.services (seats, clocks, the lobby told), and after the
-commit each side's lobby sockets get ``paired``. A seek already gone (paired by a wave
-that ran at the same time, cancelled, its socket closed) makes no game: a seek is never
-paired twice, whatever runs at once.
+the pairs ``CHUNK`` to a transaction (``pair_many``): the seeks locked, each pair's game
+made by games.services.start_games (as create_game and join_game make one: seats, clocks,
+the lobby told), its seeks deleted, and after the commit each side's lobby sockets get
+``paired``. A pair is all or nothing; a seek already gone (paired by a wave that ran at
+the same time, cancelled, its socket closed) makes no game: a seek is never paired
+twice, whatever runs at once. A chunk that fails is made again a pair a transaction.
+
+Seeks that arrive together are stored together (``seek_many``), as one after the other.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import logging
 import math
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from django.conf import settings
@@ -47,6 +53,9 @@ RATING_LIMIT = 4000.0
 CODES = ("unavailable", "bad_request", "login_required")
 # A PostgreSQL advisory lock's key: one wave at a time across every process.
 WAVE_LOCK_KEY = 0x5EE1C0DE
+# Pairs made in one transaction: a wave of 1,000 seekers is 5 (each of 5 queries), and
+# a pair a chunk's failure would hold back waits at most that many others' work.
+CHUNK = 100
 _local_wave = threading.Lock()
 
 
@@ -65,19 +74,28 @@ class PairingError(Exception):
 
 def rating_of(user: Any, category: str) -> float:
     """The rating of ``user`` (an account, or None for a guest) in ``category``
-    (``<kind><size>-<speed>``), as the pools match it. Guests count 1500.
+    (``<kind><size>-<speed>``), as the pools match it (``ratings_of``)."""
+    [rating] = ratings_of([(user, category)])
+    return rating
 
-    An account with no rated game in the category counts as a new player (1500): the one
-    place pairing reads a rating.
-    """
-    if user is None:
-        return matching.GUEST_RATING
-    rating = (
-        Rating.objects.filter(user_id=getattr(user, "pk", user), category=category)
-        .values_list("rating", flat=True)
-        .first()
-    )
-    return matching.GUEST_RATING if rating is None else float(rating)
+
+def ratings_of(asked: Sequence[tuple[Any, str]]) -> list[float]:
+    """The rating of each ``(user, category)`` of ``asked`` (``user`` an account or its id,
+    or None for a guest; ``category`` ``<kind><size>-<speed>``), as the pools match it, in
+    one query: the account's ``players.Rating`` in the category; guests, and an account
+    with no rated game in the category (a new player), count 1500. The one place pairing
+    reads a rating."""
+    wanted: list[tuple[int | None, str]] = [
+        (getattr(user, "pk", user), category) for user, category in asked
+    ]
+    accounts = {user_id for user_id, _ in wanted if user_id is not None}
+    found: dict[tuple[int | None, str], float] = {}
+    if accounts:
+        rows = Rating.objects.filter(
+            user_id__in=accounts, category__in={category for _, category in wanted}
+        ).values_list("user_id", "category", "rating")
+        found = {(user_id, category): float(rating) for user_id, category, rating in rows}
+    return [found.get(key, matching.GUEST_RATING) for key in wanted]
 
 
 def seeker_group(session_key: str) -> str:
@@ -88,19 +106,79 @@ def seeker_group(session_key: str) -> str:
 # Seeking
 
 
-@transaction.atomic
+@dataclass(frozen=True)
+class SeekRequest:
+    """One ``seek`` message to store (``seek_many``): ``player`` seeks with the message's
+    fields; ``user``: the account (None for a guest), whose rating counts; ``name``: the
+    seat's name once paired."""
+
+    player: Player
+    user: Any
+    name: str
+    message: dict[str, Any]
+    now: datetime.datetime
+
+
 def seek(
     *, player: Player, user: Any, name: str, message: dict[str, Any], now: datetime.datetime
 ) -> Seek:
     """``player``'s new seek from the ``seek`` message's fields, replacing the session's
-    old one. ``user``: the account (None for a guest), whose rating counts; ``name``: the
-    seat's name once paired.
+    old one (``seek_many`` with one request). ``user``: the account (None for a guest),
+    whose rating counts; ``name``: the seat's name once paired.
 
     Raises PairingError: ``bad_request`` naming the field (the fields and limits of
     creating a game: ``kind``, ``size``, ``clock`` and its settings; ``rated`` a boolean,
     and only with a clock; ``range`` null or [low, high]), ``login_required`` for a rated
     seek from a guest.
     """
+    [made] = seek_many([SeekRequest(player, user, name, message, now)])
+    if isinstance(made, PairingError):
+        raise made
+    return made
+
+
+@transaction.atomic
+def seek_many(requests: Sequence[SeekRequest]) -> list[Seek | PairingError]:
+    """The seeks of ``requests``, in one transaction: for each, in order, its new seek
+    (replacing its session's old one, as ``seek``), or the PairingError that refused it
+    (nothing stored for it). Of two requests of one session, the later replaces the
+    earlier, as one after the other would.
+
+    A process's lobby sockets store the seeks that arrive together this way
+    (pairing.consumers): one transaction, and a few queries, for a burst of them."""
+    bots = accounts.bot_ids([request.player.user_id for request in requests])
+    made: list[Seek | PairingError] = []
+    users: list[Any] = []
+    for request in requests:
+        try:
+            made.append(_new_seek(request, bots=bots))
+            users.append(request.user)
+        except PairingError as error:
+            made.append(error)
+    waiting = [seek for seek in made if isinstance(seek, Seek)]
+    ratings = ratings_of([(user, seek.category) for user, seek in zip(users, waiting, strict=True)])
+    for seek, rating in zip(waiting, ratings, strict=True):
+        seek.rating = rating
+    while waiting:
+        # One seek a session at a time: the rows a session's later seeks replace are
+        # stored first.
+        now: dict[str, Seek] = {}
+        later: list[Seek] = []
+        for seek in waiting:
+            if seek.session_key in now:
+                later.append(seek)
+            else:
+                now[seek.session_key] = seek
+        Seek.objects.filter(session_key__in=list(now)).delete()
+        Seek.objects.bulk_create(now.values())
+        waiting = later
+    return made
+
+
+def _new_seek(request: SeekRequest, *, bots: set[int]) -> Seek:
+    """The seek ``request`` asks for, not yet stored nor rated; raises PairingError as
+    ``seek`` (``bots``: the accounts among the requests' that are bots)."""
+    player, message = request.player, request.message
     if not player.session_key:
         raise PairingError("bad_request", "seeking needs a session: load a page first")
     kind, size, control = _game_fields(message)
@@ -112,15 +190,14 @@ def seek(
     bounds = _range(message.get("range"))
     if rated and player.user_id is None:
         raise PairingError("login_required", "log in to play rated games")
-    if accounts.is_bot(player.user_id):
+    if player.user_id in bots:
         raise PairingError("bad_request", "bots do not seek: people challenge them")
     clock = control.to_json() if control is not None else None
     category = matching.category(kind, size, clock)
-    Seek.objects.filter(session_key=player.session_key).delete()
-    return Seek.objects.create(
+    return Seek(
         session_key=player.session_key,
         user_id=player.user_id,
-        name=name,
+        name=request.name,
         kind=kind,
         size=size,
         time_control=clock,
@@ -129,8 +206,8 @@ def seek(
         range_high=bounds[1] if bounds else None,
         pool=matching.pool_key(kind, size, clock, rated=rated),
         category=category,
-        rating=rating_of(user, category),
-        created_at=now,
+        rating=matching.GUEST_RATING,  # seek_many reads the ratings of all at once
+        created_at=request.now,
     )
 
 
@@ -150,9 +227,32 @@ def seek_of(*, player: Player) -> Seek | None:
     return Seek.objects.filter(session_key=player.session_key).first()
 
 
+GAME_FIELDS = ("kind", "clock", "size", *SETTINGS)
+
+
 def _game_fields(message: dict[str, Any]) -> tuple[str, int, TimeControl | None]:
     """Kind, size and clock, checked as `POST /games/new/` checks them (NewGameForm),
-    after checking that each is of the JSON type the contract says."""
+    after checking that each is of the JSON type the contract says.
+
+    The answer for the same fields (of the same JSON types) is remembered: the form costs
+    half a millisecond, and a burst of seeks is mostly the same few pools."""
+    fields = tuple(
+        (name, type(message[name]), message[name]) for name in GAME_FIELDS if name in message
+    )
+    try:
+        return _checked_fields(fields)
+    except TypeError:  # a list or an object for a field: unhashable, and refused below
+        return _check_game_fields(message)
+
+
+@functools.lru_cache(maxsize=256)
+def _checked_fields(
+    fields: tuple[tuple[str, type, Any], ...],
+) -> tuple[str, int, TimeControl | None]:
+    return _check_game_fields({name: value for name, _, value in fields})
+
+
+def _check_game_fields(message: dict[str, Any]) -> tuple[str, int, TimeControl | None]:
     kind = message.get("kind")
     if not isinstance(kind, str) or kind not in SIZES:
         raise PairingError("bad_request", "kind must be othello or go", field="kind")
@@ -301,63 +401,151 @@ def wave(*, now: datetime.datetime | None = None, process: str = "") -> list[Gam
 
 
 def _make(pairs: list[tuple[str, str]]) -> list[Game]:
-    """The games of ``pairs`` (seek ids), each in its own transaction (``pair``)."""
+    """The games of ``pairs`` (seek ids), ``CHUNK`` pairs a transaction (``pair_many``).
+    A chunk that fails for any reason but the database (a seek the games' services
+    refuse, which its checks rule out) rolled back whole: its pairs are made again one
+    transaction each, so that only the pair at fault is left out."""
     made = []
-    for first, second in pairs:
+    for start in range(0, len(pairs), CHUNK):
+        chunk = [(int(first), int(second)) for first, second in pairs[start : start + CHUNK]]
         try:
-            game = pair(int(first), int(second))
+            made += pair_many(chunk)
         except (OperationalError, InterfaceError):
             raise  # the database is down: the next wave tries again
         except Exception:
-            # One pair that fails (a seek the games' services refuse, which its checks
-            # rule out) rolls back alone: the wave goes on with the others.
-            logger.exception("pairing seeks %s and %s", first, second)
-            continue
-        if game is not None:
-            made.append(game)
+            logger.exception("pairing %d pairs at once: now one at a time", len(chunk))
+            made += _one_by_one(chunk)
     return made
 
 
-@transaction.atomic
+def _one_by_one(pairs: list[tuple[int, int]]) -> list[Game]:
+    made = []
+    for first, second in pairs:
+        try:
+            made += pair_many([(first, second)])
+        except (OperationalError, InterfaceError):
+            raise
+        except Exception:
+            logger.exception("pairing seeks %s and %s", first, second)
+    return made
+
+
 def pair(first_id: int, second_id: int) -> Game | None:
-    """The game between the seeks ``first_id`` and ``second_id``, both deleted; None (and
-    nothing changed) when either is gone. Colours at random; the seats named by the seeks;
-    after the commit each side's lobby sockets get ``{"type": "paired", "game_id"}``."""
+    """The game between the seeks ``first_id`` and ``second_id`` (``pair_many``); None
+    (and nothing changed) when either is gone."""
+    made = pair_many([(first_id, second_id)])
+    return made[0] if made else None
+
+
+@transaction.atomic
+def pair_many(pairs: list[tuple[int, int]]) -> list[Game]:
+    """The games of ``pairs`` (seek ids), in one transaction: the seeks locked (in the
+    order of their ids, so that two waves at once never deadlock), each pair whose two
+    seeks are still there made a game through ``games.services.start_games`` (colours at
+    random, the seats named by the seeks, the clock started, the lobby told), with its
+    ``Pairing`` row, and its seeks deleted; after the commit each side's lobby sockets get
+    ``{"type": "paired", "game_id"}``. A pair with a seek gone (cancelled, its socket
+    closed, paired by a wave that ran at the same time) or already in an earlier pair of
+    ``pairs`` is left out and changes nothing. The games made, in the order of ``pairs``.
+    """
+    wanted = sorted({seek_id for pair in pairs for seek_id in pair})
     seeks = {
         seek.pk: seek
-        for seek in Seek.objects.select_for_update().filter(pk__in=(first_id, second_id))
+        for seek in Seek.objects.select_for_update().filter(pk__in=wanted).order_by("pk")
     }
-    if len(seeks) != 2:
-        return None
-    first, second = seeks[first_id], seeks[second_id]
-    options: dict[str, Any] = {
-        "kind": first.kind,
-        "size": first.size,
-        "color": "random",
-        "rated": first.rated,
-    }
-    if first.time_control is not None:
-        options["time_control"] = TimeControl.from_json(first.time_control)
-    game = services.create_game(player=_player(first), name=first.name, **options)
-    game = services.join_game(player=_player(second), game_id=game.public_id, name=second.name)
-    black, white = (
-        (first, second) if game.black_session_key == first.session_key else (second, first)
-    )
-    Pairing.objects.create(
-        game=game,
-        pool=first.pool,
-        category=first.category,
+    kept: list[tuple[Seek, Seek]] = []
+    taken: set[int] = set()
+    for first_id, second_id in pairs:
+        if first_id == second_id or {first_id, second_id} & taken:
+            continue
+        if first_id in seeks and second_id in seeks:
+            kept.append((seeks[first_id], seeks[second_id]))
+            taken.update((first_id, second_id))
+    if not kept:
+        return []
+    games = services.start_games([_new_pair(first, second) for first, second in kept])
+    rows = []
+    for game, (first, second) in zip(games, kept, strict=True):
+        black, white = (
+            (first, second) if game.black_session_key == first.session_key else (second, first)
+        )
+        rows.append(
+            Pairing(
+                game=game,
+                pool=first.pool,
+                category=first.category,
+                rated=first.rated,
+                black_rating=black.rating,
+                white_rating=white.rating,
+            )
+        )
+    Pairing.objects.bulk_create(rows)
+    Seek.objects.filter(pk__in=taken).delete()
+    transaction.on_commit(lambda: _tell_paired(games, kept), robust=True)
+    return games
+
+
+def _new_pair(first: Seek, second: Seek) -> services.NewPair:
+    if first.pool != second.pool:
+        raise PairingError("bad_request", f"seeks {first.pk} and {second.pk}: not one pool")
+    return services.NewPair(
+        first=services.Seat(_player(first), first.name),
+        second=services.Seat(_player(second), second.name),
+        kind=first.kind,
+        size=first.size,
+        time_control=(
+            TimeControl.from_json(first.time_control) if first.time_control is not None else None
+        ),
         rated=first.rated,
-        black_rating=black.rating,
-        white_rating=white.rating,
     )
-    Seek.objects.filter(pk__in=(first_id, second_id)).delete()
-    text = json.dumps({"type": "paired", "game_id": game.public_id}, separators=(",", ":"))
-    event = {"type": "pairing.paired", "whole": text}
-    for session_key in (first.session_key, second.session_key):
-        group = seeker_group(session_key)
-        transaction.on_commit(lambda group=group: events.send_to_group(group, event), robust=True)
-    return game
+
+
+def _tell_paired(games: list[Game], pairs: list[tuple[Seek, Seek]]) -> None:
+    """``paired`` for each side of ``games``: one event to the lobby's group, whose every
+    socket finds its own session's game in it (``paired_event``). A wave pairs hundreds of
+    sessions: an event to each session's group would cost each process a message from
+    Redis for every socket paired, this one a message from Redis per process."""
+    events.send_to_group(
+        events.LOBBY_GROUP,
+        paired_event(
+            {
+                seek.session_key: game.public_id
+                for game, seeks in zip(games, pairs, strict=True)
+                for seek in seeks
+            }
+        ),
+    )
+
+
+PAIRED_EVENT = "pairing.paired"
+
+
+def paired_event(games: Mapping[str, str]) -> dict[str, Any]:
+    """The ``pairing.paired`` event for the lobby's group, telling each session of
+    ``games`` (session key -> game id) its game. The map travels as JSON text: the
+    in-memory channel layer copies an event for each socket it reaches, and copies a
+    string for nothing; each process decodes it once (``paired_games``)."""
+    return {"type": PAIRED_EVENT, "games": json.dumps(games, separators=(",", ":"))}
+
+
+def paired_games(event: dict[str, Any]) -> Mapping[str, str]:
+    """The sessions and games of a ``pairing.paired`` event (shared: not to be changed)."""
+    return _decoded(event["games"])
+
+
+@functools.lru_cache(maxsize=8)
+def _decoded(text: str) -> Mapping[str, str]:
+    games: dict[str, str] = json.loads(text)
+    return MappingProxyType(games)
+
+
+def paired_text(event: dict[str, Any], session_key: str) -> str | None:
+    """The ``paired`` message for a lobby socket of the session ``session_key`` from a
+    ``pairing.paired`` event, None when the event pairs someone else."""
+    game_id = paired_games(event).get(session_key)
+    if game_id is None:
+        return None
+    return json.dumps({"type": "paired", "game_id": game_id}, separators=(",", ":"))
 
 
 def _player(seek: Seek) -> Player:

@@ -47,6 +47,8 @@ from games.services.lobby import (
     KOMI_LIMIT,
     NAME_MAX_LENGTH,
     OTHELLO_MAX_SIZE,
+    NewPair,
+    Seat,
     abort,
     abort_as_admin,
     claim_guest_seats,
@@ -54,6 +56,7 @@ from games.services.lobby import (
     join_game,
     recount_playing,
     register_seat_reservation,
+    start_games,
 )
 from games.services.play import pass_turn, play, resign
 from games.services.presence import (
@@ -83,8 +86,10 @@ __all__ = [
     "OTHELLO_MAX_SIZE",
     "AnalysisJob",
     "GameError",
+    "NewPair",
     "NotFinished",
     "Player",
+    "Seat",
     "Turn",
     "abort",
     "abort_as_admin",
@@ -125,6 +130,7 @@ __all__ = [
     "resume",
     "say",
     "sgf_comments",
+    "start_games",
     "store_verdict",
     "sweep",
 ]

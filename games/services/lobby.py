@@ -3,10 +3,12 @@ lobby's count of games being played."""
 
 from __future__ import annotations
 
+import datetime
 import functools
 import math
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Q
@@ -70,6 +72,41 @@ def create_game(
     Raises GameError("bad_request") for any option the game does not allow, a blank or
     too long name, or a player with neither session nor account.
     """
+    game = _new_game(
+        player=player,
+        kind=kind,
+        size=size,
+        color=color,
+        name=name,
+        komi=komi,
+        scoring=scoring,
+        time_control=time_control,
+        opponent=opponent,
+        level=level,
+        handicap=handicap,
+        rated=rated,
+    )
+    game.save()
+    nudge_computer(game)
+    return game
+
+
+def _new_game(
+    *,
+    player: Player,
+    kind: str,
+    size: int,
+    color: str,
+    name: str,
+    komi: float | None,
+    scoring: str,
+    time_control: TimeControl | None,
+    opponent: str,
+    level: int | None,
+    handicap: int,
+    rated: bool,
+) -> Game:
+    """The game ``create_game`` makes, not yet saved (its checks and errors)."""
     name = _seat_name(player, name)
     _check_rated(rated, player=player, opponent=opponent, time_control=time_control)
     if kind not in rules.KINDS:
@@ -116,8 +153,6 @@ def create_game(
         clock.start_turn(game, timezone.now())
     elif opponent != "human":
         raise GameError("bad_request", "opponent must be human or computer")
-    game.save()
-    nudge_computer(game)
     return game
 
 
@@ -148,16 +183,85 @@ def join_game(*, player: Player, game_id: str, name: str) -> Game:
         return game
     if any(reserved(game, player) for reserved in _reservations):
         return game  # a challenge, say: only the challenged bot takes the seat
+    _take_free_seat(game, player, name, now=timezone.now())
+    game.save()
+    on_commit(lambda: events.broadcast_state(game))
+    on_commit(events.broadcast_lobby)
+    return game
+
+
+def _take_free_seat(game: Game, player: Player, name: str, *, now: datetime.datetime) -> None:
+    """``player`` seated in ``game``'s free seat, the game active, its clock started at
+    ``now`` (not saved). Raises GameError("bad_request") as ``join_game`` does."""
     if game.rated and player.user_id is None:
         raise GameError("bad_request", "rated games are for accounts: log in to play (or watch)")
     free = Color.WHITE if game.creator_color == Color.BLACK else Color.BLACK
     _seat(game, free, player, _seat_name(player, name))
     game.status = Game.Status.ACTIVE
-    clock.start_turn(game, timezone.now())
-    game.save()
-    on_commit(lambda: events.broadcast_state(game))
-    on_commit(events.broadcast_lobby)
-    return game
+    clock.start_turn(game, now)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One side of a game ``start_games`` makes: who sits there, and under what name."""
+
+    player: Player
+    name: str
+
+
+@dataclass(frozen=True)
+class NewPair:
+    """A game ``start_games`` makes between two people: ``first`` creates it (colour at
+    random), ``second`` joins it; kind, size, clock and ``rated`` as ``create_game`` takes
+    them."""
+
+    first: Seat
+    second: Seat
+    kind: str
+    size: int
+    time_control: TimeControl | None
+    rated: bool
+
+
+@transaction.atomic
+def start_games(pairs: Sequence[NewPair]) -> list[Game]:
+    """The games of ``pairs``, started at once: each as ``create_game`` (colour at random)
+    by its ``first`` and ``join_game`` by its ``second`` would make it (the same checks,
+    seats and names, the clock started, active), inserted together in one query, and the
+    lobby told once after the commit. For the pairing pools, which start hundreds a
+    second: one game at a time, each is two saves, a lock and a broadcast of its state
+    (to the game's group, which nobody can have joined before it existed, so none is
+    sent here).
+
+    Raises GameError("bad_request") for any pair ``create_game`` or ``join_game`` would
+    refuse, or whose two sides are one player (one account, or one guest's session);
+    then nothing is stored.
+    """
+    games = []
+    now = timezone.now()
+    for pair in pairs:
+        game = _new_game(
+            player=pair.first.player,
+            kind=pair.kind,
+            size=pair.size,
+            color="random",
+            name=pair.first.name,
+            komi=None,
+            scoring="territory",
+            time_control=pair.time_control,
+            opponent="human",
+            level=None,
+            handicap=0,
+            rated=pair.rated,
+        )
+        if color_of(game, pair.second.player) is not None:
+            raise GameError("bad_request", "a player cannot play against themself")
+        _take_free_seat(game, pair.second.player, pair.second.name, now=now)
+        games.append(game)
+    made = Game.objects.bulk_create(games)
+    if made:
+        on_commit(events.broadcast_lobby)
+    return made
 
 
 @transaction.atomic

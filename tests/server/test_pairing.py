@@ -31,10 +31,25 @@ class Recorder:
         self.sent: list[tuple[str, dict[str, Any]]] = []
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        self.sent.append((group, events.decoded(message)))
+        encoded = "whole" in message or "text" in message
+        self.sent.append((group, events.decoded(message) if encoded else message))
 
     def to(self, group: str) -> list[dict[str, Any]]:
         return [message for sent_to, message in self.sent if sent_to == group]
+
+
+def paired_texts(layer: Recorder, session_key: str) -> list[str]:
+    """The ``paired`` messages a lobby socket of the session ``session_key`` sent."""
+    texts = (
+        pairing.paired_text(event, session_key)
+        for event in layer.to(events.LOBBY_GROUP)
+        if event["type"] == "pairing.paired"
+    )
+    return [text for text in texts if text is not None]
+
+
+def lobby_changed(layer: Recorder) -> list[dict[str, Any]]:
+    return [event for event in layer.to(events.LOBBY_GROUP) if event["type"] == "lobby.changed"]
 
 
 @pytest.fixture
@@ -112,6 +127,21 @@ def test_a_bad_field_is_refused_naming_it(
     assert not Seek.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [({"size": 8.0}, "size"), ({"increment": True}, "increment"), ({"size": "8"}, "size")],
+)
+def test_a_field_of_the_wrong_type_is_refused_after_a_good_seek_with_the_same_value(
+    now: datetime.datetime, fields: dict[str, Any], field: str
+) -> None:
+    """8.0 == 8 and True == 1 in Python: the checks remembered for a good seek's fields
+    (``_game_fields``) are not the answer for these."""
+    seeking(guest("ann"), now, increment=1)
+    with pytest.raises(PairingError) as refused:
+        seeking(guest("bob"), now, **{"increment": 1, **fields})
+    assert (refused.value.code, refused.value.field) == ("bad_request", field)
+
+
 def test_a_setting_the_clock_does_not_use_may_be_absent_or_is_dropped(
     now: datetime.datetime,
 ) -> None:
@@ -153,6 +183,59 @@ def test_a_bot_never_enters_the_pools(now: datetime.datetime) -> None:
         seeking(Player("robo-session", user.pk), now, user=user)
     assert refused.value.code == "bad_request"
     assert not Seek.objects.exists()
+
+
+def test_seeks_stored_together_each_at_its_own_rating(
+    now: datetime.datetime, django_assert_max_num_queries: Any
+) -> None:
+    """``seek_many``: each request checked on its own, the ratings and the bots read once
+    for all of them; a session's later seek replaces its earlier one."""
+    from bots.models import BotAccount
+    from players.models import Rating
+
+    ann, bob, robo = (User.objects.create_user(name) for name in ("ann", "bob", "robo"))
+    BotAccount.objects.create(user=robo)
+    Rating.objects.create(user=ann, category="othello8-blitz", rating=1820.0)
+    Rating.objects.create(user=bob, category="othello8-blitz", rating=1210.0)
+    Rating.objects.create(user=bob, category="go9-rapid", rating=1990.0)
+    go9 = {"kind": "go", "size": 9, "clock": "byoyomi", "periods": 5, "period_time": 10}
+
+    def request(user: User | None, session: str, **fields: Any) -> pairing.SeekRequest:
+        player = Player(session, user.pk if user is not None else None)
+        return pairing.SeekRequest(player, user, "Name", {**BLITZ, **fields}, now)
+
+    with django_assert_max_num_queries(8):
+        made = pairing.seek_many(
+            [
+                request(ann, "ann-1", rated=True),
+                request(bob, "bob-1", rated=True),
+                request(bob, "bob-2", **go9),
+                request(None, "guest-1"),
+                request(robo, "robo-1"),
+                request(None, "guest-2", rated=True),
+                request(ann, "ann-1", rated=True, increment=3),
+            ]
+        )
+    assert [getattr(seek, "rating", None) for seek in made] == [
+        1820.0,
+        1210.0,
+        1990.0,
+        1500.0,
+        None,
+        None,
+        1820.0,
+    ]
+    assert [getattr(seek, "code", None) for seek in made[4:6]] == [
+        "bad_request",
+        "login_required",
+    ]
+    stored = dict(Seek.objects.values_list("session_key", "pool"))
+    assert stored == {
+        "ann-1": "othello8-fischer-180+3-rated",
+        "bob-1": "othello8-fischer-180+2-rated",
+        "bob-2": "go9-byoyomi-180+5x10-casual",
+        "guest-1": POOL,
+    }
 
 
 def test_an_account_seeks_rated_at_its_rating(now: datetime.datetime) -> None:
@@ -240,10 +323,11 @@ def test_a_wave_pairs_two_guests_in_one_game(
     assert (paired.black_rating, paired.white_rating) == (1500.0, 1500.0)
     assert not Seek.objects.exists()
     for seek in (ann, bob):
-        assert layer.to(pairing.seeker_group(seek.session_key)) == [
-            {"type": "pairing.paired", "game_id": game.public_id}
+        assert paired_texts(layer, seek.session_key) == [
+            f'{{"type":"paired","game_id":"{game.public_id}"}}'
         ]
-    assert layer.to(events.LOBBY_GROUP)  # the lobby is told (a game began)
+    assert paired_texts(layer, "cid-session") == []
+    assert lobby_changed(layer)  # the lobby is told (a game began)
 
 
 def test_incompatible_seeks_wait(now: datetime.datetime) -> None:
@@ -274,15 +358,57 @@ def test_the_same_account_in_two_browsers_never_plays_itself(now: datetime.datet
 
 def test_a_pair_is_one_transaction(now: datetime.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
     ann, bob = seeking(guest("ann"), now), seeking(guest("bob"), now)
+    original = services.start_games
 
-    def broken(**kwargs: Any) -> Game:
-        raise RuntimeError("the join failed")
+    def broken(pairs: list[services.NewPair]) -> list[Game]:
+        assert len(original(pairs)) == 1 and Game.objects.count() == 1
+        raise RuntimeError("failed once the game was stored")
 
-    monkeypatch.setattr(services, "join_game", broken)
+    monkeypatch.setattr(services, "start_games", broken)
     with pytest.raises(RuntimeError):
         pairing.pair(ann.pk, bob.pk)
     assert not Game.objects.exists() and not Pairing.objects.exists()
     assert Seek.objects.count() == 2
+
+
+def test_a_wave_makes_its_pairs_a_chunk_a_transaction(
+    now: datetime.datetime,
+    monkeypatch: pytest.MonkeyPatch,
+    layer: Recorder,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    monkeypatch.setattr(pairing, "CHUNK", 3)
+    original = services.start_games
+    calls: list[int] = []
+
+    def counted(pairs: list[services.NewPair]) -> list[Game]:
+        calls.append(len(pairs))
+        return original(pairs)
+
+    monkeypatch.setattr(services, "start_games", counted)
+    names = [f"p{n:02d}" for n in range(14)]
+    for name in names:
+        seeking(guest(name), now, name=name)
+    with django_capture_on_commit_callbacks(execute=True):
+        made = pairing.wave(now=now) or []
+    assert calls == [3, 3, 1]
+    assert len(made) == Game.objects.count() == Pairing.objects.count() == 7
+    seated = [
+        key
+        for game in Game.objects.all()
+        for key in (game.black_session_key, game.white_session_key)
+    ]
+    assert sorted(seated) == sorted(f"{name}-session" for name in names)
+    assert not Seek.objects.exists()
+    for game in Game.objects.all():
+        assert game.status == Game.Status.ACTIVE
+        for key, name in [
+            (game.black_session_key, game.black_name),
+            (game.white_session_key, game.white_name),
+        ]:
+            assert key == f"{name}-session"  # each seat named by its own seek
+            assert paired_texts(layer, key) == [f'{{"type":"paired","game_id":"{game.public_id}"}}']
+    assert len(lobby_changed(layer)) == 1  # the lobby told once a wave
 
 
 def test_a_seek_is_never_paired_twice(now: datetime.datetime) -> None:
@@ -315,6 +441,48 @@ def test_two_waves_at_once_pair_each_seek_once(now: datetime.datetime) -> None:
         thread.join()
     assert sorted(game is None for game in made) == [False, True]
     assert Game.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "orders",
+    [
+        ([(0, 1), (2, 3)], [(3, 2), (1, 0)]),  # the same pairs, in the other order
+        ([(0, 1), (2, 3)], [(0, 2), (1, 3)]),  # other pairs of the same seeks
+        ([(0, 1), (2, 3), (4, 5)], [(5, 4), (2, 0)]),
+    ],
+)
+def test_two_waves_at_once_pair_each_seek_once_whatever_their_pairs(
+    now: datetime.datetime, orders: tuple[list[tuple[int, int]], ...]
+) -> None:
+    """Two threads (two database connections, as two processes without the wave's lock)
+    make pairs of the same seeks at the same moment, several a transaction: every seek in
+    one game at most, and neither waits for the other for ever (the rows are locked in the
+    order of their ids)."""
+    seeks = [seeking(guest(f"p{n}"), now) for n in range(6)]
+    start = threading.Barrier(2)
+    made: list[list[Game]] = []
+
+    def run(pairs: list[tuple[int, int]]) -> None:
+        try:
+            start.wait()
+            made.append(pairing.pair_many([(seeks[a].pk, seeks[b].pk) for a, b in pairs]))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(pairs,)) for pairs in orders]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(made) == 2
+    seated = [
+        key
+        for game in Game.objects.all()
+        for key in (game.black_session_key, game.white_session_key)
+    ]
+    assert len(seated) == len(set(seated)) == 2 * sum(len(games) for games in made)
+    assert Seek.objects.count() == 6 - len(seated)
+    assert len(made[0]) + len(made[1]) >= min(len(pairs) for pairs in orders)
 
 
 def test_only_one_wave_runs_at_a_time(now: datetime.datetime) -> None:
@@ -366,14 +534,31 @@ def test_a_pair_that_fails_does_not_stop_the_wave(
 ) -> None:
     ann, bob = seeking(guest("ann"), now), seeking(guest("bob"), now)
     seeking(guest("cid"), now, increment=3), seeking(guest("dan"), now, increment=3)
-    original = services.join_game
+    original = services.start_games
 
-    def fails_for_bob(**kwargs: Any) -> Game:
-        if kwargs["player"].session_key in ("ann-session", "bob-session"):
+    def fails_for_bob(pairs: list[services.NewPair]) -> list[Game]:
+        if any(pair.second.player.session_key in ("ann-session", "bob-session") for pair in pairs):
             raise RuntimeError("the join failed")
-        return original(**kwargs)
+        return original(pairs)
 
-    monkeypatch.setattr(services, "join_game", fails_for_bob)
+    monkeypatch.setattr(services, "start_games", fails_for_bob)
     [game] = pairing.wave(now=now) or []
     assert {game.black_session_key, game.white_session_key} == {"cid-session", "dan-session"}
     assert set(Seek.objects.values_list("pk", flat=True)) == {ann.pk, bob.pk}
+
+
+def test_the_loop_sends_a_waves_paired_events_as_one() -> None:
+    from pairing import loop
+
+    lobby = {"type": "lobby.changed", "whole": "{}"}
+    kept = [
+        (events.LOBBY_GROUP, pairing.paired_event({"a": "g1", "b": "g1"})),
+        (events.LOBBY_GROUP, lobby),
+        (events.LOBBY_GROUP, pairing.paired_event({"c": "g2", "d": "g2"})),
+    ]
+    [(group, paired), *others] = loop._merged(kept)
+    assert group == events.LOBBY_GROUP
+    assert dict(pairing.paired_games(paired)) == {"a": "g1", "b": "g1", "c": "g2", "d": "g2"}
+    assert pairing.paired_text(paired, "c") == '{"type":"paired","game_id":"g2"}'
+    assert pairing.paired_text(paired, "e") is None
+    assert others == [(events.LOBBY_GROUP, lobby)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import pytest
@@ -49,7 +49,10 @@ class Lobby:
         return message
 
     async def receive_until(self, kind: str) -> dict[str, Any]:
-        while (message := await self.receive())["type"] != kind:
+        return await self.receive_until_one_of(kind)
+
+    async def receive_until_one_of(self, *kinds: str) -> dict[str, Any]:
+        while (message := await self.receive())["type"] not in kinds:
             pass
         return message
 
@@ -164,6 +167,64 @@ async def test_two_seekers_are_paired_and_each_socket_told() -> None:
     stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert stored.status == Game.Status.ACTIVE
     assert {stored.black_session_key, stored.white_session_key} == {ann, bob}
+
+
+async def test_a_socket_whose_session_is_not_paired_is_not_told() -> None:
+    """``paired`` reaches every lobby socket as one event naming the sessions paired: each
+    tells its client of its own session's game only."""
+    ann, bob, carol = [await database_sync_to_async(visit)() for _ in range(3)]
+    async with lobby(ann) as ann_ws, lobby(bob) as bob_ws, lobby(carol) as carol_ws:
+        for ws in (ann_ws, bob_ws, carol_ws):
+            await ws.receive()
+        for ws in (ann_ws, bob_ws):
+            await ws.send(BLITZ)
+            await ws.receive_until("seeking")
+        [game] = await database_sync_to_async(services.wave)() or []
+        assert (await ann_ws.receive_until("paired"))["game_id"] == game.public_id
+        assert (await bob_ws.receive_until("paired"))["game_id"] == game.public_id
+        await carol_ws.send({"type": "cancel_seek"})
+        heard = []
+        while (message := await carol_ws.receive())["type"] != "seek_cancelled":
+            heard.append(message["type"])
+        assert "paired" not in heard
+
+
+async def test_seeks_arriving_together_are_each_answered_and_stored(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Many sockets seek at once: the seeks that arrive while others are stored go
+    together (one transaction), each socket answered with its own seek or its own error;
+    of one session's two tabs seeking at once, one seek is kept."""
+    batches: list[int] = []
+    seek_many = services.seek_many
+
+    def counted(requests: list[services.SeekRequest]) -> list[Any]:
+        batches.append(len(requests))
+        return seek_many(requests)
+
+    monkeypatch.setattr(services, "seek_many", counted)
+    cookies = [await database_sync_to_async(visit)() for _ in range(10)]
+    async with AsyncExitStack() as stack:
+        sockets = [await stack.enter_async_context(lobby(cookie)) for cookie in cookies]
+        tab = await stack.enter_async_context(lobby(cookies[0]))
+        for ws in [*sockets, tab]:
+            await ws.receive()
+        for ws in sockets[:-1]:
+            await ws.send(BLITZ)
+        await sockets[-1].send({**BLITZ, "size": 9})
+        await tab.send({**BLITZ, "main_time": 300, "increment": 3})
+        answers = [await ws.receive_until_one_of("seeking", "error") for ws in sockets]
+        assert [answer["type"] for answer in answers] == ["seeking"] * 9 + ["error"]
+        assert answers[-1]["field"] == "size"
+        assert len({answer["seek"]["id"] for answer in answers[:-1]}) == 9
+        assert (await tab.receive_until("seeking"))["seek"]["pool"] == (
+            "othello8-fischer-300+3-casual"
+        )
+        sessions = await database_sync_to_async(list)(
+            Seek.objects.values_list("session_key", flat=True)
+        )
+        assert sorted(sessions) == sorted(cookies[:9])  # one seek for the two tabs' session
+    assert sum(batches) == 11 and max(batches) > 1
 
 
 async def test_a_seek_lives_while_its_session_has_a_lobby_socket() -> None:

@@ -42,10 +42,26 @@ async def seek_until_paired(browser: Browser) -> str:
         await socket.close()
 
 
+def seeks_stored(database_url: str) -> bool:
+    with psycopg.connect(database_url) as connection:
+        return connection.execute("SELECT count(*) FROM pairing_seek").fetchone() == (1,)
+
+
 @pytest.mark.services
 async def test_seekers_on_two_processes_are_each_paired_once(
     two_servers: tuple[str, str], database_url: str
 ) -> None:
+    # First one seeker on each process, the second once the first seeks: the two can only
+    # play each other, whichever process runs the wave, and each process's socket hears it.
+    pair = [Browser(server) for server in two_servers]
+    await asyncio.gather(*(asyncio.to_thread(browser.get, "/") for browser in pair))
+    first = asyncio.create_task(seek_until_paired(pair[0]))
+    while not await asyncio.to_thread(seeks_stored, database_url):
+        await asyncio.sleep(0.05)
+    crossed_game = await seek_until_paired(pair[1])
+    assert await first == crossed_game
+
+    # Then many at once, half on each process.
     browsers = [Browser(two_servers[number % 2]) for number in range(SEEKERS)]
     await asyncio.gather(*(asyncio.to_thread(browser.get, "/") for browser in browsers))
     game_ids = await asyncio.gather(*(seek_until_paired(browser) for browser in browsers))
@@ -55,7 +71,7 @@ async def test_seekers_on_two_processes_are_each_paired_once(
     with psycopg.connect(database_url) as connection:
         stored = connection.execute("SELECT public_id, status FROM games_game").fetchall()
         assert connection.execute("SELECT count(*) FROM pairing_seek").fetchone() == (0,)
-    assert sorted(stored) == sorted((game_id, "active") for game_id in set(game_ids))
+    assert sorted(stored) == sorted((game_id, "active") for game_id in {*game_ids, crossed_game})
     # Each browser holds a seat of its game, whichever process it asks.
     seats = await asyncio.gather(
         *(
@@ -64,9 +80,6 @@ async def test_seekers_on_two_processes_are_each_paired_once(
         )
     )
     assert all(state["you"] in ("black", "white") for state in seats)
-    # And across the processes: some games pair a seeker of each.
-    crossed = [
-        {number % 2 for number, game in enumerate(game_ids) if game == game_id}
-        for game_id in set(game_ids)
-    ]
-    assert {0, 1} in crossed
+    for browser in pair:
+        state = await asyncio.to_thread(browser.on(two_servers[0]).state, crossed_game)
+        assert state["you"] in ("black", "white")

@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from games import events, selectors, services
 from games.models import Game
 from games.rules import Color, GoPosition, Move, OthelloPosition
+from games.rules.clock import TimeControl
 from games.services import GameError, Player
 from tests.server.helpers import Events, Refused, reload
 
@@ -202,6 +203,106 @@ def test_join_refuses_a_blank_name_when_there_is_a_seat(black: Player, white: Pl
 
 def test_join_an_unknown_game_is_a_bad_request(white: Player) -> None:
     assert error_of(services.join_game, player=white, game_id="nope", name="Bob") == "bad_request"
+
+
+# start_games (the pairing pools' games)
+
+GAME_FIELDS = (
+    "kind",
+    "size",
+    "status",
+    "rated",
+    "snapshot",
+    "to_move",
+    "score",
+    "komi",
+    "scoring_method",
+    "time_control",
+    "clocks",
+    "black_online",
+    "white_online",
+)
+
+
+def new_pair(
+    first: Player, second: Player, *, kind: str = "othello", size: int = 8, rated: bool = False
+) -> services.NewPair:
+    return services.NewPair(
+        first=services.Seat(first, "Ann"),
+        second=services.Seat(second, "Bob"),
+        kind=kind,
+        size=size,
+        time_control=TimeControl.byoyomi(main_time=300, periods=5, period_time=10),
+        rated=rated,
+    )
+
+
+@pytest.mark.parametrize(("kind", "size"), [("othello", 8), ("go", 9)])
+def test_start_games_makes_each_game_as_create_and_join_would(
+    black: Player, white: Player, kind: str, size: int
+) -> None:
+    control = TimeControl.byoyomi(main_time=300, periods=5, period_time=10)
+    created = services.create_game(
+        player=black, kind=kind, size=size, color="black", name="Ann", time_control=control
+    )
+    joined = reload(services.join_game(player=white, game_id=created.public_id, name="Bob"))
+    others = [Player(session_key=f"guest-{n}") for n in range(4)]
+
+    made = services.start_games(
+        [
+            new_pair(others[0], others[1], kind=kind, size=size),
+            new_pair(others[2], others[3], kind=kind, size=size),
+        ]
+    )
+
+    assert len(made) == 2 and Game.objects.count() == 3
+    for game, (first, second) in zip(made, [others[0:2], others[2:4]], strict=True):
+        game = reload(game)
+        assert {field: getattr(game, field) for field in GAME_FIELDS} == {
+            field: getattr(joined, field) for field in GAME_FIELDS
+        }
+        assert selectors.color_of(game, first) == game.creator_color
+        assert selectors.color_of(game, second) == Color(game.creator_color).opponent.value
+        assert game.black_away_since is not None and game.white_away_since is not None
+        first_color = game.creator_color
+        assert getattr(game, f"{first_color}_name") == "Ann"
+        assert game.deadline - game.turn_started_at == joined.deadline - joined.turn_started_at
+
+
+def test_start_games_draws_each_games_colours(black: Player) -> None:
+    players = [Player(session_key=f"guest-{n}") for n in range(40)]
+    made = services.start_games(
+        [new_pair(players[n], players[n + 1]) for n in range(0, len(players), 2)]
+    )
+    assert {game.creator_color for game in made} == {"black", "white"}
+
+
+def test_start_games_tells_the_lobby_once(
+    lobby_broadcasts: list[dict[str, Any]], django_capture_on_commit_callbacks: Any
+) -> None:
+    players = [Player(session_key=f"guest-{n}") for n in range(6)]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start_games([new_pair(players[n], players[n + 1]) for n in (0, 2, 4)])
+    assert len(lobby_broadcasts) == 1
+
+
+def test_start_games_refuses_a_player_against_themself(django_user_model: Any) -> None:
+    user = django_user_model.objects.create_user("ann", password="pw")
+    laptop = Player(session_key="laptop", user_id=user.pk)
+    phone = Player(session_key="phone", user_id=user.pk)
+    good = new_pair(Player(session_key="cid"), Player(session_key="dan"))
+    for same in ([laptop, laptop], [laptop, phone], [Player("guest"), Player("guest")]):
+        assert error_of(services.start_games, pairs=[good, new_pair(*same)]) == "bad_request"
+    assert not Game.objects.exists()  # the good pair too: one transaction
+
+
+def test_start_games_refuses_a_rated_game_for_a_guest(django_user_model: Any) -> None:
+    user = django_user_model.objects.create_user("ann", password="pw")
+    account = Player(session_key="laptop", user_id=user.pk)
+    for first, second in ((account, Player("guest")), (Player("guest"), account)):
+        pair = new_pair(first, second, rated=True)
+        assert error_of(services.start_games, pairs=[pair]) == "bad_request"
+    assert not Game.objects.exists()
 
 
 def test_an_account_holds_its_seat_from_any_browser(django_user_model: Any) -> None:
