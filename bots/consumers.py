@@ -19,7 +19,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from bots import services
 from games import accounts as game_accounts
-from games import clockwatch
+from games import clockwatch, limits
 
 CLOSE_NOT_A_BOT = 4403
 
@@ -41,10 +41,12 @@ class BotConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         user = self.scope.get("user")
-        if self.scope.get("auth_token") is None or not await database_sync_to_async(
-            game_accounts.is_bot
-        )(user):
-            await self.close()  # before accept: the handshake is refused
+        # Refused before accept: no token is HTTP 401, a token of no bot 403.
+        if self.scope.get("auth_token") is None:
+            await self.close(code=limits.REFUSE_UNAUTHORIZED)
+            return
+        if not await database_sync_to_async(game_accounts.is_bot)(user):
+            await self.close()
             return
         self.user_id: int = user.pk
         self.group = services.bot_group(self.user_id)

@@ -2,7 +2,9 @@
 handshake (Channels middleware): the request acts as the token's account.
 
 A request with a Bearer header and an unknown or revoked token is refused: HTTP 401,
-and on the websocket the handshake is refused (daphne answers it 403). A request with a
+and on the websocket the handshake is refused with HTTP 401 too (the close code
+``games.limits.REFUSE_UNAUTHORIZED`` before accept, which othello_site.websocket_flow
+turns into 401 where daphne would answer 403). A request with a
 token needs no CSRF token (no browser sends one on its own) and makes no session: its
 rate limits count by account (games.limits reads ``request.auth_token``).
 """
@@ -14,10 +16,10 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
-from channels.security.websocket import WebsocketDenier
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from bots.accounts import bearer, token_user
+from games import limits
 
 
 def _refused() -> JsonResponse:
@@ -56,7 +58,10 @@ class TokenAuthMiddleware(BaseMiddleware):
             return await super().__call__(scope, receive, send)
         found = await database_sync_to_async(token_user)(token) if token else None
         if found is None:
-            return await WebsocketDenier()(scope, receive, send)
+            # Refused before the handshake is accepted: HTTP 401 (othello_site.websocket_flow).
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": limits.REFUSE_UNAUTHORIZED})
+            return None
         scope = dict(scope)
         scope["user"], scope["auth_token"] = found
         return await super().__call__(scope, receive, send)

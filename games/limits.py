@@ -31,6 +31,9 @@ logger = logging.getLogger(__name__)
 SOCKET_MESSAGES = 20
 SOCKET_WINDOW = 1.0
 CLOSE_FLOODING = 4429
+REFUSE_UNAUTHORIZED = 4401
+"""A websocket refused with this close code before its handshake is accepted gets HTTP
+401 (othello_site.websocket_flow), not daphne's 403: a bad or revoked token."""
 
 HTTP_PER_SESSION = "10/m"
 HTTP_PER_IP = "60/m"

@@ -23,6 +23,10 @@ daphne's, decides before a frame becomes a message:
 - Nor while the client does not read what we send: the transport tells its registered
   producer (Twisted's back-pressure) when its write buffer is full and when it drained.
 
+- A handshake the application refuses with ``limits.REFUSE_UNAUTHORIZED`` (a websocket.close
+  before accept, with that code: a bad token) is answered HTTP 401, as the contract asks;
+  daphne answers every refused handshake 403 otherwise.
+
 ``install()`` makes daphne build this protocol for every websocket (its factory's
 ``protocol``, Twisted's extension point), however daphne was started: the ``daphne``
 command, ``manage.py runserver`` or the tests' processes.
@@ -34,6 +38,7 @@ import json
 import time
 from typing import Any
 
+from autobahn.websocket.types import ConnectionDeny
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from twisted.internet.interfaces import IPushProducer
 from zope.interface import implementer
@@ -85,6 +90,15 @@ class FlowControlledProtocol(WebSocketProtocol):  # type: ignore[misc]
     what was already read: the frames stay in its buffer, at most one read's worth, and
     are parsed once the socket is released.
     """
+
+    def handle_reply(self, message: dict[str, Any]) -> None:
+        refused = message.get("type") == "websocket.close" and self.state == self.STATE_CONNECTING
+        if refused and message.get("code") == limits.REFUSE_UNAUTHORIZED:
+            self.handshake_deferred.errback(ConnectionDeny(code=401, reason="Unauthorized"))
+            del self.handshake_deferred
+            self.server.protocol_disconnected(self)
+            return
+        super().handle_reply(message)
 
     def onOpen(self) -> None:
         super().onOpen()

@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+from websockets.typing import Origin
 
 from games.gtpbot import coords
 from games.gtpbot.__main__ import parse
@@ -331,3 +334,30 @@ async def test_an_othello_engine_through_the_bridge_killed_mid_game_plays_to_the
     # neither side could move, and the result is the count of the discs.
     assert game["ply"] > 20 and game["result"]
     assert not human.errors
+
+
+async def handshake_status(server: Daphne, path: str, token: str | None) -> int:
+    """The HTTP status of a websocket handshake on ``path`` (101 once accepted)."""
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    try:
+        async with connect(
+            server.url.replace("http://", "ws://", 1) + path,
+            origin=Origin(server.url),
+            additional_headers=headers,
+        ):
+            return 101
+    except InvalidStatus as refused:
+        return int(refused.response.status_code)
+
+
+async def test_a_real_daphne_refuses_a_bad_token_on_the_handshake_with_401(
+    server: Daphne,
+) -> None:
+    token = await asyncio.to_thread(bot_token, server, "robo")
+    assert await handshake_status(server, "/ws/bot/", token) == 101
+    # A token that is no token, or none on the bots' stream: 401, as on HTTP.
+    assert await handshake_status(server, "/ws/bot/", token + "x") == 401
+    assert await handshake_status(server, "/ws/bot/", None) == 401
+    assert await handshake_status(server, "/ws/lobby/", "oth_nonsense") == 401
+    # Without a token the lobby is open to anyone.
+    assert await handshake_status(server, "/ws/lobby/", None) == 101
