@@ -185,8 +185,10 @@ class LobbyConsumer(_DirectDispatch):
             message = parse_message(text_data, MESSAGE_TYPES)
             if message["type"] == "seek":
                 seek, tabs = await _seeks_here().seek(self.scope, self.player, message)
+                self.sought: dict[str, Any] | None = message
                 await self._to_session({"type": "seeking", "seek": seek}, others=tabs)
             else:
+                self.sought = None
                 await _database(services.cancel_seek, player=self.player)
                 await self._to_session({"type": "seek_cancelled"})
         except (GameError, PairingError) as error:
@@ -209,7 +211,32 @@ class LobbyConsumer(_DirectDispatch):
     async def pairing_news(self, event: dict[str, Any]) -> None:
         """The session's seek changed in another of its tabs."""
         if event["skip"] != self.channel_name:
+            self.sought = None  # the seek this socket made, if any, was replaced or cancelled
             await self.send_json(event["message"])
+
+    async def pairing_forgotten(self, event: dict[str, Any]) -> None:
+        """Another process's wave took this process for dead (its heartbeat was late: a
+        stalled loop) and forgot its sockets and the session's seek. The socket counts
+        again, and the one that made the seek makes it again: the client sees `seeking`."""
+        player = getattr(self, "player", None)
+        if player is None:
+            return
+        try:
+            await _database(
+                services.socket_opened,
+                session_key=player.session_key,
+                channel_name=self.channel_name,
+                process=clockwatch.PROCESS_NAME,
+            )
+            sought = getattr(self, "sought", None)
+            if sought is None:
+                return
+            seek, tabs = await _seeks_here().seek(self.scope, player, sought)
+        except (GameError, PairingError):
+            self.sought = None
+            await self._to_session({"type": "seek_cancelled"})
+            return
+        await self._to_session({"type": "seeking", "seek": seek}, others=tabs)
 
     async def pairing_paired(self, event: dict[str, Any]) -> None:
         """Sessions were paired, perhaps this one: its game (``services.pair_many``)."""
@@ -218,6 +245,7 @@ class LobbyConsumer(_DirectDispatch):
             return
         text = services.paired_text(event, player.session_key)
         if text is not None:
+            self.sought = None
             await self.send(text_data=text)
 
     async def layer_rejoined(self, event: dict[str, Any]) -> None:

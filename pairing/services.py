@@ -333,7 +333,17 @@ def forget_dead_sockets(*, now: datetime.datetime, timeout: float, alive: str = 
     gone = LobbySocket.objects.exclude(process__in=seen).exclude(process=alive)
     gone.filter(opened_at__lt=cutoff).delete()
     kept = LobbySocket.objects.values_list("session_key", flat=True)
-    deleted, _ = Seek.objects.exclude(session_key__in=kept).delete()
+    orphans = Seek.objects.exclude(session_key__in=kept)
+    sessions = list(orphans.values_list("session_key", flat=True))
+    deleted, _ = orphans.delete()
+    # A process only stalled (its loop held up past the timeout) still has those sockets:
+    # each one that made the seek makes it again (LobbyConsumer.pairing_forgotten), so a
+    # seek is never lost without its player knowing. A dead process hears nothing.
+    for session_key in sessions:
+        tell = functools.partial(
+            events.send_to_group, seeker_group(session_key), {"type": "pairing.forgotten"}
+        )
+        transaction.on_commit(tell, robust=True)
     return deleted
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -13,6 +14,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 
 from games.models import Game
 from othello_site.asgi import application
@@ -252,3 +254,30 @@ async def test_a_socket_without_a_session_gets_one() -> None:
         assert len(await database_sync_to_async(services.wave)() or []) == 1
         await ws.receive_until("paired")
         await other.receive_until("paired")
+
+
+async def test_a_seek_forgotten_while_its_process_stalled_is_made_again() -> None:
+    # Another process's wave took this one for dead (its heartbeat late: a stalled loop)
+    # and forgot its sockets and the seek; the socket that made it seeks again.
+    cookie = await database_sync_to_async(visit)()
+    async with lobby(cookie) as ws:
+        await ws.receive_until("lobby")
+        await ws.send(BLITZ)
+        first = (await ws.receive_until("seeking"))["seek"]
+
+        def forget() -> int:
+            later = timezone.now() + datetime.timedelta(seconds=60)
+            return services.forget_dead_sockets(now=later, timeout=4, alive="another")
+
+        assert await database_sync_to_async(forget)() == 1
+        again = (await ws.receive_until("seeking"))["seek"]
+        assert {key: again[key] for key in BLITZ if key != "type"} == {
+            key: first[key] for key in BLITZ if key != "type"
+        }
+        assert await database_sync_to_async(Seek.objects.count)() == 1
+        assert await database_sync_to_async(LobbySocket.objects.count)() == 1
+        # Cancelled, it stays cancelled when forgotten again: nothing to make again.
+        await ws.send({"type": "cancel_seek"})
+        await ws.receive_until("seek_cancelled")
+        assert await database_sync_to_async(forget)() == 0
+        assert not await database_sync_to_async(Seek.objects.exists)()
