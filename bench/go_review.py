@@ -1,6 +1,7 @@
 """The Go review's eval against the results of finished games, and its speed (a benchmark).
 
     .venv/bin/python bench/go_review.py measure --games 10        # 9x9 self-play games
+    .venv/bin/python bench/go_review.py measure --games 2 --size 19 --level 1 --every 40
     .venv/bin/python bench/go_review.py speed --size 9 --moves 100
     .venv/bin/python bench/go_review.py speed --size 19 --moves 250 --positions 30
 
@@ -129,8 +130,12 @@ def verdicts(
     return found
 
 
-def measure(games: int, seed: int) -> None:
-    size = 9
+def measure(
+    games: int, seed: int, size: int = 9, level: int = 10, every: int = CONTINUE_EVERY
+) -> None:
+    """``games`` measured games on ``size`` (GNU Go at ``level``, its play on from every
+    ``every``-th position the truth the eval is held against)."""
+    limit = 200 if size <= 9 else 2 * size * size
     rng = random.Random(seed)
     rows: list[tuple[int, float, float, float, float | None]] = []
     # (stage of the game, eval, static, result, result of GNU Go's play from there or None)
@@ -138,11 +143,11 @@ def measure(games: int, seed: int) -> None:
     with GtpAnalyser() as analyser:
         for number in range(games):
             share = rng.uniform(0.0, 0.3)
-            moves, wild = self_play(size, level=10, share=share, rng=rng, limit=200)
+            moves, wild = self_play(size, level=level, share=share, rng=rng, limit=limit)
             if len(moves) < 2 or moves[-1][1] is not None or moves[-2][1] is not None:
                 print(f"game {number + 1}: resigned after {len(moves)} moves, left out", flush=True)
                 continue
-            result = final_score(GoGame(size, KOMI, tuple(moves)), level=10)
+            result = final_score(GoGame(size, KOMI, tuple(moves)), level=level)
             found = verdicts(analyser, size, moves, list(range(len(moves) + 1)))
             for ply in range(1, len(moves) + 1):
                 color = moves[ply - 1][0]
@@ -150,12 +155,12 @@ def measure(games: int, seed: int) -> None:
                 losses[wild[ply - 1]].append(loss)
             for ply in range(0, len(moves) - 1):
                 continued = None
-                if ply % CONTINUE_EVERY == 0:
+                if ply % every == 0:
                     ended, _ = self_play(
-                        size, level=10, share=0, rng=rng, limit=200, start=moves[:ply]
+                        size, level=level, share=0, rng=rng, limit=limit, start=moves[:ply]
                     )
                     if ended[-1][1] is None:  # not resigned
-                        continued = final_score(GoGame(size, KOMI, tuple(ended)), level=10)
+                        continued = final_score(GoGame(size, KOMI, tuple(ended)), level=level)
                 stage = min(ply * 4 // len(moves), 3)
                 rows.append((stage, found[ply][0], found[ply][1], result, continued))
             print(
@@ -236,9 +241,13 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=100)
     parser.add_argument("--positions", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", type=int, default=10, help="measure: GNU Go's level")
+    parser.add_argument(
+        "--every", type=int, default=CONTINUE_EVERY, help="measure: play on from every N plies"
+    )
     arguments = parser.parse_args()
     if arguments.what == "measure":
-        measure(arguments.games, arguments.seed)
+        measure(arguments.games, arguments.seed, arguments.size, arguments.level, arguments.every)
     else:
         speed(arguments.size, arguments.moves, arguments.positions, arguments.seed)
 
