@@ -81,6 +81,13 @@ class RatingChange(models.Model):
             models.Index(
                 fields=["user", "category", "ended_at"], name="rating_change_user_category"
             ),
+            # The same, counted changes only and with the rating: the graph's two queries
+            # (ratings in order, each category's first and last date) read the index alone.
+            models.Index(
+                fields=["user", "category", "ended_at", "rating_after"],
+                name="rating_change_history",
+                condition=models.Q(annulled=False),
+            ),
         )
 
     def __str__(self) -> str:
