@@ -42,13 +42,12 @@ import random
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Literal, NamedTuple, Self
+from typing import Literal, NamedTuple
 
 from games.rules.base import Color, Point
 from games.rules.go import GoPosition
 
-from .gtp import EngineError, GtpEngine
+from .gtp import EngineError, GtpEngine, RestartingEngine
 
 __all__ = [
     "GNUGO_OPTIONS",
@@ -203,7 +202,7 @@ def replay(engine: GtpEngine, game: GoGame) -> None:
         engine.send(f"play {color.value} {where}")
 
 
-class GnuGo:
+class GnuGo(RestartingEngine):
     """A GNU Go process that plays and counts any game it is given; a context manager.
 
     ``path`` is the program; the process starts at the first request and again
@@ -214,16 +213,10 @@ class GnuGo:
     """
 
     def __init__(self, path: str = GNUGO_PATH, *, rng: random.Random | None = None) -> None:
+        super().__init__(gnugo_command(path), timeout=COMMAND_TIMEOUT)
         self.path = path
         self._rng = rng or random.Random()
         self._lock = threading.Lock()
-        self._engine: GtpEngine | None = None
-
-    @property
-    def pid(self) -> int | None:
-        """The id of the running GNU Go process (for logs), None when none runs."""
-        engine = self._engine
-        return engine.pid if engine is not None and engine.alive else None
 
     def choose_move(
         self,
@@ -310,28 +303,7 @@ class GnuGo:
         """Stops the GNU Go process, if one runs. The object can still be used: the
         next request starts a new one."""
         with self._lock:
-            if self._engine is not None:
-                self._engine.close()
-                self._engine = None
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def _ready(self) -> GtpEngine:
-        """The running engine, started anew if there is none or it has failed."""
-        if self._engine is None or not self._engine.alive:
-            if self._engine is not None:
-                self._engine.close()
-            self._engine = GtpEngine(gnugo_command(self.path), timeout=COMMAND_TIMEOUT)
-        return self._engine
+            self._stop()
 
     def _random_point(self, engine: GtpEngine, size: int, color: Color) -> Point | None:
         """A legal point for ``color``, drawn uniformly among those that do not fill one of

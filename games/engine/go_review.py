@@ -38,13 +38,12 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Protocol, Self
+from typing import Protocol
 
 from games.rules.base import Color, Point
 
 from .gnugo import GoGame, gnugo_command, point_of, replay, vertex
-from .gtp import EngineTimeout, GtpEngine
+from .gtp import EngineTimeout, RestartingEngine
 
 __all__ = [
     "ANALYSIS_LEVEL",
@@ -150,7 +149,7 @@ def pv_length(size: int) -> int:
     return PV_LENGTH if size <= LONG_LINE_SIZE else SHORT_LINE
 
 
-class GtpAnalyser:
+class GtpAnalyser(RestartingEngine):
     """The verdicts on Go positions from one GTP engine process; a context manager.
 
     ``command`` starts the engine (GNU Go by default); it starts at the first verdict
@@ -169,12 +168,10 @@ class GtpAnalyser:
         budget: float | None = None,
         line: int | None = None,
     ) -> None:
-        self.command = list(command) if command else gnugo_command()
+        super().__init__(command or gnugo_command(), timeout=timeout)
         self.level = level
-        self.timeout = timeout
         self.budget = budget
         self._line = line
-        self._engine: GtpEngine | None = None
 
     def verdict(self, game: GoGame, to_move: Color, *, over: bool = False) -> GoVerdict:
         """The verdict on the position after ``game``'s moves, ``to_move`` to play; an
@@ -210,29 +207,6 @@ class GtpAnalyser:
         value = parse_score(ask("estimate_score"))
         length = (self._line or pv_length(game.size)) - 1
         return GoVerdict(value, best, (best, *_line_after(ask, game.size, to_move, length)), played)
-
-    def close(self) -> None:
-        """Stops the engine process, if one runs; the next verdict starts another."""
-        if self._engine is not None:
-            self._engine.close()
-            self._engine = None
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def _ready(self) -> GtpEngine:
-        if self._engine is None or not self._engine.alive:
-            self.close()
-            self._engine = GtpEngine(self.command, timeout=self.timeout)
-        return self._engine
 
 
 def _line_after(ask: Callable[[str], str], size: int, mover: Color, length: int) -> list[Step]:

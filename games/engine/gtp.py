@@ -34,7 +34,14 @@ from typing import IO, Self
 
 from .lifeline import die_with_parent
 
-__all__ = ["EngineDied", "EngineError", "EngineTimeout", "GtpEngine", "GtpError"]
+__all__ = [
+    "EngineDied",
+    "EngineError",
+    "EngineTimeout",
+    "GtpEngine",
+    "GtpError",
+    "RestartingEngine",
+]
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds a command may take when its caller names no timeout."""
@@ -234,3 +241,48 @@ class GtpEngine:
     def _read_stderr(self, stream: IO[str]) -> None:
         for line in stream:
             self._stderr.append(line.rstrip())
+
+
+class RestartingEngine:
+    """A ``GtpEngine`` started at the first use and again after it died or was killed;
+    a context manager. What holds one engine for many requests (GNU Go as the
+    computer, the Go review) builds on it: ``_ready()`` is the running engine."""
+
+    def __init__(self, command: Sequence[str], *, timeout: float) -> None:
+        self.command = list(command)
+        self.timeout = timeout
+        self._engine: GtpEngine | None = None
+
+    @property
+    def pid(self) -> int | None:
+        """The id of the running engine process (for logs), None when none runs."""
+        engine = self._engine
+        return engine.pid if engine is not None and engine.alive else None
+
+    def close(self) -> None:
+        """Stops the engine process, if one runs; the next use starts another."""
+        self._stop()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _ready(self) -> GtpEngine:
+        """The running engine, started anew if there is none or it has failed."""
+        if self._engine is None or not self._engine.alive:
+            self._stop()
+            self._engine = GtpEngine(self.command, timeout=self.timeout)
+        return self._engine
+
+    def _stop(self) -> None:
+        # Not close(): a subclass may lock there, and _ready runs under its lock.
+        if self._engine is not None:
+            self._engine.close()
+            self._engine = None
