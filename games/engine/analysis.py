@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.rules import setup_position
 from games.rules.base import Color, Move, Point
 from games.rules.go import GoPosition
 from games.rules.othello import OthelloPosition
@@ -95,11 +96,10 @@ def go_game(job: Mapping[str, Any], ply: int) -> tuple[GoGame, GoPosition]:
     Raises ``RulesError`` for a move the rules refuse.
     """
     start = job["start"]
+    position = setup_position("go", job["size"], start)
+    assert isinstance(position, GoPosition)
     setup: dict[Color, list[Point]] = {}
-    if start is None:
-        position = GoPosition.start(job["size"])
-    else:
-        position = GoPosition.from_rows(start["rows"], Color(start["to_move"]))
+    if start is not None:
         for row, line in enumerate(start["rows"]):
             for col, letter in enumerate(line):
                 if letter != ".":
@@ -115,13 +115,8 @@ def go_game(job: Mapping[str, Any], ply: int) -> tuple[GoGame, GoPosition]:
 
 
 def _position(job: Mapping[str, Any], ply: int) -> OthelloPosition:
-    start = job["start"]
-    # An imported setup (``Game.start``): rows and the side to move.
-    position = (
-        OthelloPosition.start(job["size"])
-        if start is None
-        else OthelloPosition.from_rows(start["rows"], Color(start["to_move"]))
-    )
+    position = setup_position("othello", job["size"], job["start"])
+    assert isinstance(position, OthelloPosition)
     for _, point in job["moves"][:ply]:
         move = Move.pass_turn() if point is None else Move.place((point[0], point[1]))
         position = position.play(move)[0]

@@ -47,6 +47,7 @@ __all__ = [
     "RulesError",
     "new_position",
     "position_from_snapshot",
+    "setup_position",
 ]
 
 
@@ -63,6 +64,14 @@ def new_position(kind: str, size: int) -> Position:
     Raises ``RulesError`` for an unknown kind or a size the game does not allow.
     """
     return _kind(kind).start(size)
+
+
+def setup_position(kind: str, size: int, start: Mapping[str, Any] | None) -> Position:
+    """The position before a stored game's first move: ``start`` (an imported setup,
+    ``{"rows", "to_move"}``) when there is one, else the start of ``kind``."""
+    if start is None:
+        return new_position(kind, size)
+    return _kind(kind).from_rows(start["rows"], Color(start["to_move"]))
 
 
 def position_from_snapshot(kind: str, snapshot: Mapping[str, Any]) -> Position:

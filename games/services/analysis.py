@@ -192,11 +192,7 @@ def explore(*, game_id: str, ply: object, moves: object, engine: object = False)
         raise GameError("bad_request", f"moves must be a list of at most {EXPLORE_MOVES}")
     if not isinstance(engine, bool):
         raise GameError("bad_request", "engine must be true or false")
-    position: rules.Position = rules.new_position(str(game.kind), game.size)
-    if game.start is not None:
-        # An imported setup: rows and the side to move.
-        setup = rules.OthelloPosition if game.kind == Game.Kind.OTHELLO else rules.GoPosition
-        position = setup.from_rows(game.start["rows"], rules.Color(game.start["to_move"]))
+    position = rules.setup_position(str(game.kind), game.size, game.start)
     line: list[tuple[rules.Color, rules.Point | None]] = []
     for move in played[: int(ply)]:  # type: ignore[call-overload]
         point = None if move.row is None else (move.row, move.col)

@@ -650,3 +650,16 @@ def test_snapshots_round_trip_through_the_whole_game(game: Game) -> None:
     for current in game[0]:
         assert OthelloPosition.from_snapshot(current.to_snapshot()) == current
         assert OthelloPosition.from_rows(current.rows(), current.to_move) == current
+
+
+def test_a_stored_game_starts_from_its_setup_or_else_from_the_start() -> None:
+    from games.rules import Color, new_position, setup_position
+
+    assert setup_position("othello", 6, None) == new_position("othello", 6)
+    rows = ["....", ".WB.", ".BW.", "...."]
+    position = setup_position("othello", 4, {"rows": rows, "to_move": "white"})
+    assert position.rows() == rows and position.to_move is Color.WHITE
+    go = setup_position(
+        "go", 5, {"rows": ["....."] * 2 + ["..B.."] + ["....."] * 2, "to_move": "white"}
+    )
+    assert go.rows()[2] == "..B.." and go.to_move is Color.WHITE
