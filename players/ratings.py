@@ -21,6 +21,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.utils import timezone
 
 from games.models import Game
 from games.rules import glicko2
@@ -79,6 +80,10 @@ def rate_finished_game(game: Game) -> list[RatingChange]:
     assert category is not None and game.finished_at is not None
     users = {color: getattr(game, f"{color}_user_id") for color in COLORS}
     ratings = _locked_ratings(users.values(), category)
+    # The end is stamped again once the ratings are locked: of two games of one player
+    # ending at once, the one rated second then also ended second, so that the history
+    # (and a recompute, which replays games by their end) applies them in the same order.
+    game.finished_at = max(game.finished_at, timezone.now())
     seats = {color: ratings[user_id] for color, user_id in users.items()}
     outcomes = _rate(result=game.result, ratings=seats, ended_at=game.finished_at)
     _store_ratings(ratings.values())

@@ -327,6 +327,10 @@ def test_two_games_of_one_player_ending_at_once_are_both_counted() -> None:
     # The second was rated from the first's result, never from the same "before".
     assert second.rating_before == pytest.approx(first.rating_after)
     assert ann_rating.rating == pytest.approx(second.rating_after)
+    # The games ended in the order they were rated: a recompute changes nothing.
+    stored = snapshot()
+    ratings.recompute()
+    assert snapshot() == (approx_rows(stored[0]), approx_rows(stored[1]))
 
 
 # Recompute and annul
