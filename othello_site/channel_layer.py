@@ -25,6 +25,12 @@ sockets:
 - ``group_send`` never raises for a Redis that is down either: when the second try fails
   too, the message is lost (the move it tells of is stored), and the sockets are told
   to catch up as below;
+- a cancelled ``receive`` ends: redis-py can swallow a cancellation that lands at the
+  wrong moment of a blocking read (the BZPOPMIN channels-redis waits on; the same race as
+  redis/redis-py#2028), and channels-redis then waits on the next BZPOPMIN, and the next:
+  the socket's consumer never ended (measured: about one cancel in ten). A task that was
+  asked to stop and is about to wait on Redis again raises CancelledError instead, so it
+  ends at the latest when the BZPOPMIN it is in returns (``brpop_timeout``, 5 s);
 - once memberships were put back after a loss, every socket of the process is sent
   ``{"type": "layer.rejoined"}``: a broadcast sent while Redis was down, or before the
   groups were back, reached nobody, so the consumer sends its client a fresh ``state``
@@ -92,6 +98,14 @@ class ResilientRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]
                 self._stale = True
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, self.watch_interval)
+
+    async def _brpop_with_clean(self, index: int, channel: str, timeout: int) -> Any:
+        # channels-redis's receive_single calls this in a loop until a message comes.
+        _stop_if_cancelled()
+        result = await super()._brpop_with_clean(index, channel, timeout)
+        if result is None:  # nothing popped: nothing is lost by stopping
+            _stop_if_cancelled()
+        return result
 
     async def group_add(self, group: str, channel: str) -> None:
         self.memberships[group].add(channel)
@@ -184,3 +198,11 @@ class ResilientRedisChannelLayer(RedisChannelLayer):  # type: ignore[misc]
                 channel for members in self.memberships.values() for channel in members
             }:
                 await self.send(channel, {"type": "layer.rejoined"})
+
+
+def _stop_if_cancelled() -> None:
+    """Raise the CancelledError that the running task was sent and that was swallowed
+    below (``Task.cancelling()`` still counts it)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError

@@ -9,16 +9,22 @@ The suite leaves no process behind: every process it starts (daphne, its engine 
 GNU Go, redis-server, Chromium ...) inherits a variable naming this run, and when the run
 ends, any still alive after ``LINGER`` seconds fails it (they are listed, then killed).
 An orphan is found too: its parent died, but its environment is what it was.
+
+A run that seems stuck: ``kill -USR1 <pytest's pid>`` prints the stack of every asyncio
+task not done (an event loop's teardown waits for all of them) and of every thread.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime
+import faulthandler
 import os
 import secrets
 import signal
+import sys
 from collections.abc import Iterator
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 from multiprocessing import resource_tracker
 from typing import Any
 
@@ -51,6 +57,19 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
     # A token of this run, not of any other on the machine: children inherit os.environ.
     os.environ[RUN_VARIABLE] = secrets.token_hex(8)
+    capture = config.pluginmanager.getplugin("capturemanager")
+    signal.signal(signal.SIGUSR1, lambda *_: print_tasks_and_threads(capture))
+
+
+def print_tasks_and_threads(capture: Any) -> None:
+    """Print every asyncio task not done, in any loop, and every thread (SIGUSR1), past
+    pytest's capture of the running test's output."""
+    with capture.global_and_fixture_disabled() if capture else nullcontext():
+        for task in list(asyncio.tasks._all_tasks):  # type: ignore[attr-defined]
+            if not task.done():
+                task.print_stack(file=sys.stderr)
+        sys.stderr.flush()
+        faulthandler.dump_traceback(all_threads=True)
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
