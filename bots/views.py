@@ -14,7 +14,7 @@ from games import accounts as game_accounts
 from games import limits
 from games.forms import NewGameForm
 from games.services import GameError, Player
-from games.views import _player, _seat_name
+from games.visitors import player_of, seat_name
 
 
 @login_required
@@ -93,12 +93,12 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
     rated = request.POST.get("rated", "0")
     if rated not in ("0", "1"):
         return _refused(request, "rated: 0 or 1")
-    player = _player(request, create_session=True)
+    player = player_of(request, create_session=True)
     try:
         game = services.challenge(
             player=player,
             bot_username=username,
-            name=_seat_name(request, form.cleaned_data["name"]),
+            name=seat_name(request, form.cleaned_data["name"]),
             rated=rated == "1",
             options=form.game_options(),
         )

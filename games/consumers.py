@@ -17,23 +17,20 @@ gets here, where daphne reads it (`othello_site.websocket_flow`).
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
-
-from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from channels.layers import get_channel_layer
-from django.db import InterfaceError, OperationalError
+from typing import Any
 
 from games import clockwatch, events, guests, limits, selectors, services
 from games.services import GameError, Player
+from games.sockets import (
+    CLOSE_TRY_AGAIN_LATER,
+    DirectDispatchConsumer,
+    database,
+    parse_message,
+)
 
-MAX_MESSAGE_BYTES = 4096
 CLOSE_UNKNOWN_GAME = 4404
-CLOSE_TRY_AGAIN_LATER = 1013
 MESSAGE_TYPES = (
     "play",
     "pass",
@@ -52,53 +49,6 @@ MESSAGE_TYPES = (
 # The chat's own limit (DESIGN.md, "Table talk"): 5 messages a socket within 10 s.
 CHAT_MESSAGES = 5
 CHAT_WINDOW = 10.0
-
-
-def parse_message(text: str, types: tuple[str, ...] = MESSAGE_TYPES) -> dict[str, Any]:
-    """The JSON object in one text frame, its `type` one of ``types`` (the game socket's
-    MESSAGE_TYPES unless told).
-
-    Raises GameError("bad_request") for a frame over 4 KiB, anything but a JSON
-    object (nesting too deep for the decoder included), or an unknown type. The fields
-    of each type (`ply`, `point`, `marking`) are checked by the service it goes to,
-    before anything is read or written.
-    """
-    # surrogatepass: a lone surrogate (which no UTF-8 frame carries, but a test client
-    # can pass) is measured rather than raising.
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise GameError("bad_request", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
-    try:
-        message = json.loads(text)
-    except ValueError:
-        raise GameError("bad_request", "the message is not JSON") from None
-    except RecursionError:
-        raise GameError("bad_request", "the message is nested too deeply") from None
-    if not isinstance(message, dict):
-        raise GameError("bad_request", "the message must be a JSON object")
-    if message.get("type") not in types:
-        raise GameError("bad_request", f"type must be one of {', '.join(types)}")
-    return message
-
-
-_Result = TypeVar("_Result")
-
-
-async def _database(call: Callable[..., _Result], *args: Any, **kwargs: Any) -> _Result:
-    """``call`` in Django's database thread; GameError("unavailable") when the database
-    cannot be reached (each service is one transaction: it rolled back).
-
-    What the call broadcasts is sent from here, on the event loop, once it has returned
-    (``events.outbox``): its transaction has committed, and the database thread goes on
-    to the next message instead of waiting for the loop to send."""
-    with events.outbox() as kept:
-        try:
-            return await database_sync_to_async(call)(*args, **kwargs)
-        except (OperationalError, InterfaceError):
-            raise GameError("unavailable", "the database cannot be reached: try again") from None
-        finally:
-            layer = get_channel_layer()
-            for group, event in kept:
-                await layer.group_send(group, event)
 
 
 def _perform(message: dict[str, Any], *, player: Player, game_id: str, scope: Any) -> None:
@@ -139,22 +89,7 @@ def _chat_history(game_id: str) -> dict[str, Any]:
     return {"type": "chat_history", "messages": messages}
 
 
-class _DirectDispatch(AsyncJsonWebsocketConsumer):
-    """A consumer whose dispatch calls the handler at once.
-
-    Channels' dispatch first closes old database connections, on the database thread: a
-    thread hop for every message and every event each socket gets (a move to a game with
-    ten spectators: eleven hops). Every database call here goes through `_database`
-    (database_sync_to_async), which closes them itself."""
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"no handler for message type {message['type']}")
-        await handler(message)
-
-
-class GameConsumer(_DirectDispatch):
+class GameConsumer(DirectDispatchConsumer):
     """One browser (player or spectator) watching one game."""
 
     async def connect(self) -> None:
@@ -174,7 +109,7 @@ class GameConsumer(_DirectDispatch):
             self.group = events.group_name(self.game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
             # A player's socket makes the seat online (everyone is told, by `state`).
-            self.seated = await _database(
+            self.seated = await database(
                 services.connected,
                 player=self.player,
                 game_id=self.game_id,
@@ -184,7 +119,7 @@ class GameConsumer(_DirectDispatch):
             # Read again once in the group, so that no move can fall between state and
             # events; then the chat so far.
             await self.send_json({"type": "state", "game": await self._state()})
-            await self.send_json(await _database(_chat_history, self.game_id))
+            await self.send_json(await database(_chat_history, self.game_id))
         except GameError:
             await self.close(code=CLOSE_TRY_AGAIN_LATER)
 
@@ -193,7 +128,7 @@ class GameConsumer(_DirectDispatch):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "seated", None):
             try:
-                await _database(services.disconnected, channel_name=self.channel_name)
+                await database(services.disconnected, channel_name=self.channel_name)
             except GameError:
                 # The database is down: the clock watch retries until it is back.
                 clockwatch.disconnect_later(self.channel_name)
@@ -203,7 +138,7 @@ class GameConsumer(_DirectDispatch):
             await self._send_error(GameError("bad_request", "binary frames are not accepted"))
             return
         try:
-            message = parse_message(text_data)
+            message = parse_message(text_data, MESSAGE_TYPES)
             if message["type"] == "sync":
                 await self.send_json({"type": "state", "game": await self._state()})
                 return
@@ -212,7 +147,7 @@ class GameConsumer(_DirectDispatch):
                     "rate_limited",
                     f"at most {CHAT_MESSAGES} chat messages within {CHAT_WINDOW:g} s",
                 )
-            await _database(
+            await database(
                 _perform, message, player=self.player, game_id=self.game_id, scope=self.scope
             )
         except GameError as error:
@@ -258,7 +193,7 @@ class GameConsumer(_DirectDispatch):
         return next((color for color, held in seats if token and held == token), None)
 
     async def _state(self) -> dict[str, Any] | None:
-        return await _database(selectors.state_for, self.game_id, you=self.player)
+        return await database(selectors.state_for, self.game_id, you=self.player)
 
     async def _state_or_none(self) -> dict[str, Any] | None:
         try:

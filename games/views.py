@@ -19,42 +19,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import guests, limits, selectors, services
+from games import limits, selectors, services
 from games.forms import CLOCK_SETTINGS, JoinForm, NewGameForm, SignupForm, clock_menu, size_menu
 from games.models import Game
-from games.services import GameError, Player
-
-NAME_KEY = guests.NAME_KEY
-DEFAULT_NAME = "Guest"
-
-
-def _player(request: HttpRequest, *, create_session: bool = False) -> Player:
-    """The Player behind a request; a guest about to take a seat gets a session first,
-    which remembers the key its seats are bound to (kept through a later login)."""
-    user = request.user
-    # A request with an API token (bots.middleware) acts as its account, without a session.
-    if getattr(request, "auth_token", None) is not None:
-        return Player(user_id=user.pk)
-    if create_session and request.session.session_key is None:
-        request.session.save()
-    if create_session and not user.is_authenticated:
-        guests.remember_guest_session(request.session)
-    return Player.of(request.session, user)
-
-
-def _remembered_name(request: HttpRequest) -> str:
-    name = request.session.get(NAME_KEY)
-    if name:
-        return str(name)
-    return request.user.get_username() if request.user.is_authenticated else ""
-
-
-def _seat_name(request: HttpRequest, given: str) -> str:
-    """The name to seat: the one given (and remembered), else the last one, else Guest."""
-    if given:
-        request.session[NAME_KEY] = given
-        return given
-    return _remembered_name(request) or DEFAULT_NAME
+from games.services import GameError
+from games.visitors import player_of, remembered_name, seat_name
 
 
 def _game(game_id: str) -> Game:
@@ -65,7 +34,7 @@ def _game(game_id: str) -> Game:
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
     """The create form, open games to join, your games in progress, recent results."""
-    name = _remembered_name(request)
+    name = remembered_name(request)
     # "New game with these settings" links here with the form's fields in the query.
     chosen = {
         field: request.GET[field] for field in NewGameForm.base_fields if field in request.GET
@@ -74,7 +43,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _render_home(request: HttpRequest, form: NewGameForm, *, status: int = 200) -> HttpResponse:
-    player = _player(request)
+    player = player_of(request)
     waiting = selectors.open_games()
     mine = [game.public_id for game in waiting if selectors.color_of(game, player) is not None]
     mine_in_play = list(selectors.games_of(player, active=True))
@@ -89,7 +58,7 @@ def _render_home(request: HttpRequest, form: NewGameForm, *, status: int = 200) 
         "size_menu": size_menu(),
         "clock_menu": clock_menu(),
         "clock_settings": [form[name] for name in CLOCK_SETTINGS],
-        "player_name": _remembered_name(request),
+        "player_name": remembered_name(request),
         "open_games": [game for game in waiting if game.public_id not in mine],
         "lobby_mine": mine,
         "playing": selectors.playing_count(),
@@ -108,8 +77,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     if not form.is_valid():
         return _render_home(request, form, status=400)
-    player = _player(request, create_session=True)
-    name = _seat_name(request, form.cleaned_data["name"])
+    player = player_of(request, create_session=True)
+    name = seat_name(request, form.cleaned_data["name"])
     try:
         game = services.create_game(player=player, name=name, **form.game_options())
     except GameError as error:
@@ -130,8 +99,8 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     form = JoinForm(request.POST)
     if not form.is_valid():
         return _render_game(request, game, join_form=form, status=400)
-    player = _player(request, create_session=True)
-    name = _seat_name(request, form.cleaned_data["name"])
+    player = player_of(request, create_session=True)
+    name = seat_name(request, form.cleaned_data["name"])
     try:
         joined = services.join_game(player=player, game_id=game.public_id, name=name)
     except GameError as error:  # a guest at a rated game: log in first
@@ -150,7 +119,7 @@ def abort(request: HttpRequest, game_id: str) -> HttpResponse:
     """
     game = _game(game_id)
     try:
-        services.abort(player=_player(request), game_id=game.public_id)
+        services.abort(player=player_of(request), game_id=game.public_id)
     except GameError as error:
         return HttpResponseBadRequest(error.message, content_type="text/plain; charset=utf-8")
     messages.success(request, "The game was called off.")
@@ -169,7 +138,7 @@ def _render_game(
 ) -> HttpResponse:
     """templates/games/game.html with `game`, `state` (G for this viewer) and, while a
     seat is free and the viewer holds none, `join_form`."""
-    state = selectors.game_state(game, you=selectors.color_of(game, _player(request)))
+    state = selectors.game_state(game, you=selectors.color_of(game, player_of(request)))
     context = {
         "game": game,
         "state": state,
@@ -177,14 +146,14 @@ def _render_game(
         "same_settings": urlencode(selectors.same_settings(game)),
     }
     if state["status"] == Game.Status.WAITING and state["you"] is None:
-        context["join_form"] = join_form or JoinForm(initial={"name": _remembered_name(request)})
+        context["join_form"] = join_form or JoinForm(initial={"name": remembered_name(request)})
     return render(request, "games/game.html", context, status=status)
 
 
 @require_GET
 def state_json(request: HttpRequest, game_id: str) -> JsonResponse:
     """`GET /games/<id>/state.json`: the same state object the websocket sends."""
-    state = selectors.state_for(game_id, you=_player(request))
+    state = selectors.state_for(game_id, you=player_of(request))
     if state is None:
         raise Http404("no such game")
     return JsonResponse(state)
@@ -211,5 +180,5 @@ def signup(request: HttpRequest) -> HttpResponse:
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
     """`/accounts/games/`: every game of the logged-in player, newest first."""
-    games = selectors.games_of(_player(request))
+    games = selectors.games_of(player_of(request))
     return render(request, "games/my_games.html", {"games": games})

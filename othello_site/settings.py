@@ -55,6 +55,7 @@ from typing import Any
 import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+from django.urls import reverse
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -147,6 +148,12 @@ INSTALLED_APPS = [
     "players",
     "bots",
 ]
+
+# An account's page is its profile (the players app): the games app's templates link a
+# seat's name with ``account.get_absolute_url`` without naming an app above theirs.
+ABSOLUTE_URL_OVERRIDES = {
+    "auth.user": lambda user: reverse("players:profile", args=[user.get_username()]),
+}
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

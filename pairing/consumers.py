@@ -25,8 +25,8 @@ from typing import Any
 from django.utils import timezone
 
 from games import clockwatch, events, guests, selectors
-from games.consumers import CLOSE_TRY_AGAIN_LATER, _database, _DirectDispatch, parse_message
 from games.services import GameError, Player
+from games.sockets import CLOSE_TRY_AGAIN_LATER, DirectDispatchConsumer, database, parse_message
 from pairing import services
 from pairing.selectors import lobby_sockets, seek_json
 from pairing.services import PairingError, SeekRequest
@@ -124,7 +124,7 @@ class _Seeks:
                 batch, self.waiting = self.waiting, []
                 made: list[Any]
                 try:
-                    made = await _database(_seek_many, [asked for asked, _ in batch])
+                    made = await database(_seek_many, [asked for asked, _ in batch])
                 except GameError as error:  # unavailable: each seeker is told
                     made = [GameError(error.code, error.message) for _ in batch]
                 except Exception as error:
@@ -150,14 +150,14 @@ def _seeks_here() -> _Seeks:
     return _seeks[loop]
 
 
-class LobbyConsumer(_DirectDispatch):
+class LobbyConsumer(DirectDispatchConsumer):
     """One home page: the lobby, live, and its session's seek."""
 
     async def connect(self) -> None:
         await self.accept()
         await self.channel_layer.group_add(events.LOBBY_GROUP, self.channel_name)
         try:
-            self.player, lobby, seek = await _database(_open, self.scope, self.channel_name)
+            self.player, lobby, seek = await database(_open, self.scope, self.channel_name)
         except GameError:
             await self.close(code=CLOSE_TRY_AGAIN_LATER)
             return
@@ -174,7 +174,7 @@ class LobbyConsumer(_DirectDispatch):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         try:
-            await _database(services.socket_closed, channel_name=self.channel_name)
+            await database(services.socket_closed, channel_name=self.channel_name)
         except GameError:
             _closed_later.add(self.channel_name)
 
@@ -189,7 +189,7 @@ class LobbyConsumer(_DirectDispatch):
                 await self._to_session({"type": "seeking", "seek": seek}, others=tabs)
             else:
                 self.sought = None
-                await _database(services.cancel_seek, player=self.player)
+                await database(services.cancel_seek, player=self.player)
                 await self._to_session({"type": "seek_cancelled"})
         except (GameError, PairingError) as error:
             field = getattr(error, "field", None)
@@ -222,7 +222,7 @@ class LobbyConsumer(_DirectDispatch):
         if player is None:
             return
         try:
-            await _database(
+            await database(
                 services.socket_opened,
                 session_key=player.session_key,
                 channel_name=self.channel_name,
@@ -253,7 +253,7 @@ class LobbyConsumer(_DirectDispatch):
         was sent meanwhile reached nobody, so the client gets the lobby and its seek as
         they are now (a seek paired meanwhile: the session's game is on its home page)."""
         try:
-            lobby, seek = await _database(_now, self.player)
+            lobby, seek = await database(_now, self.player)
         except GameError:
             return  # the database is down too: the client reconnects later
         await self.send_json(lobby)

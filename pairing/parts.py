@@ -1,11 +1,16 @@
-"""Pairing's parts of the pages: the home page's pools, and how a game was paired."""
+"""Pairing's parts of the games' pages (``games.pages``, registered in PairingConfig):
+the home page's pools and their script, how a game was paired, and the offer to seek
+again once a paired game is over."""
 
 from __future__ import annotations
 
 from typing import Any
 from urllib.parse import urlencode
 
-from django import template
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from games.models import Game
 from games.rules.clock import SETTINGS, TimeControl
@@ -13,16 +18,13 @@ from pairing import selectors
 from pairing.models import Pairing
 from pairing.pools import POOLS
 
-register = template.Library()
 
-
-@register.inclusion_tag("pairing/pools.html", takes_context=True)
-def pairing_pools(context: dict[str, Any]) -> dict[str, Any]:
+def pools(context: Any) -> SafeString:
     """The grid of one-click pools with how many wait in each, the custom seek, and the
     seeking status; rated pools for accounts."""
     request = context["request"]
     counts = selectors.seeking_counts()
-    pools = [
+    entries = [
         {
             "index": index,
             "pool": pool,
@@ -32,28 +34,33 @@ def pairing_pools(context: dict[str, Any]) -> dict[str, Any]:
         }
         for index, pool in enumerate(POOLS)
     ]
-    return {
-        "pools": pools,
+    shown = {
+        "pools": entries,
         "seeks": [pool.seek(rated=False) for pool in POOLS],
         "logged_in": request.user.is_authenticated,
         "seeking": counts,
     }
+    return render_to_string("pairing/pools.html", shown, request=request)
 
 
-@register.inclusion_tag("pairing/paired.html")
-def paired_note(game_id: str) -> dict[str, Any]:
-    """How the game ``game_id`` was paired (pool, ratings); nothing for a game the pools
+def pools_script(context: Any) -> SafeString:
+    """The home page's script of the pools (after the lobby's, whose socket it shares)."""
+    return format_html('<script type="module" src="{}"></script>', static("js/pairing.js"))
+
+
+def paired_note(context: Any) -> SafeString:
+    """How the game of the page was paired (pool, ratings); nothing for a game the pools
     did not make."""
-    return _paired(game_id)
+    return render_to_string("pairing/paired.html", _paired(context["state"]["id"]))
 
 
-@register.inclusion_tag("pairing/seek_again.html", takes_context=True)
-def seek_again(context: dict[str, Any], game_id: str) -> dict[str, Any]:
+def seek_again(context: Any) -> SafeString:
     """For a player of a game the pools made: a link that seeks again in the same pool at
     once (the game page shows it when the game is aborted: the opponent never came or
     never moved)."""
-    seated = bool(context.get("state", {}).get("you"))
-    return _paired(game_id) if seated else {"pairing": None}
+    state = context["state"]
+    shown = _paired(state["id"]) if state.get("you") else {"pairing": None}
+    return render_to_string("pairing/seek_again.html", shown)
 
 
 def _paired(game_id: str) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """The layers (DESIGN.md, "Layers"): imports point down only, and no two modules import
-each other, however far round.
+each other, however far round; an app's templates (``templates/<app>/``) load, include,
+extend and link only what belongs to their layer or below.
 
 Read from the source with ``ast``: every import counts, at the top of a module, inside a
 function or under ``TYPE_CHECKING``, so an import tucked into a function to dodge a cycle
@@ -10,6 +11,7 @@ submodule, not at its package.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -154,6 +156,37 @@ def impure(root: Path) -> list[str]:
     ]
 
 
+TEMPLATE_USES = re.compile(
+    r"""{%\s*(?:load\s+(?P<libraries>[^%]+?)\s*%}"""
+    r"""|(?:include|extends)\s+["'](?P<template>[^"']+)["']"""
+    r"""|url\s+["'](?P<url>[\w-]+):)"""
+)
+
+
+def template_uses(root: Path) -> list[str]:
+    """Every tag library loaded, template included or extended, and URL named by an app's
+    template (``templates/<app>/...``) that belongs to an app above it or beside it, as
+    ``template -> app``. A library is its app's (``<app>/templatetags/<name>.py``); the
+    site's own templates (``base.html``, ``registration/``) are the top layer's."""
+    libraries = {path.stem: path.parts[-3] for path in root.glob("*/templatetags/*.py")}
+    found = []
+    for path in sorted((root / "templates").rglob("*.html")):
+        name = path.relative_to(root / "templates").as_posix()
+        here = part_of(name.split("/")[0]) if "/" in name else None
+        if here is None:
+            continue
+        for use in TEMPLATE_USES.finditer(path.read_text()):
+            apps = [libraries.get(library) for library in (use["libraries"] or "").split()]
+            if use["template"] and "/" in use["template"]:
+                apps.append(use["template"].split("/")[0])
+            apps.append(use["url"])
+            for app in filter(None, apps):
+                there = part_of(app)
+                if there is not None and there[1] != here[1] and there[0] >= here[0]:
+                    found.append(f"{name} -> {app}")
+    return found
+
+
 PACKAGES = tuple(sorted({part.split(".")[0] for parts in LAYERS for part in parts}))
 
 
@@ -167,6 +200,10 @@ def test_no_two_modules_import_each_other() -> None:
 
 def test_the_rules_and_engines_import_no_framework() -> None:
     assert impure(ROOT) == []
+
+
+def test_templates_use_only_their_layer_and_below() -> None:
+    assert template_uses(ROOT) == []
 
 
 # The checks themselves, on a made-up tree
@@ -260,3 +297,26 @@ def test_modules_that_import_each_other_are_found(
 def test_a_framework_in_the_rules_is_found(tree: Path) -> None:
     write(tree, {"games/rules/go.py": "def f():\n    import django.db\n"})
     assert impure(tree) == ["games.rules.go:2 -> django.db"]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("{% load static pools %}", ["games/home.html -> pairing"]),
+        ('{% include "players/seat.html" with name=x %}', ["games/home.html -> players"]),
+        ("<a href=\"{% url 'bots:online' %}\">", ["games/home.html -> bots"]),
+        ('{% extends "base.html" %}{% load static games %}{% url "games:new" %}', []),
+    ],
+)
+def test_a_template_using_an_app_above_is_found(tree: Path, text: str, found: list[str]) -> None:
+    write(
+        tree,
+        {
+            "pairing/templatetags/pools.py": "",
+            "games/templatetags/games.py": "",
+            "templates/games/home.html": text,
+            "templates/players/profile.html": '{% include "games/_name.html" %}',
+            "templates/base.html": "{% url 'bots:online' %}",
+        },
+    )
+    assert template_uses(tree) == found

@@ -5,10 +5,16 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 
-from games import records, selectors
+from games import pages, records, selectors
 from games.models import Game
 
 register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def page_parts(context: template.Context, slot: str) -> str:
+    """What the apps above this one show in the page's ``slot`` (``games.pages``)."""
+    return pages.render(slot, context)
 
 
 @register.filter

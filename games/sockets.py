@@ -1,0 +1,83 @@
+"""What the site's websocket consumers share (the game's, the lobby's, the bots'
+stream): a text frame decoded into one message, a call into the database from the event
+loop, and a consumer whose dispatch calls its handler at once."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from channels.consumer import get_handler_name
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
+from django.db import InterfaceError, OperationalError
+
+from games import events
+from games.services import GameError
+
+MAX_MESSAGE_BYTES = 4096
+CLOSE_TRY_AGAIN_LATER = 1013
+"""The close code of a socket opened while the database cannot be reached."""
+
+
+def parse_message(text: str, types: tuple[str, ...]) -> dict[str, Any]:
+    """The JSON object in one text frame, its `type` one of ``types`` (the socket's own).
+
+    Raises GameError("bad_request") for a frame over 4 KiB, anything but a JSON
+    object (nesting too deep for the decoder included), or an unknown type. The fields
+    of each type (`ply`, `point`, `marking`) are checked by the service it goes to,
+    before anything is read or written.
+    """
+    # surrogatepass: a lone surrogate (which no UTF-8 frame carries, but a test client
+    # can pass) is measured rather than raising.
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise GameError("bad_request", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise GameError("bad_request", "the message is not JSON") from None
+    except RecursionError:
+        raise GameError("bad_request", "the message is nested too deeply") from None
+    if not isinstance(message, dict):
+        raise GameError("bad_request", "the message must be a JSON object")
+    if message.get("type") not in types:
+        raise GameError("bad_request", f"type must be one of {', '.join(types)}")
+    return message
+
+
+_Result = TypeVar("_Result")
+
+
+async def database(call: Callable[..., _Result], *args: Any, **kwargs: Any) -> _Result:
+    """``call`` in Django's database thread; GameError("unavailable") when the database
+    cannot be reached (each service is one transaction: it rolled back).
+
+    What the call broadcasts is sent from here, on the event loop, once it has returned
+    (``events.outbox``): its transaction has committed, and the database thread goes on
+    to the next message instead of waiting for the loop to send."""
+    with events.outbox() as kept:
+        try:
+            return await database_sync_to_async(call)(*args, **kwargs)
+        except (OperationalError, InterfaceError):
+            raise GameError("unavailable", "the database cannot be reached: try again") from None
+        finally:
+            layer = get_channel_layer()
+            for group, event in kept:
+                await layer.group_send(group, event)
+
+
+class DirectDispatchConsumer(AsyncJsonWebsocketConsumer):
+    """A consumer whose dispatch calls the handler at once.
+
+    Channels' dispatch first closes old database connections, on the database thread: a
+    thread hop for every message and every event each socket gets (a move to a game with
+    ten spectators: eleven hops). Every database call here goes through `database`
+    (database_sync_to_async), which closes them itself."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
