@@ -10,7 +10,6 @@ from django.utils.safestring import mark_safe
 
 from games import pages
 
-
 Register = Callable[[str, pages.Part], None]
 
 
