@@ -10,7 +10,7 @@ import sys
 import urllib.error
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 from websockets.asyncio.client import connect
@@ -140,6 +140,15 @@ async def bridge(config: Config) -> AsyncIterator[None]:
         await asyncio.sleep(0)
 
 
+def show_failure(log: IO[bytes], path: Path, human: Follower | None) -> None:
+    """What a failed game through a bridge process leaves to read: its log, the game."""
+    log.flush()
+    print(path.read_text())
+    if human is not None:
+        print({key: human.game.get(key) for key in ("status", "ply", "to_move", "you")})
+        print(human.errors, human.game.get("board"))
+
+
 async def play_passing(human: Follower, *, moves: int) -> None:
     """Black (the test): ``moves`` stones on the first legal points, then passes, until
     the count; then accepts the marking once the bot has."""
@@ -248,11 +257,7 @@ async def test_gnu_go_through_the_bridge_killed_mid_game_plays_on_to_the_count(
             second.terminate()
             second.wait(10)
     except (AssertionError, TimeoutError, urllib.error.HTTPError):
-        log.flush()
-        print((tmp_path / "bridge.log").read_text())
-        if human is not None:
-            print({key: human.game.get(key) for key in ("status", "ply", "to_move", "you")})
-            print(human.errors, human.game.get("board"))
+        show_failure(log, tmp_path / "bridge.log", human)
         raise
     finally:
         if first.poll() is None:
@@ -317,11 +322,7 @@ async def test_an_othello_engine_through_the_bridge_killed_mid_game_plays_to_the
                 running = start()
                 restarted = True
     except (AssertionError, TimeoutError, urllib.error.HTTPError):
-        log.flush()
-        print((tmp_path / "bridge.log").read_text())
-        if human is not None:
-            print({key: human.game.get(key) for key in ("status", "ply", "to_move", "you")})
-            print(human.errors, human.game.get("board"))
+        show_failure(log, tmp_path / "bridge.log", human)
         raise
     finally:
         running.kill()
