@@ -25,10 +25,10 @@ LAST_USE_STEP = datetime.timedelta(seconds=60)
 """A token's last use is written at most this often (not a write per request)."""
 
 
-def bot_ids(user_ids: list[int]) -> set[int]:
-    """Which of ``user_ids`` are bots (one query): what ``games.accounts`` asks, this app
+def bot_accounts() -> Any:
+    """The ids of every bot account, as a query: what ``games.accounts`` asks, this app
     having registered it (``BotsConfig.ready``)."""
-    return set(BotAccount.objects.filter(user_id__in=user_ids).values_list("user_id", flat=True))
+    return BotAccount.objects.values_list("user_id", flat=True)
 
 
 def online_bot_ids(now: datetime.datetime | None = None) -> set[int]:

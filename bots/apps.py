@@ -15,7 +15,7 @@ class BotsConfig(AppConfig):
 
         # Which accounts are bots; the seat a challenge keeps for its bot, the challenge
         # in G; a challenge not answered in time is aborted.
-        game_accounts.register_bot_ids(accounts.bot_ids)
+        game_accounts.register_bot_accounts(accounts.bot_accounts)
         game_services.register_seat_reservation(accounts.reserved_for_other)
         selectors.register_state_part(accounts.challenge_part)
         clockwatch.every_second(services.expire_challenges)

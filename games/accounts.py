@@ -1,9 +1,10 @@
 """What the games know of an account besides its seats: whether it is a bot.
 
-The bots app owns that fact (its ``BotAccount`` rows) and hands this module the one
-query that answers it (``register_bot_ids``, from its ``AppConfig.ready()``): the games
-app, and the players and pairing apps above it, ask here without importing the bots
-app. Until an app registers, no account is a bot.
+The bots app owns that fact (its ``BotAccount`` rows) and hands this module the query of
+every bot account's id (``register_bot_accounts``, from its ``AppConfig.ready()``): the
+games app, and the players and pairing apps above it, ask here (``bot_ids``, ``is_bot``,
+or ``bot_filter`` inside a query of their own) without importing the bots app. Until an
+app registers, no account is a bot.
 """
 
 from __future__ import annotations
@@ -11,31 +12,40 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.db.models import Q, QuerySet
+
 from games.models import Game
 
-BotIds = Callable[[list[int]], set[int]]
-"""Which of these account ids are bots: one query."""
+BotAccounts = Callable[[], QuerySet[Any]]
+"""The ids of every bot account, as a query (``values_list(..., flat=True)``): used as a
+subquery, never read whole."""
+
+_bot_accounts: BotAccounts | None = None
 
 
-def _no_bots(user_ids: list[int]) -> set[int]:
-    return set()
+def register_bot_accounts(query: BotAccounts) -> None:
+    """Answer "which accounts are bots" with ``query`` from now on."""
+    global _bot_accounts
+    _bot_accounts = query
 
 
-_bot_ids: BotIds = _no_bots
-
-
-def register_bot_ids(query: BotIds) -> None:
-    """Answer "which of these accounts are bots" with ``query`` from now on."""
-    global _bot_ids
-    _bot_ids = query
+def bot_filter(field: str, *, bots: bool = True) -> Q:
+    """A filter on ``field`` (an account id, e.g. ``user_id``): the rows of bots, or with
+    ``bots=False`` of everyone else (people, and rows without an account)."""
+    if _bot_accounts is None:
+        return Q(pk__in=[]) if bots else Q()
+    inside = Q(**{f"{field}__in": _bot_accounts()})
+    return inside if bots else ~inside
 
 
 def bot_ids(user_ids: Iterable[int | None]) -> set[int]:
     """Which of ``user_ids`` are bots (one query; none for no ids)."""
     wanted = [user_id for user_id in user_ids if user_id is not None]
-    if not wanted:
+    if not wanted or _bot_accounts is None:
         return set()
-    return _bot_ids(wanted)
+    accounts = get_user_model().objects.filter(Q(pk__in=wanted) & bot_filter("pk"))
+    return set(accounts.values_list("pk", flat=True))
 
 
 def is_bot(user: Any) -> bool:

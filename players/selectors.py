@@ -260,9 +260,9 @@ def leaderboard(category: str, *, bots: bool = False) -> list[Rating]:
     the people's, or with ``bots`` the bots' (kept apart, as lichess does)."""
     return list(
         Rating.objects.filter(
+            accounts.bot_filter("user_id", bots=bots),
             category=category,
             rd__lte=glicko2.PROVISIONAL_RD,
-            user__bot_account__isnull=not bots,
         )
         .select_related("user")
         .order_by("-rating", "pk")[:LEADERBOARD_SIZE]
