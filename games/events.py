@@ -100,29 +100,42 @@ _lobby_held: ContextVar[list[bool] | None] = ContextVar("lobby_held", default=No
 
 
 @contextmanager
-def lobby_held() -> Iterator[None]:
-    """Within it, ``broadcast_lobby`` only notes that the lobby changed, and the lobby is
-    broadcast once when it ends: a batch of changes (a pairing wave's games, each joined
-    through ``join_game``) costs one lobby message, not one each."""
+def lobby_noted() -> Iterator[list[bool]]:
+    """Within it, ``broadcast_lobby`` only notes that the lobby changed, in the list it
+    yields (not empty: it did), and sends nothing: the caller sends one ``lobby_event``
+    later, when it chooses (the pairing loop, at most every half second)."""
     changed: list[bool] = []
     token = _lobby_held.set(changed)
     try:
-        yield
+        yield changed
     finally:
         _lobby_held.reset(token)
-        if changed:
-            broadcast_lobby()
+
+
+@contextmanager
+def lobby_held() -> Iterator[None]:
+    """Within it, ``broadcast_lobby`` only notes that the lobby changed, and the lobby is
+    broadcast once when it ends: a batch of changes (a pairing wave's games) costs one
+    lobby message, not one each."""
+    with lobby_noted() as changed:
+        yield
+    if changed:
+        broadcast_lobby()
 
 
 def broadcast_lobby() -> None:
-    """Send ``lobby.changed`` (the open games and how many are being played) to everyone
-    on the lobby's websocket (once at the end of a ``lobby_held`` block)."""
+    """Send ``lobby_event`` to everyone on the lobby's websocket (once at the end of a
+    ``lobby_held`` block; only noted within ``lobby_noted``)."""
     held = _lobby_held.get()
     if held is not None:
         held.append(True)
         return
-    text = json.dumps(lobby_json(), separators=(",", ":"))
-    send_to_group(LOBBY_GROUP, {"type": "lobby.changed", "whole": text})
+    send_to_group(LOBBY_GROUP, lobby_event())
+
+
+def lobby_event() -> dict[str, Any]:
+    """``lobby.changed``: the open games and how many are being played, as they are now."""
+    return {"type": "lobby.changed", "whole": json.dumps(lobby_json(), separators=(",", ":"))}
 
 
 def personal(event: dict[str, Any], you: str | None) -> str:

@@ -7,8 +7,9 @@ next tick); the others find it held and wait for the next tick. The process that
 wave sends the lobby its pools' counts when they changed since it last sent them, at most
 every ``TICK`` seconds, so a seek, a cancel or a closed socket reaches every home page
 within a second without each of them broadcasting (a thousand seeks in a second would be
-a thousand broadcasts to a thousand sockets). A wave's ``paired`` events (one per
-transaction) go out as one.
+a thousand broadcasts to a thousand sockets). A lobby message held back is built when it
+goes, not when the lobby changed, so it never undoes a newer one sent meanwhile (a game
+created on a page). A wave's ``paired`` events (one per transaction) go out as one.
 
 Like games.clockwatch, the database calls run on a thread of the loop's own, and what
 they broadcast is sent from the event loop once they return.
@@ -21,8 +22,9 @@ import logging
 import math
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
@@ -32,6 +34,8 @@ from games import clockwatch, events
 from pairing import consumers, selectors, services
 
 logger = logging.getLogger(__name__)
+
+Result = TypeVar("Result")
 
 TICK = 0.5
 AGAIN = 0.05  # seconds before the next wave after one that made games
@@ -43,7 +47,7 @@ class PairingLoop:
     def __init__(self) -> None:
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="pairing")
         self.counts: dict[str, int] | None = None
-        self.lobby: dict[str, Any] | None = None  # the lobby's latest message, not sent yet
+        self.lobby_due = False  # the lobby changed since its last message
         self.lobby_sent = -math.inf  # when the last one went (time.monotonic())
 
     async def run(self) -> None:
@@ -60,46 +64,52 @@ class PairingLoop:
     async def tick(self) -> int:
         """Forget the sockets that closed while the database was down, run a wave if no
         other process runs one, and send what it broadcast. How many games it made."""
-        run = SyncToAsync(self._wave, thread_sensitive=False, executor=self.executor)
-        made, kept = await run()
-        lobby = [event for group, event in kept if _lobby_changed(group, event)]
+        made, kept, lobby_changed = await self._on_thread(self._wave)
         layer = get_channel_layer()
         for group, event in _merged(kept):
-            if not _lobby_changed(group, event):
-                await layer.group_send(group, event)
-        if lobby:
-            self.lobby = lobby[-1]  # the latest says it all
+            await layer.group_send(group, event)
+        self.lobby_due |= lobby_changed
         # At most one lobby message every TICK, however fast the waves follow each other
         # (each goes to every home page); one held back goes at the next tick.
-        if self.lobby is not None and time.monotonic() - self.lobby_sent >= TICK:
-            await layer.group_send(events.LOBBY_GROUP, self.lobby)
-            self.lobby, self.lobby_sent = None, time.monotonic()
+        if self.lobby_due and time.monotonic() - self.lobby_sent >= TICK:
+            await layer.group_send(events.LOBBY_GROUP, await self._on_thread(events.lobby_event))
+            self.lobby_due, self.lobby_sent = False, time.monotonic()
         return made
 
-    def _wave(self) -> tuple[int, list[tuple[str, dict[str, Any]]]]:
-        close_old_connections()
-        try:
-            with events.outbox() as kept:
-                for channel_name in list(consumers.closed_later()):
-                    services.socket_closed(channel_name=channel_name)
-                    consumers.closed_later().discard(channel_name)
-                started, cpu = time.perf_counter(), time.thread_time()
-                made = services.wave(process=clockwatch.PROCESS_NAME)
-                if made:
-                    logger.info(
-                        "pairing wave: %d games in %.0f ms (%.0f ms CPU)",
-                        len(made),
-                        (time.perf_counter() - started) * 1000,
-                        (time.thread_time() - cpu) * 1000,
-                    )
-                if made is not None:
-                    counts = selectors.seeking_counts()
-                    if counts != self.counts:
-                        self.counts = counts
-                        events.broadcast_lobby()
-            return len(made or ()), kept
-        finally:
+    async def _on_thread(self, call: Callable[[], Result]) -> Result:
+        """``call()`` on the loop's database thread, its connections closed around it."""
+
+        def closing() -> Result:
             close_old_connections()
+            try:
+                return call()
+            finally:
+                close_old_connections()
+
+        run = SyncToAsync(closing, thread_sensitive=False, executor=self.executor)
+        result: Result = await run()
+        return result
+
+    def _wave(self) -> tuple[int, list[tuple[str, dict[str, Any]]], bool]:
+        with events.outbox() as kept, events.lobby_noted() as lobby_changed:
+            for channel_name in list(consumers.closed_later()):
+                services.socket_closed(channel_name=channel_name)
+                consumers.closed_later().discard(channel_name)
+            started, cpu = time.perf_counter(), time.thread_time()
+            made = services.wave(process=clockwatch.PROCESS_NAME)
+            if made:
+                logger.info(
+                    "pairing wave: %d games in %.0f ms (%.0f ms CPU)",
+                    len(made),
+                    (time.perf_counter() - started) * 1000,
+                    (time.thread_time() - cpu) * 1000,
+                )
+            if made is not None:
+                counts = selectors.seeking_counts()
+                if counts != self.counts:
+                    self.counts = counts
+                    events.broadcast_lobby()  # noted: sent by ``tick``
+        return len(made or ()), kept, bool(lobby_changed)
 
 
 def _merged(kept: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
@@ -113,10 +123,6 @@ def _merged(kept: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str,
     }
     others = [(group, event) for group, event in kept if event["type"] != services.PAIRED_EVENT]
     return [(events.LOBBY_GROUP, services.paired_event(games)), *others]
-
-
-def _lobby_changed(group: str, event: dict[str, Any]) -> bool:
-    return group == events.LOBBY_GROUP and event["type"] == "lobby.changed"
 
 
 def start_when_serving() -> None:

@@ -562,3 +562,37 @@ def test_the_loop_sends_a_waves_paired_events_as_one() -> None:
     assert pairing.paired_text(paired, "c") == '{"type":"paired","game_id":"g2"}'
     assert pairing.paired_text(paired, "e") is None
     assert others == [(events.LOBBY_GROUP, lobby)]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_loop_builds_a_held_back_lobby_message_when_it_sends_it(
+    layer: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    from channels.db import database_sync_to_async
+
+    from pairing import loop
+
+    monkeypatch.setattr(loop, "get_channel_layer", lambda: layer)
+    running = loop.PairingLoop()
+    running.lobby_sent = time.monotonic()  # one just went: the next waits for TICK
+    await running.tick()  # the pools' counts are new: the lobby changed
+    assert lobby_changed(layer) == []  # held back
+
+    def open_game() -> Game:
+        """A game waiting for an opponent, its creator's socket open: the lobby told."""
+        made = services.create_game(
+            player=guest("ann"), kind="othello", size=8, color="black", name="Ann"
+        )
+        Game.objects.filter(pk=made.pk).update(black_online=True)
+        events.broadcast_lobby()
+        return made
+
+    game = await database_sync_to_async(open_game)()
+    running.lobby_sent -= loop.TICK
+    await running.tick()
+    # The held-back message goes as the lobby is now: it does not take the game away.
+    last = lobby_changed(layer)[-1]
+    assert [open_game["id"] for open_game in last["games"]] == [game.public_id]
+    assert running.lobby_due is False
