@@ -1,7 +1,8 @@
 """Pairing's use cases: seeking, cancelling, the lobby sockets that keep a seek alive, and
 the waves that pair the seeks.
 
-Each is one transaction. A seek lives while its session has a lobby socket open on a
+Each is one transaction, but a wave, which makes its pairs ``CHUNK`` to a transaction
+(below). A seek lives while its session has a lobby socket open on a
 process seen within ``SEEK_PROCESS_TIMEOUT`` seconds (the processes' heartbeat,
 games.models.ServerProcess, written every second by games.clockwatch): a socket that
 closes removes its session's seek at once when it was the last; a killed process's
@@ -72,13 +73,6 @@ class PairingError(Exception):
         self.field = field
 
 
-def rating_of(user: Any, category: str) -> float:
-    """The rating of ``user`` (an account, or None for a guest) in ``category``
-    (``<kind><size>-<speed>``), as the pools match it (``ratings_of``)."""
-    [rating] = ratings_of([(user, category)])
-    return rating
-
-
 def ratings_of(asked: Sequence[tuple[Any, str]]) -> list[float]:
     """The rating of each ``(user, category)`` of ``asked`` (``user`` an account or its id,
     or None for a guest; ``category`` ``<kind><size>-<speed>``), as the pools match it, in
@@ -88,18 +82,19 @@ def ratings_of(asked: Sequence[tuple[Any, str]]) -> list[float]:
     wanted: list[tuple[int | None, str]] = [
         (getattr(user, "pk", user), category) for user, category in asked
     ]
-    accounts = {user_id for user_id, _ in wanted if user_id is not None}
+    account_ids = {user_id for user_id, _ in wanted if user_id is not None}
     found: dict[tuple[int | None, str], float] = {}
-    if accounts:
+    if account_ids:
         rows = Rating.objects.filter(
-            user_id__in=accounts, category__in={category for _, category in wanted}
+            user_id__in=account_ids, category__in={category for _, category in wanted}
         ).values_list("user_id", "category", "rating")
         found = {(user_id, category): float(rating) for user_id, category, rating in rows}
     return [found.get(key, matching.GUEST_RATING) for key in wanted]
 
 
 def seeker_group(session_key: str) -> str:
-    """The channel-layer group of a session's lobby sockets (``paired`` goes there)."""
+    """The channel-layer group of a session's lobby sockets (its seek's news, a forgotten
+    seek; ``paired`` goes to the lobby's group instead: ``_tell_paired``)."""
     return f"seeker.{session_key}"
 
 
@@ -240,9 +235,10 @@ def _game_fields(message: dict[str, Any]) -> tuple[str, int, TimeControl | None]
         (name, type(message[name]), message[name]) for name in GAME_FIELDS if name in message
     )
     try:
-        return _checked_fields(fields)
+        hash(fields)
     except TypeError:  # a list or an object for a field: unhashable, and refused below
         return _check_game_fields(message)
+    return _checked_fields(fields)
 
 
 @functools.lru_cache(maxsize=256)
@@ -396,7 +392,8 @@ def wave_lock() -> Iterator[bool]:
 
 def wave(*, now: datetime.datetime | None = None, process: str = "") -> list[Game] | None:
     """One wave, if no other process runs one (``wave_lock``): dead sockets' seeks
-    forgotten, every pair ``pairing.matching.pairs`` finds made (``pair``). The games
+    forgotten, every pair ``pairing.matching.pairs`` finds made (``make``: ``pair_many``,
+    ``CHUNK`` pairs a transaction). The games
     made; None when another process held the lock. ``process``: the one running the wave,
     whose own sockets count whatever its heartbeat says (it is running)."""
     with wave_lock() as held:

@@ -98,15 +98,15 @@ def _new_game(
     size: int,
     color: str,
     name: str,
-    komi: float | None,
-    scoring: str,
-    time_control: TimeControl | None,
-    opponent: str,
-    level: int | None,
-    handicap: int,
-    rated: bool,
+    komi: float | None = None,
+    scoring: str = "territory",
+    time_control: TimeControl | None = None,
+    opponent: str = "human",
+    level: int | None = None,
+    handicap: int = 0,
+    rated: bool = False,
 ) -> Game:
-    """The game ``create_game`` makes, not yet saved (its checks and errors)."""
+    """The game ``create_game`` makes, not yet saved (its defaults, checks and errors)."""
     name = _seat_name(player, name)
     _check_rated(rated, player=player, opponent=opponent, time_control=time_control)
     if kind not in rules.KINDS:
@@ -246,12 +246,7 @@ def start_games(pairs: Sequence[NewPair]) -> list[Game]:
             size=pair.size,
             color="random",
             name=pair.first.name,
-            komi=None,
-            scoring="territory",
             time_control=pair.time_control,
-            opponent="human",
-            level=None,
-            handicap=0,
             rated=pair.rated,
         )
         if color_of(game, pair.second.player) is not None:
