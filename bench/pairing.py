@@ -16,7 +16,7 @@
    apart as their windows widen: the mean rating difference of the pairs against the best
    possible (the sorted ratings paired as neighbours), the largest, and the waves it took.
    Through the matching alone: round 1's seekers are guests, who count 1500 on the
-   servers (``pairing.services.rating_of``).
+   servers (``pairing.services.ratings_of``).
 3. One wave of as many seeks as round 1 (one pool, all stored before it), in this
    process with no sockets nor Redis, on SQLite (a temporary file) and on PostgreSQL (a
    fresh database): the games made, the wave's wall and CPU time.
