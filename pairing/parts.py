@@ -51,28 +51,33 @@ def pools_script(context: Any) -> SafeString:
 def paired_note(context: Any) -> SafeString:
     """How the game of the page was paired (pool, ratings); nothing for a game the pools
     did not make."""
-    return render_to_string("pairing/paired.html", _paired(context["state"]["id"]))
+    return render_to_string("pairing/paired.html", _paired(context))
 
 
 def seek_again(context: Any) -> SafeString:
     """For a player of a game the pools made: a link that seeks again in the same pool at
     once (the game page shows it when the game is aborted: the opponent never came or
     never moved)."""
-    state = context["state"]
-    shown = _paired(state["id"]) if state.get("you") else {"pairing": None}
+    shown = _paired(context) if context["state"].get("you") else {"pairing": None}
     return render_to_string("pairing/seek_again.html", shown)
 
 
-def _paired(game_id: str) -> dict[str, Any]:
-    pairing = Pairing.objects.filter(game__public_id=game_id).select_related("game").first()
-    if pairing is None:
-        return {"pairing": None}
-    game = pairing.game
-    return {
-        "pairing": pairing,
-        "pool": _pool_words(game, pairing),
-        "again": urlencode(_seek_fields(game, pairing)),
-    }
+def _paired(context: Any) -> dict[str, Any]:
+    """What the page's parts show of how its ``game`` was paired: read once a page (both
+    parts ask), kept in the template's render context."""
+    shown: dict[str, Any] | None = context.render_context.get(__name__)
+    if shown is None:
+        game = context["game"]
+        pairing = selectors.pairing_of(game)
+        shown = {"pairing": None}
+        if pairing is not None:
+            shown = {
+                "pairing": pairing,
+                "pool": _pool_words(game, pairing),
+                "again": urlencode(_seek_fields(game, pairing)),
+            }
+        context.render_context[__name__] = shown
+    return shown
 
 
 def _pool_words(game: Game, pairing: Pairing) -> str:

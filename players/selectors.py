@@ -269,6 +269,17 @@ def leaderboard(category: str, *, bots: bool = False) -> list[Rating]:
     )
 
 
+def leaderboards() -> dict[bool, list[tuple[str, list[Rating]]]]:
+    """Every category's leaderboard that has someone in it, in the categories' order: the
+    people's (``False``) and the bots' (``True``), one query a board."""
+    categories_now = categories()
+    boards: dict[bool, list[tuple[str, list[Rating]]]] = {}
+    for bots in (False, True):
+        found = [(category, leaderboard(category, bots=bots)) for category in categories_now]
+        boards[bots] = [(category, rows) for category, rows in found if rows]
+    return boards
+
+
 def leaderboard_json(category: str, *, bots: bool = False) -> dict[str, Any]:
     """``GET /players/top.json?category=C`` (``&bots=1``: the bots' board)."""
     return {

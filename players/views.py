@@ -4,8 +4,6 @@ Thin: parse, one selector each, render."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -70,14 +68,9 @@ def profile_json(request: HttpRequest, username: str) -> JsonResponse:
 def top(request: HttpRequest) -> HttpResponse:
     """`GET /players/top/`: one table per category, its best non-provisional players;
     then the bots' tables, kept apart."""
-    categories = selectors.categories()
-
-    def boards(bots: bool) -> list[tuple[str, list[Any]]]:
-        found = [(category, selectors.leaderboard(category, bots=bots)) for category in categories]
-        return [(category, rows) for category, rows in found if rows]
-
+    boards = selectors.leaderboards()
     return render(
-        request, "players/top.html", {"boards": boards(False), "bot_boards": boards(True)}
+        request, "players/top.html", {"boards": boards[False], "bot_boards": boards[True]}
     )
 
 

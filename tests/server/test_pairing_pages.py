@@ -6,7 +6,9 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from games.services import Player
 from pairing import services
@@ -54,6 +56,10 @@ def test_a_paired_game_says_how_and_offers_its_players_to_seek_again() -> None:
     # A spectator reads how they were paired, and is offered nothing.
     spectator = Client().get(f"/games/{game.public_id}/").content.decode()
     assert "Paired by the casual" in spectator and "seek=again" not in spectator
+    # The note and the offer read the pairing once between them.
+    with CaptureQueriesContext(connection) as page:
+        ann_browser.get(f"/games/{game.public_id}/")
+    assert sum('"pairing_pairing"' in query["sql"] for query in page.captured_queries) == 1
 
 
 def test_a_game_not_made_by_the_pools_says_nothing_of_them() -> None:
