@@ -11,7 +11,6 @@ bridge plays, shown on /players/bots/).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -20,13 +19,14 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from bots import services
 from games import accounts as game_accounts
 from games import clockwatch, limits
+from games.services import GameError
+from games.sockets import database, parse_message
 
-CLOSE_NOT_A_BOT = 4403
+MESSAGE_TYPES = ("accepts",)
 
 
-def _accepts(message: Any) -> dict[str, list[Any]] | None:
-    if not isinstance(message, dict) or message.get("type") != "accepts":
-        return None
+def _accepts(message: dict[str, Any]) -> dict[str, list[Any]] | None:
+    """What an ``accepts`` message says the bot plays; None for fields of the wrong shape."""
     accepts = {}
     for key in ("kinds", "sizes", "clocks"):
         value = message.get(key, [])
@@ -65,15 +65,12 @@ class BotConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            accepts = _accepts(json.loads(text_data or ""))
-        except ValueError:
-            accepts = None
-        if accepts is None:
-            await self.send_json(
-                {"type": "error", "code": "bad_request", "message": "expected an accepts message"}
-            )
-            return
-        await database_sync_to_async(services.set_accepts)(user_id=self.user_id, accepts=accepts)
+            accepts = _accepts(parse_message(text_data or "", MESSAGE_TYPES))
+            if accepts is None:
+                raise GameError("bad_request", "kinds, sizes and clocks are lists of at most 50")
+            await database(services.set_accepts, user_id=self.user_id, accepts=accepts)
+        except GameError as error:
+            await self.send_json({"type": "error", "code": error.code, "message": error.message})
 
     async def bot_message(self, event: dict[str, Any]) -> None:
         """A message for the bot, from ``services.tell_bot``."""
