@@ -1,4 +1,5 @@
-"""Reads: who sits where, the game state as JSON, and the lists of games.
+"""Reads: who sits where (and ``Player``, whoever asks: a session, an account), the game
+state as JSON, and the lists of games.
 
 ``game_state`` is the one builder of the state object G that the websocket,
 ``state.json`` and the pages all send. It reads the position from the game's snapshot,

@@ -1,5 +1,6 @@
-"""What every use case shares: the error, the caller, the lock, the broadcast after commit,
-the checks of a request's fields, and the steps that write a game's record."""
+"""What every use case shares: the error, the lock, the broadcast after commit, the checks
+of a request's fields, and the steps that write a game's record (the caller, ``Player``,
+is games.selectors', which reads seats by it)."""
 
 from __future__ import annotations
 

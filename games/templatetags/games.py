@@ -1,4 +1,5 @@
-"""Template filters of the game pages."""
+"""Template filters of the game pages, and ``page_parts``: what the apps above fill in
+a page's slot (games.pages)."""
 
 from __future__ import annotations
 
