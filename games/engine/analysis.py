@@ -23,11 +23,11 @@ from games.rules.go import GoPosition
 from games.rules.othello import OthelloPosition
 
 from .gnugo import GoGame
-from .go_review import GtpAnalyser
+from .go_review import GoVerdict, GtpAnalyser
 from .gtp import GtpError
-from .othello.review import Analyser, Step
+from .othello.review import Analyser, Step, Verdict
 
-__all__ = ["close", "go_game", "verdict"]
+__all__ = ["close", "go_game", "verdict", "verdict_json"]
 
 KEPT = 2
 """The analysers (a game's tables each) a worker process keeps."""
@@ -53,8 +53,13 @@ def verdict(
     position = _position(job, ply)
     found = _analyser(job["game_id"], job["size"]).verdict(position)
     over = position.is_over
+    return {"to_move": None if over else position.to_move.value, **verdict_json(found)}
+
+
+def verdict_json(found: Verdict | GoVerdict) -> dict[str, Any]:
+    """A verdict as the review's JSON holds it: ``eval`` (Black's side), ``exact``,
+    ``best`` and ``pv`` (each move ``[r, c]`` or ``"pass"``)."""
     return {
-        "to_move": None if over else position.to_move.value,
         "eval": found.eval,
         "exact": found.exact,
         "best": _json(found.best),
@@ -82,10 +87,7 @@ def _go_verdict(job: Mapping[str, Any], ply: int, command: Sequence[str] | None)
         raise ValueError(str(refused)) from None
     return {
         "to_move": None if over else position.to_move.value,
-        "eval": found.eval,
-        "exact": False,
-        "best": _json(found.best),
-        "pv": [_json(step) for step in found.pv],
+        **verdict_json(found),
         "played": found.played,
     }
 

@@ -230,13 +230,7 @@ def explore(*, game_id: str, ply: object, moves: object, engine: object = False)
     }
     if isinstance(position, rules.OthelloPosition):
         analyser = Analyser(game.size, seconds=EXPLORE_SECONDS, exact_empties=EXPLORE_EXACT)
-        verdict = analyser.verdict(position)
-        found.update(
-            eval=verdict.eval,
-            exact=verdict.exact,
-            best=_step_json(verdict.best),
-            pv=[_step_json(step) for step in verdict.pv],
-        )
+        found.update(engine_analysis.verdict_json(analyser.verdict(position)))
     elif engine:
         found.update(_explore_go(game, line))
     return found
@@ -260,16 +254,7 @@ def _explore_go(game: Game, line: list[tuple[rules.Color, rules.Point | None]]) 
             verdict = analyser.verdict(go_game, position.to_move, over=position.is_over)
     except (EngineError, GtpError, OSError, ValueError) as error:
         return {"engine_error": str(error)}
-    return {
-        "eval": verdict.eval,
-        "exact": False,
-        "best": _step_json(verdict.best),
-        "pv": [_step_json(step) for step in verdict.pv],
-    }
-
-
-def _step_json(step: object) -> object:
-    return list(step) if isinstance(step, tuple) else step
+    return engine_analysis.verdict_json(verdict)
 
 
 def claim_analyses(
