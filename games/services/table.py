@@ -26,7 +26,6 @@ from django.utils import timezone
 from games import events, rules
 from games.models import ChatMessage, Color, Game, Move
 from games.rules.clock import SideClock
-from games.rules.sgf import GameRecord, Setup, start_position
 from games.selectors import Player, color_of
 from games.services import clock
 from games.services.base import (
@@ -225,9 +224,7 @@ def _reattach_chat(game: Game) -> None:
 
 def _replayed(game: Game, moves: Sequence[Move]) -> rules.Position:
     """The position after ``moves``, played by the rules from the game's start."""
-    setup = None if game.start is None else Setup.from_json(game.start)
-    kind = "go" if game.kind == Game.Kind.GO else "othello"
-    position = start_position(GameRecord(kind=kind, size=game.size, setup=setup))
+    position = rules.setup_position(str(game.kind), game.size, game.start)
     for move in moves:
         point = None if move.row is None else (move.row, move.col)
         played = rules.Move.place(point) if point is not None else rules.Move.pass_turn()
