@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.rules import setup_position
+from games.rules import setup_position, stones_by_color
 from games.rules.base import Color, Move, Point
 from games.rules.go import GoPosition
 from games.rules.othello import OthelloPosition
@@ -100,12 +100,7 @@ def go_game(job: Mapping[str, Any], ply: int) -> tuple[GoGame, GoPosition]:
     start = job["start"]
     position = setup_position("go", job["size"], start)
     assert isinstance(position, GoPosition)
-    setup: dict[Color, list[Point]] = {}
-    if start is not None:
-        for row, line in enumerate(start["rows"]):
-            for col, letter in enumerate(line):
-                if letter != ".":
-                    setup.setdefault(Color.from_letter(letter), []).append((row, col))
+    setup = None if start is None else stones_by_color(start["rows"])
     moves: list[tuple[Color, Point | None]] = []
     for color, point in job["moves"][:ply]:
         where = None if point is None else (point[0], point[1])

@@ -11,7 +11,7 @@ pictures and the command line (``python -m games.rules``) use the same code.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import (
@@ -48,6 +48,7 @@ __all__ = [
     "new_position",
     "position_from_snapshot",
     "setup_position",
+    "stones_by_color",
 ]
 
 
@@ -72,6 +73,21 @@ def setup_position(kind: str, size: int, start: Mapping[str, Any] | None) -> Pos
     if start is None:
         return new_position(kind, size)
     return _kind(kind).from_rows(start["rows"], Color(start["to_move"]))
+
+
+def stones_by_color(rows: Sequence[str]) -> dict[Color, list[Point]]:
+    """The discs or stones on a board written as ``rows`` (``.``, ``B``, ``W``), by colour,
+    row by row (an engine is told a setup this way).
+
+    >>> stones_by_color([".B", "W."])
+    {Color.BLACK: [(0, 1)], Color.WHITE: [(1, 0)]}
+    """
+    stones: dict[Color, list[Point]] = {}
+    for row, line in enumerate(rows):
+        for col, letter in enumerate(line):
+            if letter != ".":
+                stones.setdefault(Color.from_letter(letter), []).append((row, col))
+    return stones
 
 
 def position_from_snapshot(kind: str, snapshot: Mapping[str, Any]) -> Position:

@@ -128,15 +128,8 @@ def _turn(game: Game) -> Turn:
     ]
     setup = None
     if game.start is not None:
-        setup = {
-            color: [
-                (row, col)
-                for row, line in enumerate(game.start["rows"])
-                for col, square in enumerate(line)
-                if square == rules.Color(color).letter
-            ]
-            for color in COLORS
-        }
+        stones = rules.stones_by_color(game.start["rows"])
+        setup = {color: stones.get(rules.Color(color), []) for color in COLORS}
     return Turn(
         game_id=game.public_id,
         task="count" if game.status == Game.Status.SCORING else "move",

@@ -663,3 +663,14 @@ def test_a_stored_game_starts_from_its_setup_or_else_from_the_start() -> None:
         "go", 5, {"rows": ["....."] * 2 + ["..B.."] + ["....."] * 2, "to_move": "white"}
     )
     assert go.rows()[2] == "..B.." and go.to_move is Color.WHITE
+
+
+def test_a_setups_stones_by_colour_as_an_engine_is_told_them() -> None:
+    from games.rules import Color, stones_by_color
+
+    rows = ["....", ".WB.", ".BW.", "...."]
+    assert stones_by_color(rows) == {
+        Color.WHITE: [(1, 1), (2, 2)],
+        Color.BLACK: [(1, 2), (2, 1)],
+    }
+    assert stones_by_color(["...", "..."]) == {}
