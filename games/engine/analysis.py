@@ -39,8 +39,10 @@ _go_analysers: dict[tuple[str, ...], GtpAnalyser] = {}
 def verdict(
     job: Mapping[str, Any], ply: int, *, go_command: Sequence[str] | None = None
 ) -> dict[str, Any]:
-    """The verdict on the position of ``job``'s game after ``ply`` moves; Go's from the
-    GTP engine ``go_command`` (GNU Go when None).
+    """The verdict on the position of ``job``'s game after ``ply`` moves (``to_move``,
+    ``verdict_json``'s keys, and ``played``: what the move that led here was worth, from
+    which the service measures its loss); Go's from the GTP engine ``go_command`` (GNU Go
+    when None).
 
     Raises ``ValueError`` for a kind the review does not analyse, or a Go game the
     engine refuses or answers about in words it cannot read; ``EngineError`` when the
@@ -53,7 +55,12 @@ def verdict(
     position = _position(job, ply)
     found = _analyser(job["game_id"], job["size"]).verdict(position)
     over = position.is_over
-    return {"to_move": None if over else position.to_move.value, **verdict_json(found)}
+    # What the move that led here was worth: this position's value (Go measures it apart).
+    return {
+        "to_move": None if over else position.to_move.value,
+        **verdict_json(found),
+        "played": found.eval,
+    }
 
 
 def verdict_json(found: Verdict | GoVerdict) -> dict[str, Any]:

@@ -319,7 +319,8 @@ def store_verdict(
     now: datetime.datetime | None = None,
 ) -> bool:
     """Store ``verdict`` (``to_move``, ``eval``, ``exact``, ``best``, ``pv``) on the
-    position after move ``ply``, with the move's loss and judgement. True if stored;
+    position after move ``ply``, with the move's loss and judgement (from ``played``, what
+    the move that led here was worth: not stored). True if stored;
     False when ``process`` no longer holds the review or that position is stored
     already (nothing changes then)."""
     now = now or timezone.now()
@@ -331,14 +332,10 @@ def store_verdict(
     if ply != len(analysis.plies):
         return False
     game = analysis.game
-    # Go's verdict carries the value of the move that led here (go_review): not stored.
-    entry = {key: value for key, value in verdict.items() if key != "played"}
-    entry = {"ply": ply, **entry}
+    entry = {"ply": ply, **{key: value for key, value in verdict.items() if key != "played"}}
     if ply >= 1:
         move = game.moves.filter(action__in=[Move.Action.PLACE, Move.Action.PASS])[ply - 1]
-        entry.update(
-            _cost(analysis.plies[ply - 1], verdict.get("played", verdict["eval"]), move, game)
-        )
+        entry.update(_cost(analysis.plies[ply - 1], verdict["played"], move, game))
     analysis.plies = [*analysis.plies, entry]
     analysis.lease_until = now + LEASE
     if len(analysis.plies) >= analysis.total:
