@@ -214,7 +214,6 @@ class GnuGo(RestartingEngine):
 
     def __init__(self, path: str = GNUGO_PATH, *, rng: random.Random | None = None) -> None:
         super().__init__(gnugo_command(path), timeout=COMMAND_TIMEOUT)
-        self.path = path
         self._rng = rng or random.Random()
         self._lock = threading.Lock()
 

@@ -154,8 +154,9 @@ class GtpAnalyser(RestartingEngine):
 
     ``command`` starts the engine (GNU Go by default); it starts at the first verdict
     and again after it failed. ``level`` is GNU Go's level for the best move;
-    ``timeout`` bounds each command and ``budget`` (if given) a whole verdict
-    (``EngineTimeout``: the engine is killed, the next verdict starts another).
+    ``timeout`` bounds each command and ``budget`` (if given) a verdict's questions to the
+    engine once the game is replayed into it (``EngineTimeout``: the engine is killed,
+    the next verdict starts another); the replay's moves are bounded by ``timeout`` each.
     Every verdict replays the game, so one analyser serves any game.
     """
 

@@ -141,7 +141,7 @@ async function tryMoves(moves, engine = false) {
     "eval" in answer
       ? `${verdictText(answer)}.`
       : answer.engine_error
-        ? "The engine did not answer in time."
+        ? "The engine could not answer."
         : "";
   const best = answer.best ? `Best: ${stepName(answer.best)}.` : "";
   const turn = answer.to_move ? `${NAME[answer.to_move]} to move.` : "";
