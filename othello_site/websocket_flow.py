@@ -94,11 +94,20 @@ class FlowControlledProtocol(WebSocketProtocol):  # type: ignore[misc]
     def handle_reply(self, message: dict[str, Any]) -> None:
         refused = message.get("type") == "websocket.close" and self.state == self.STATE_CONNECTING
         if refused and message.get("code") == limits.REFUSE_UNAUTHORIZED:
-            self.handshake_deferred.errback(ConnectionDeny(code=401, reason="Unauthorized"))
-            del self.handshake_deferred
-            self.server.protocol_disconnected(self)
+            self._reject_unauthorized()
             return
         super().handle_reply(message)
+
+    def _reject_unauthorized(self) -> None:
+        """daphne's ``serverReject`` (its 403 written in) with 401, logged as daphne logs a
+        refused handshake."""
+        self.handshake_deferred.errback(ConnectionDeny(code=401, reason="Unauthorized"))
+        del self.handshake_deferred
+        self.server.protocol_disconnected(self)
+        client = ":".join(map(str, self.client_addr)) if self.client_addr else None
+        self.server.log_action(
+            "websocket", "rejected", {"path": self.request.path, "client": client}
+        )
 
     def onOpen(self) -> None:
         super().onOpen()
