@@ -9,7 +9,7 @@ every ``TICK`` seconds, so a seek, a cancel or a closed socket reaches every hom
 within a second without each of them broadcasting (a thousand seeks in a second would be
 a thousand broadcasts to a thousand sockets). A lobby message held back is built when it
 goes, not when the lobby changed, so it never undoes a newer one sent meanwhile (a game
-created on a page). A wave's ``paired`` events (one per transaction) go out as one.
+created on a page).
 
 Like games.clockwatch, the database calls run on a thread of the loop's own, and what
 they broadcast is sent from the event loop once they return.
@@ -66,7 +66,7 @@ class PairingLoop:
         other process runs one, and send what it broadcast. How many games it made."""
         made, kept, lobby_changed = await self._on_thread(self._wave)
         layer = get_channel_layer()
-        for group, event in _merged(kept):
+        for group, event in kept:
             await layer.group_send(group, event)
         self.lobby_due |= lobby_changed
         # At most one lobby message every TICK, however fast the waves follow each other
@@ -110,19 +110,6 @@ class PairingLoop:
                     self.counts = counts
                     events.broadcast_lobby()  # noted: sent by ``tick``
         return len(made or ()), kept, bool(lobby_changed)
-
-
-def _merged(kept: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
-    """``kept`` with its ``paired`` events (one a transaction of the wave) made one: each
-    goes to every lobby socket, a thousand of them a process."""
-    paired = [event for _, event in kept if event["type"] == services.PAIRED_EVENT]
-    if len(paired) < 2:
-        return kept
-    games = {
-        session: game for event in paired for session, game in services.paired_games(event).items()
-    }
-    others = [(group, event) for group, event in kept if event["type"] != services.PAIRED_EVENT]
-    return [(events.LOBBY_GROUP, services.paired_event(games)), *others]
 
 
 def start_when_serving() -> None:

@@ -408,20 +408,26 @@ def wave(*, now: datetime.datetime | None = None, process: str = "") -> list[Gam
 
 
 def _make(pairs: list[tuple[str, str]]) -> list[Game]:
-    """The games of ``pairs`` (seek ids), ``CHUNK`` pairs a transaction (``pair_many``).
+    """The games of ``pairs`` (seek ids), ``CHUNK`` pairs a transaction (``pair_many``),
+    and once they are all made (or the database failed) one ``paired`` for them all.
     A chunk that fails for any reason but the database (a seek the games' services
     refuse, which its checks rule out) rolled back whole: its pairs are made again one
     transaction each, so that only the pair at fault is left out."""
-    made = []
-    for start in range(0, len(pairs), CHUNK):
-        chunk = [(int(first), int(second)) for first, second in pairs[start : start + CHUNK]]
-        try:
-            made += pair_many(chunk)
-        except (OperationalError, InterfaceError):
-            raise  # the database is down: the next wave tries again
-        except Exception:
-            logger.exception("pairing %d pairs at once: now one at a time", len(chunk))
-            made += _one_by_one(chunk)
+    made: list[Game] = []
+    try:
+        for start in range(0, len(pairs), CHUNK):
+            chunk = [(int(first), int(second)) for first, second in pairs[start : start + CHUNK]]
+            try:
+                made += pair_many(chunk, tell=False)
+            except (OperationalError, InterfaceError):
+                raise  # the database is down: the next wave tries again
+            except Exception:
+                logger.exception("pairing %d pairs at once: now one at a time", len(chunk))
+                made += _one_by_one(chunk)
+    finally:
+        if made:
+            told = list(made)
+            transaction.on_commit(lambda: _tell_paired(told), robust=True)
     return made
 
 
@@ -429,7 +435,7 @@ def _one_by_one(pairs: list[tuple[int, int]]) -> list[Game]:
     made = []
     for first, second in pairs:
         try:
-            made += pair_many([(first, second)])
+            made += pair_many([(first, second)], tell=False)
         except (OperationalError, InterfaceError):
             raise
         except Exception:
@@ -445,13 +451,14 @@ def pair(first_id: int, second_id: int) -> Game | None:
 
 
 @transaction.atomic
-def pair_many(pairs: list[tuple[int, int]]) -> list[Game]:
+def pair_many(pairs: list[tuple[int, int]], *, tell: bool = True) -> list[Game]:
     """The games of ``pairs`` (seek ids), in one transaction: the seeks locked (in the
     order of their ids, so that two waves at once never deadlock), each pair whose two
     seeks are still there made a game through ``games.services.start_games`` (colours at
     random, the seats named by the seeks, the clock started, the lobby told), with its
     ``Pairing`` row, and its seeks deleted; after the commit each side's lobby sockets get
-    ``{"type": "paired", "game_id"}``. A pair with a seek gone (cancelled, its socket
+    ``{"type": "paired", "game_id"}`` (unless ``tell`` is false: a wave tells once for all
+    its transactions). A pair with a seek gone (cancelled, its socket
     closed, paired by a wave that ran at the same time) or already in an earlier pair of
     ``pairs`` is left out and changes nothing. The games made, in the order of ``pairs``.
     """
@@ -488,7 +495,8 @@ def pair_many(pairs: list[tuple[int, int]]) -> list[Game]:
         )
     Pairing.objects.bulk_create(rows)
     Seek.objects.filter(pk__in=taken).delete()
-    transaction.on_commit(lambda: _tell_paired(games, kept), robust=True)
+    if tell:
+        transaction.on_commit(lambda: _tell_paired(games), robust=True)
     return games
 
 
@@ -507,7 +515,7 @@ def _new_pair(first: Seek, second: Seek) -> services.NewPair:
     )
 
 
-def _tell_paired(games: list[Game], pairs: list[tuple[Seek, Seek]]) -> None:
+def _tell_paired(games: list[Game]) -> None:
     """``paired`` for each side of ``games``: one event to the lobby's group, whose every
     socket finds its own session's game in it (``paired_event``). A wave pairs hundreds of
     sessions: an event to each session's group would cost each process a message from
@@ -516,9 +524,9 @@ def _tell_paired(games: list[Game], pairs: list[tuple[Seek, Seek]]) -> None:
         events.LOBBY_GROUP,
         paired_event(
             {
-                seek.session_key: game.public_id
-                for game, seeks in zip(games, pairs, strict=True)
-                for seek in seeks
+                session_key: game.public_id
+                for game in games
+                for session_key in (game.black_session_key, game.white_session_key)
             }
         ),
     )

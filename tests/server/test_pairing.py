@@ -547,21 +547,31 @@ def test_a_pair_that_fails_does_not_stop_the_wave(
     assert set(Seek.objects.values_list("pk", flat=True)) == {ann.pk, bob.pk}
 
 
-def test_the_loop_sends_a_waves_paired_events_as_one() -> None:
-    from pairing import loop
-
-    lobby = {"type": "lobby.changed", "whole": "{}"}
-    kept = [
-        (events.LOBBY_GROUP, pairing.paired_event({"a": "g1", "b": "g1"})),
-        (events.LOBBY_GROUP, lobby),
-        (events.LOBBY_GROUP, pairing.paired_event({"c": "g2", "d": "g2"})),
+def test_a_wave_of_several_transactions_sends_its_paired_as_one_event(
+    now: datetime.datetime,
+    monkeypatch: pytest.MonkeyPatch,
+    layer: Recorder,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    monkeypatch.setattr(pairing, "CHUNK", 1)  # a transaction a pair
+    for name in ("a", "b", "c", "d"):
+        seeking(guest(name), now, name=name)
+    with django_capture_on_commit_callbacks(execute=True):
+        made = pairing.wave(now=now) or []
+    assert len(made) == 2
+    [paired] = [
+        event for event in layer.to(events.LOBBY_GROUP) if event["type"] == "pairing.paired"
     ]
-    [(group, paired), *others] = loop._merged(kept)
-    assert group == events.LOBBY_GROUP
-    assert dict(pairing.paired_games(paired)) == {"a": "g1", "b": "g1", "c": "g2", "d": "g2"}
-    assert pairing.paired_text(paired, "c") == '{"type":"paired","game_id":"g2"}'
-    assert pairing.paired_text(paired, "e") is None
-    assert others == [(events.LOBBY_GROUP, lobby)]
+    games = {
+        session: game.public_id
+        for game in made
+        for session in (game.black_session_key, game.white_session_key)
+    }
+    assert dict(pairing.paired_games(paired)) == games
+    c_game = games["c-session"]
+    assert pairing.paired_text(paired, "c-session") == f'{{"type":"paired","game_id":"{c_game}"}}'
+    assert pairing.paired_text(paired, "e-session") is None
+    assert len(lobby_changed(layer)) == 1  # the lobby's message is apart, once
 
 
 @pytest.mark.django_db(transaction=True)
