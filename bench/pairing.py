@@ -275,8 +275,8 @@ def timed_wave(backend: str, url: str, count: int) -> None:
     django.setup()
     from django.utils import timezone
 
+    from accounts.players import Player
     from games import events
-    from games.services import Player
     from pairing import services
 
     now = timezone.now()

@@ -53,9 +53,9 @@ def setup() -> Path | None:
 def ending_cost(games: int) -> None:
     from django.contrib.auth.models import User
 
+    from accounts.players import Player
     from games import selectors, services
     from games.rules.clock import TimeControl
-    from games.services import Player
 
     control = TimeControl.fischer(main_time=300, increment=3)
     people = [

@@ -1,5 +1,5 @@
-"""What this app knows of accounts: which are bots (what games.accounts asks), which are
-online, their tokens.
+"""What this app knows of accounts: which bots are online, their tokens (whether an
+account is a bot is the accounts layer's: ``accounts.selectors.is_bot``).
 
 The token helpers are the only place that reads tokens (as knox's authentication class).
 """
@@ -15,20 +15,14 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from bots.models import ApiToken, BotAccount, BotConnection, Challenge
+from accounts.players import Player
+from bots.models import ApiToken, BotConnection, Challenge
 from games.models import Game, ServerProcess
-from games.services import Player
 
 TOKEN_PREFIX = "oth_"
 PREFIX_LENGTH = 12
 LAST_USE_STEP = datetime.timedelta(seconds=60)
 """A token's last use is written at most this often (not a write per request)."""
-
-
-def bot_accounts() -> Any:
-    """The ids of every bot account, as a query: what ``games.accounts`` asks, this app
-    having registered it (``BotsConfig.ready``)."""
-    return BotAccount.objects.values_list("user_id", flat=True)
 
 
 def online_bot_ids(now: datetime.datetime | None = None) -> set[int]:

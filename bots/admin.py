@@ -15,7 +15,7 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
 @admin.register(BotAccount)
 class BotAccountAdmin(admin.ModelAdmin):
-    list_display = ("user", "since", "accepts")
+    list_display = ("user", "accepts")
     search_fields = ("user__username",)
 
 

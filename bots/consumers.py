@@ -16,8 +16,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from accounts import selectors as accounts
 from bots import services
-from games import accounts as game_accounts
 from games import clockwatch, limits
 from games.services import GameError
 from games.sockets import database, parse_message
@@ -45,7 +45,7 @@ class BotConsumer(AsyncJsonWebsocketConsumer):
         if self.scope.get("auth_token") is None:
             await self.close(code=limits.REFUSE_UNAUTHORIZED)
             return
-        if not await database_sync_to_async(game_accounts.is_bot)(user):
+        if not await database_sync_to_async(accounts.is_bot)(user):
             await self.close()
             return
         self.user_id: int = user.pk

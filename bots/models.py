@@ -33,12 +33,12 @@ class ApiToken(models.Model):
 
 
 class BotAccount(models.Model):
-    """An account that is a bot, for good; what its bridge last said it accepts."""
+    """A bot account's row of this app (that it is a bot is ``accounts.Account.is_bot``'s
+    to say): what its bridge last said it accepts."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bot_account"
     )
-    since = models.DateTimeField(auto_now_add=True)
     accepts = models.JSONField(
         default=dict,
         blank=True,

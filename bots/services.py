@@ -16,11 +16,14 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.players import Player
+from accounts.selectors import is_bot
+from accounts.services import make_bot
 from bots import accounts
 from bots.models import ApiToken, BotAccount, BotConnection, Challenge
 from games import events, services
 from games.models import Game
-from games.services import GameError, Player
+from games.services import GameError
 from games.services.base import locked, on_commit
 
 CHALLENGE_SECONDS = 30
@@ -68,12 +71,13 @@ def revoke_token(*, user: Any, token_id: int) -> bool:
 
 @transaction.atomic
 def become_bot(*, user: Any) -> BotAccount:
-    """``user`` made a bot for good. Raises GameError("bad_request") when the account
-    has played or is seated in any game (a person's record is not a bot's)."""
-    if BotAccount.objects.filter(user=user).exists():
-        return BotAccount.objects.get(user=user)
-    if Game.objects.filter(Q(black_user=user) | Q(white_user=user)).exists():
-        raise GameError("bad_request", "only an account without games can become a bot")
+    """``user`` made a bot for good (``accounts.services.make_bot``), with this app's row
+    of what its bridge plays. Raises GameError("bad_request") when the account has played
+    or is seated in any game (a person's record is not a bot's)."""
+    if not is_bot(user):
+        if Game.objects.filter(Q(black_user=user) | Q(white_user=user)).exists():
+            raise GameError("bad_request", "only an account without games can become a bot")
+        make_bot(user=user)
     return BotAccount.objects.get_or_create(user=user)[0]
 
 
@@ -148,7 +152,7 @@ def challenge(
     made = Challenge.objects.create(
         game=game,
         bot=bot.user,
-        challenger=name,
+        challenger=getattr(game, f"{game.creator_color}_name"),
         rated=rated,
         created_at=now,
         expires_at=now + datetime.timedelta(seconds=CHALLENGE_SECONDS),

@@ -8,13 +8,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.players import Player, player_of, remember_name, seat_name
+from accounts.selectors import is_bot
 from bots import accounts, services
 from bots.models import BotAccount
-from games import accounts as game_accounts
 from games import limits
 from games.forms import NewGameForm
-from games.services import GameError, Player
-from games.visitors import player_of, seat_name
+from games.services import GameError
 
 
 @login_required
@@ -51,7 +51,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     context = {
         "tokens": request.user.api_tokens.all(),
         "created": created,
-        "is_bot": game_accounts.is_bot(request.user),
+        "is_bot": is_bot(request.user),
     }
     return render(request, "bots/tokens.html", context, status=status)
 
@@ -94,16 +94,18 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
     if rated not in ("0", "1"):
         return _refused(request, "rated: 0 or 1")
     player = player_of(request, create_session=True)
+    name = seat_name(request, form.cleaned_data["name"])
     try:
         game = services.challenge(
             player=player,
             bot_username=username,
-            name=seat_name(request, form.cleaned_data["name"]),
+            name=name,
             rated=rated == "1",
             options=form.game_options(),
         )
     except GameError as error:
         return _refused(request, error.message)
+    remember_name(request, name)
     return redirect("games:game", game_id=game.public_id)
 
 

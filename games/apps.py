@@ -8,9 +8,17 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from django.contrib.auth.signals import user_logged_in
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import post_save
 
-        from games import guests
+        from accounts.signals import guest_logged_in
+        from games.services import lobby
 
-        # A guest who logs in or signs up keeps the seats taken as a guest.
-        user_logged_in.connect(guests.claim_on_login, dispatch_uid="games.guests.claim_on_login")
+        # A guest who logs in or signs up keeps the seats taken as a guest; an account's
+        # seats follow its username.
+        guest_logged_in.connect(lobby.guest_logged_in, dispatch_uid="games.guest_logged_in")
+        post_save.connect(
+            lobby.rename_account_seats,
+            sender=get_user_model(),
+            dispatch_uid="games.rename_account_seats",
+        )

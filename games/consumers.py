@@ -21,8 +21,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from games import clockwatch, events, guests, limits, selectors, services
-from games.services import GameError, Player
+from accounts.players import Player, spoken_name
+from games import clockwatch, events, limits, selectors, services
+from games.services import GameError
 from games.sockets import (
     CLOSE_TRY_AGAIN_LATER,
     DirectDispatchConsumer,
@@ -74,14 +75,9 @@ def _perform(message: dict[str, Any], *, player: Player, game_id: str, scope: An
 
 
 def _spoken_name(scope: Any) -> str:
-    """The sender's name for the chat (a player's is their seat's, in the service): the
-    name last given in this browser, the account's, or Guest. Reads the session: in the
-    database thread."""
-    session, user = scope.get("session"), scope.get("user")
-    remembered = session.get(guests.NAME_KEY) if session is not None else None
-    if remembered:
-        return str(remembered)
-    return user.get_username() if user is not None and user.is_authenticated else "Guest"
+    """The sender's name for the chat (a player's is their seat's, in the service). Reads
+    the session and the accounts: in the database thread."""
+    return spoken_name(scope.get("session"), scope.get("user"))
 
 
 def _chat_history(game_id: str) -> dict[str, Any]:

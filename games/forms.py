@@ -10,7 +10,6 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
 
 from games.engine import gnugo
 from games.rules import go
@@ -268,17 +267,3 @@ def size_menu() -> dict[str, dict[str, Any]]:
     menu["go"]["max_handicap"] = {size: go.MAX_HANDICAP[size] for size in GO_SIZES}
     menu["go"]["komi"] = {"even": DEFAULT_KOMI, "handicap": HANDICAP_KOMI}
     return menu
-
-
-class SignupForm(UserCreationForm):  # type: ignore[type-arg]
-    """`/accounts/signup/`: a username, a password twice, and an optional e-mail address,
-    the one a password reset link is sent to."""
-
-    email = forms.EmailField(
-        required=False,
-        label="E-mail (optional)",
-        help_text="Only to send you a link if you forget your password.",
-    )
-
-    class Meta(UserCreationForm.Meta):
-        fields = ("username", "email")

@@ -29,11 +29,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.players import Player
 from games import limits, records, selectors, services
 from games.forms import SIZES
 from games.models import Game
 from games.rules.sgf import RecordError, export_sgf, import_sgf, othello_transcript
-from games.services import GameError, Player
+from games.services import GameError
 
 ARCHIVE_PAGE_SIZE = 20
 MAX_UPLOAD_BYTES = 1024 * 1024
@@ -294,7 +295,9 @@ class ArchiveForm(forms.Form):
             *Game.Status.choices,
         ],
     )
-    player = forms.CharField(label="Player", required=False, max_length=40)
+    player = forms.CharField(
+        label="Player", required=False, max_length=150, help_text="An account's username."
+    )
     opponent = forms.ChoiceField(
         label="Opponent",
         required=False,

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
+from accounts import selectors as accounts
 from games import board_svg, rules
 from games.models import Game, Move
 from games.rules.clock import TimeControl
@@ -308,8 +309,8 @@ def archive(
     """Games newest first, with ``move_count``, filtered by whichever arguments are given.
 
     ``status`` is a game's status, or ``playing``: the games being played right now
-    (``selectors.being_played``, which the home page counts). ``player`` matches either
-    seat's name (case-insensitive, contained); ``opponent``
+    (``selectors.being_played``, which the home page counts). ``player`` is an account's
+    username (in any case): the games in which either seat is that account's; ``opponent``
     is ``computer`` (games against it) or ``human`` (between two people); ``rated``
     ``rated`` or ``casual``; ``mine``
     restricts to the games whose primary keys are listed (a player's own games).
@@ -324,7 +325,10 @@ def archive(
     elif status:
         games = games.filter(status=status)
     if player:
-        games = games.filter(Q(black_name__icontains=player) | Q(white_name__icontains=player))
+        account = accounts.account_named(player, any_case=True)
+        if account is None:
+            return Game.objects.none()
+        games = games.filter(Q(black_user=account) | Q(white_user=account))
     if opponent == "computer":
         games = games.exclude(computer_color="")
     elif opponent == "human":

@@ -1,5 +1,5 @@
-"""Reads: who sits where (and ``Player``, whoever asks: a session, an account), the game
-state as JSON, and the lists of games.
+"""Reads: who sits where (for an ``accounts.players.Player``: a session, an account), the
+game state as JSON, and the lists of games.
 
 ``game_state`` is the one builder of the state object G that the websocket,
 ``state.json`` and the pages all send. It reads the position from the game's snapshot,
@@ -14,14 +14,15 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from games import accounts, rules
+from accounts import selectors as accounts
+from accounts.players import Player, seat_token
+from games import rules
 from games.models import ChatMessage, Game, Move
 from games.rules.clock import SideClock, TimeControl
 
@@ -32,41 +33,6 @@ IN_PLAY = (Game.Status.WAITING, Game.Status.ACTIVE, Game.Status.SCORING)
 
 
 # Seats
-
-
-def seat_token(*, session_key: str | None, user_id: int | None) -> str | None:
-    """The opaque id of a seat holder (``Player.token``): the account when there is one,
-    else the browser session; None for neither."""
-    if user_id is not None:
-        return f"u:{user_id}"
-    if session_key:
-        return f"s:{session_key}"
-    return None
-
-
-@dataclass(frozen=True)
-class Player:
-    """Whoever sends a request: a browser session and, when logged in, an account."""
-
-    session_key: str | None = None
-    user_id: int | None = None
-
-    @classmethod
-    def of(cls, session: Any, user: Any) -> Player:
-        """The Player behind an HTTP request or a websocket: ``session`` (a Django
-        session, or None) and ``user`` (the account, anonymous, or None)."""
-        return cls(
-            session_key=session.session_key if session is not None else None,
-            user_id=user.pk if user is not None and user.is_authenticated else None,
-        )
-
-    @property
-    def token(self) -> str | None:
-        """An opaque id of the seat holder: the account when there is one, else the session.
-
-        None for a visitor with neither, who can only watch.
-        """
-        return seat_token(session_key=self.session_key, user_id=self.user_id)
 
 
 def seat_tokens(game: Game) -> dict[str, str | None]:
@@ -89,6 +55,36 @@ def color_of(game: Game, player: Player) -> str | None:
     if token is None:
         return None
     return next((color for color, held in seat_tokens(game).items() if held == token), None)
+
+
+def seat_accounts(game: Game) -> dict[str, str | None]:
+    """G's ``accounts``: the username of each seat's account, None for a guest's seat, the
+    computer's, or a free one. An account's seat is named by its username (the services
+    seat it so, and rename its seats when it changes: ``rename_account_seats``)."""
+    return {
+        color: getattr(game, f"{color}_name") if getattr(game, f"{color}_user_id") else None
+        for color in COLORS
+    }
+
+
+_seated: dict[int, bool] = {}
+
+
+def seat_bots(game: Game) -> dict[str, bool]:
+    """G's ``bots``: ``{"black": bool, "white": bool}``, whether each seat is a bot.
+
+    Remembered per process: an account that sits in a game can never become a bot
+    (the bots app makes only an account without games a bot), nor stop being one, so
+    the answer never changes, and G costs no query for it after the first.
+    """
+    seats = {color: getattr(game, f"{color}_user_id") for color in COLORS}
+    unknown = [
+        user_id for user_id in seats.values() if user_id is not None and user_id not in _seated
+    ]
+    if unknown:
+        bots = accounts.bot_ids(unknown)
+        _seated.update({user_id: user_id in bots for user_id in unknown})
+    return {color: user_id is not None and _seated[user_id] for color, user_id in seats.items()}
 
 
 # The state object
@@ -159,6 +155,7 @@ def game_state(
         "board": position.rows(),
         "legal": [list(point) for point in position.legal_moves()] if active else [],
         "players": {color: getattr(game, f"{color}_name") or None for color in COLORS},
+        "accounts": seat_accounts(game),
         "you": you,
         "score": game.score,
         "result": game.result or None,
@@ -175,7 +172,7 @@ def game_state(
         # What the registered parts fill in (register_state_part): players' ratings,
         # a challenge to a bot with its answer (bots).
         "ratings": None,
-        "bots": accounts.seat_bots(game),
+        "bots": seat_bots(game),
         "challenge": None,
         "undo": game.undo_request or None,
         "rematch": _rematch(game),

@@ -7,7 +7,6 @@ from games import analysis_views, record_views, views
 app_name = "games"
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("games/new/", views.new_game, name="new"),
     # Before games/<id>/, which would take "import" for a game id.
     path("games/import/", record_views.import_record, name="import"),
@@ -15,7 +14,6 @@ urlpatterns = [
     path("games/<str:game_id>/join/", views.join, name="join"),
     path("games/<str:game_id>/abort/", views.abort, name="abort"),
     path("games/<str:game_id>/state.json", views.state_json, name="state"),
-    path("accounts/signup/", views.signup, name="signup"),
     path("accounts/games/", views.my_games, name="my_games"),
     # Game records: the archive, the replay, the board picture, SGF (games.record_views).
     path("games/", record_views.archive, name="archive"),

@@ -12,18 +12,17 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_POST
 
+from accounts.players import player_of, remember_name, remembered_name, seat_name
 from games import limits, selectors, services
-from games.forms import CLOCK_SETTINGS, JoinForm, NewGameForm, SignupForm, clock_menu, size_menu
+from games.forms import CLOCK_SETTINGS, JoinForm, NewGameForm, clock_menu, size_menu
 from games.models import Game
 from games.services import GameError
-from games.visitors import player_of, remembered_name, seat_name
 
 
 def _game(game_id: str) -> Game:
@@ -34,7 +33,7 @@ def _game(game_id: str) -> Game:
 @ensure_csrf_cookie
 def home(request: HttpRequest) -> HttpResponse:
     """The create form, open games to join, your games in progress, recent results."""
-    name = remembered_name(request)
+    name = remembered_name(request.session, request.user)
     # "New game with these settings" links here with the form's fields in the query.
     chosen = {
         field: request.GET[field] for field in NewGameForm.base_fields if field in request.GET
@@ -58,7 +57,7 @@ def _render_home(request: HttpRequest, form: NewGameForm, *, status: int = 200) 
         "size_menu": size_menu(),
         "clock_menu": clock_menu(),
         "clock_settings": [form[name] for name in CLOCK_SETTINGS],
-        "player_name": remembered_name(request),
+        "player_name": remembered_name(request.session, request.user),
         "open_games": [game for game in waiting if game.public_id not in mine],
         "lobby_mine": mine,
         "playing": selectors.playing_count(),
@@ -82,8 +81,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
     try:
         game = services.create_game(player=player, name=name, **form.game_options())
     except GameError as error:
-        form.add_error(None, error.message)
+        form.add_error(error.field, error.message)
         return _render_home(request, form, status=400)
+    remember_name(request, name)
     return redirect("games:game", game_id=game.public_id)
 
 
@@ -103,9 +103,10 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     name = seat_name(request, form.cleaned_data["name"])
     try:
         joined = services.join_game(player=player, game_id=game.public_id, name=name)
-    except GameError as error:  # a guest at a rated game: log in first
-        form.add_error(None, error.message)
+    except GameError as error:  # a guest at a rated game, or under an account's name
+        form.add_error(error.field, error.message)
         return _render_game(request, game, join_form=form, status=400)
+    remember_name(request, name)
     if selectors.color_of(joined, player) is None:
         messages.info(request, "This seat was just taken: you are watching the game.")
     return redirect("games:game", game_id=game.public_id)
@@ -123,7 +124,7 @@ def abort(request: HttpRequest, game_id: str) -> HttpResponse:
     except GameError as error:
         return HttpResponseBadRequest(error.message, content_type="text/plain; charset=utf-8")
     messages.success(request, "The game was called off.")
-    return redirect("games:home")
+    return redirect("home")
 
 
 @require_GET
@@ -146,7 +147,8 @@ def _render_game(
         "same_settings": urlencode(selectors.same_settings(game)),
     }
     if state["status"] == Game.Status.WAITING and state["you"] is None:
-        context["join_form"] = join_form or JoinForm(initial={"name": remembered_name(request)})
+        name = remembered_name(request.session, request.user)
+        context["join_form"] = join_form or JoinForm(initial={"name": name})
     return render(request, "games/game.html", context, status=status)
 
 
@@ -157,23 +159,6 @@ def state_json(request: HttpRequest, game_id: str) -> JsonResponse:
     if state is None:
         raise Http404("no such game")
     return JsonResponse(state)
-
-
-@require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
-    """`/accounts/signup/`: create an account and log in."""
-    form = SignupForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user)
-        messages.success(
-            request,
-            f"Welcome, {user.get_username()}! Your account is ready: your games, and the "
-            "password, are in the menu under your name at the top of the page.",
-        )
-        return redirect("games:home")
-    status = 400 if request.method == "POST" else 200
-    return render(request, "registration/signup.html", {"form": form}, status=status)
 
 
 @login_required

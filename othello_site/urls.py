@@ -1,11 +1,15 @@
-"""URLs: the game pages at the root, the players' pages, the admin, and Django's account
-views."""
+"""URLs: the home page, the game pages, the players' pages, the admin, and accounts (ours
+and Django's own views)."""
 
 from django.contrib import admin
 from django.urls import include, path
 
+from games import views as game_views
+
 urlpatterns = [
+    path("", game_views.home, name="home"),
     path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     # Before games' routes: bots.urls holds /games/<id>/decline/ and /players/bots/
     # (before the players' /players/<username>/).

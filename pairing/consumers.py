@@ -24,8 +24,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import clockwatch, events, guests, selectors
-from games.services import GameError, Player
+from accounts.players import Player, spoken_name
+from games import clockwatch, events, selectors
+from games.services import GameError
 from games.sockets import CLOSE_TRY_AGAIN_LATER, DirectDispatchConsumer, database, parse_message
 from pairing import services
 from pairing.selectors import lobby_sockets, seek_json
@@ -65,8 +66,7 @@ def _request(scope: Any, player: Player, message: dict[str, Any]) -> SeekRequest
     the session may be read from the database)."""
     user = scope.get("user")
     account = user if user is not None and user.is_authenticated else None
-    remembered = scope["session"].get(guests.NAME_KEY)
-    name = account.get_username() if account is not None else str(remembered or "Guest")
+    name = spoken_name(scope["session"], user)
     return SeekRequest(player, account, name, message, timezone.now())
 
 

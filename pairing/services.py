@@ -38,11 +38,12 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
-from games import accounts, events, services
+from accounts import selectors as accounts
+from accounts.players import Player
+from games import events, services
 from games.forms import SIZES, NewGameForm
 from games.models import Game, ServerProcess
 from games.rules.clock import SETTINGS, TimeControl
-from games.services import Player
 from games.services.base import is_int
 from pairing import matching
 from pairing.models import LobbySocket, Pairing, Seek
@@ -564,4 +565,9 @@ def paired_text(event: dict[str, Any], session_key: str) -> str | None:
 
 
 def _player(seek: Seek) -> Player:
-    return Player(session_key=seek.session_key, user_id=seek.user_id)
+    # A seeking account's name is its username (pairing.consumers): no query to seat it.
+    return Player(
+        session_key=seek.session_key,
+        user_id=seek.user_id,
+        username=seek.name if seek.user_id is not None else None,
+    )

@@ -11,12 +11,11 @@ import datetime
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Page, Paginator
 from django.db.models import Count, Max, Min, Q, QuerySet
 
-from games import accounts
+from accounts import selectors as accounts
 from games.models import Game
 from games.rules import glicko2
 from players.models import Rating, RatingChange
@@ -25,11 +24,6 @@ GAMES_PER_PAGE = 20
 LEADERBOARD_SIZE = 100
 IN_PLAY = (Game.Status.ACTIVE, Game.Status.SCORING)
 RESULTS = ("won", "lost", "drawn")
-
-
-def player(username: str) -> AbstractBaseUser | None:
-    """The account named ``username``, None when there is none."""
-    return get_user_model().objects.filter(username=username).first()
 
 
 def is_go(category: str) -> bool:
@@ -260,7 +254,7 @@ def leaderboard(category: str, *, bots: bool = False) -> list[Rating]:
     the people's, or with ``bots`` the bots' (kept apart, as lichess does)."""
     return list(
         Rating.objects.filter(
-            accounts.bot_filter("user_id", bots=bots),
+            accounts.bot_filter("user", bots=bots),
             category=category,
             rd__lte=glicko2.PROVISIONAL_RD,
         )

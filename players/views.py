@@ -9,12 +9,13 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from accounts import selectors as accounts
 from games.models import Game
 from players import graph, selectors
 
 
 def _player_or_404(username: str) -> AbstractBaseUser:
-    user = selectors.player(username)
+    user = accounts.account_named(username)
     if user is None:
         raise Http404("no such player")
     return user

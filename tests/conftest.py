@@ -34,8 +34,8 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.utils import timezone
 
+from accounts.players import Player
 from games import events
-from games.services import Player
 from tests.processes import until_none_carry
 
 SERVICE_VARIABLES = ("DATABASE_URL", "REDIS_URL")
@@ -118,14 +118,14 @@ def fresh_channel_layer() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def fresh_bot_seats() -> Iterator[None]:
-    """Every test starts with no account remembered as a bot or not (games.accounts keeps
+    """Every test starts with no account remembered as a bot or not (games.selectors keeps
     that per process, safe in production where an id is never reused; a test database
     that rolls back reuses ids)."""
-    from games import accounts
+    from games import selectors
 
-    accounts._seated.clear()
+    selectors._seated.clear()
     yield
-    accounts._seated.clear()
+    selectors._seated.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -23,6 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("games.rules",),
     ("games.engine",),
     ("games.gtpbot",),
+    ("accounts",),
     ("games",),
     ("players",),
     ("pairing", "bots"),

@@ -6,8 +6,8 @@ contract's error order, asks the rules module, writes the moves and the new snap
 schedules its broadcast for after the commit (``base.on_commit``, ``games.events``). A
 failure raises ``GameError`` before anything is written.
 
-Who is calling is a ``Player``, built by views and consumers from the request's or the
-websocket's session and account, never from anything a client sends.
+Who is calling is an ``accounts.players.Player``, built by views and consumers from the
+request's or the websocket's session and account, never from anything a client sends.
 
 One module a use case family, as Zulip's ``zerver/actions``: ``lobby`` (create, join,
 call off, a guest's seats to an account, the count of games being played), ``play``
@@ -18,7 +18,6 @@ moves), ``table`` (chat, taking back a move, rematch), ``imports`` (records); ``
 holds what they share. Callers use this package's names.
 """
 
-from games.selectors import Player
 from games.services.analysis import (
     AnalysisJob,
     NotFinished,
@@ -88,7 +87,6 @@ __all__ = [
     "GameError",
     "NewPair",
     "NotFinished",
-    "Player",
     "Seat",
     "Turn",
     "abort",

@@ -30,17 +30,20 @@ ERROR_CODES = (
 
 
 class GameError(Exception):
-    """A request the game refuses; ``code`` is one of the contract's ``ERROR_CODES``.
+    """A request the game refuses; ``code`` is one of the contract's ``ERROR_CODES``, and
+    ``field`` the request's field at fault when there is one (a form shows the message
+    beside it).
 
     When several apply, the first in ``ERROR_CODES`` is raised.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"unknown error code {code!r}")
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.field = field
 
 
 # The lock

@@ -9,17 +9,20 @@ import math
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts import selectors as accounts
+from accounts.players import GUEST_NAME, Player
 from games import events, rules
-from games.models import Color, Game
+from games.models import ChatMessage, Color, Game
 from games.rules import go
 from games.rules.clock import TimeControl
 from games.rules.sgf import Setup
-from games.selectors import COLORS, Player, color_of, playing_count
+from games.selectors import COLORS, color_of, playing_count
 from games.services import clock, computer
 from games.services.base import (
     GameError,
@@ -77,7 +80,7 @@ def create_game(
         kind=kind,
         size=size,
         color=color,
-        name=name,
+        name=_seat_name(player, name),
         komi=komi,
         scoring=scoring,
         time_control=time_control,
@@ -106,8 +109,8 @@ def _new_game(
     handicap: int = 0,
     rated: bool = False,
 ) -> Game:
-    """The game ``create_game`` makes, not yet saved (its defaults, checks and errors)."""
-    name = _seat_name(player, name)
+    """The game ``create_game`` makes, not yet saved (its defaults, checks and errors),
+    ``player`` seated under ``name`` (``_seat_name``'s)."""
     _check_rated(rated, player=player, opponent=opponent, time_control=time_control)
     if kind not in rules.KINDS:
         raise GameError("bad_request", f"kind must be one of {', '.join(rules.KINDS)}")
@@ -176,7 +179,8 @@ def join_game(*, player: Player, game_id: str, name: str) -> Game:
     for someone else (``register_seat_reservation``: a challenge to a bot that the player
     is not), gets the game unchanged: the visitor watches. Raises
     GameError("bad_request") for an unknown game, or when there is a seat to take but the
-    name is blank or too long or the player has neither session nor account.
+    player has neither session nor account, and (naming ``name``) when a guest's name is
+    blank, too long or an account's.
     """
     game = locked(game_id)
     if game.status != Game.Status.WAITING or color_of(game, player) is not None:
@@ -190,13 +194,16 @@ def join_game(*, player: Player, game_id: str, name: str) -> Game:
     return game
 
 
-def _take_free_seat(game: Game, player: Player, name: str, *, now: datetime.datetime) -> None:
-    """``player`` seated in ``game``'s free seat, the game active, its clock started at
-    ``now`` (not saved). Raises GameError("bad_request") as ``join_game`` does."""
+def _take_free_seat(
+    game: Game, player: Player, name: str, *, now: datetime.datetime, taken_as_guest: bool = False
+) -> None:
+    """``player`` seated in ``game``'s free seat (named as ``_seat_name`` says), the game
+    active, its clock started at ``now`` (not saved). Raises GameError("bad_request") as
+    ``join_game`` does."""
     if game.rated and player.user_id is None:
         raise GameError("bad_request", "rated games are for accounts: log in to play (or watch)")
     free = Color.WHITE if game.creator_color == Color.BLACK else Color.BLACK
-    _seat(game, free, player, _seat_name(player, name))
+    _seat(game, free, player, _seat_name(player, name, taken_as_guest=taken_as_guest))
     game.status = Game.Status.ACTIVE
     clock.start_turn(game, now)
 
@@ -245,13 +252,13 @@ def start_games(pairs: Sequence[NewPair]) -> list[Game]:
             kind=pair.kind,
             size=pair.size,
             color="random",
-            name=pair.first.name,
+            name=_seat_name(pair.first.player, pair.first.name, taken_as_guest=True),
             time_control=pair.time_control,
             rated=pair.rated,
         )
         if color_of(game, pair.second.player) is not None:
             raise GameError("bad_request", "a player cannot play against themself")
-        _take_free_seat(game, pair.second.player, pair.second.name, now=now)
+        _take_free_seat(game, pair.second.player, pair.second.name, now=now, taken_as_guest=True)
         games.append(game)
     made = Game.objects.bulk_create(games)
     if made:
@@ -292,8 +299,8 @@ def _call_off(game: Game) -> Game:
 @transaction.atomic
 def claim_guest_seats(*, guest_session_key: str, player: Player) -> list[Game]:
     """The games whose guest seats, held by the session ``guest_session_key``, now belong
-    to ``player``'s account (and its current session): a guest who logs in or signs up
-    keeps playing, and finds those games among the account's.
+    to ``player``'s account (and its current session), named by its username: a guest who
+    logs in or signs up keeps playing, and finds those games among the account's.
 
     A seat of a game in which the account already sits stays as it was (one account
     plays one side). Each changed game is broadcast (its seats changed hands). Raises
@@ -305,17 +312,41 @@ def claim_guest_seats(*, guest_session_key: str, player: Player) -> list[Game]:
         white_user=None, white_session_key=guest_session_key
     )
     claimed = []
+    name = _seat_name(player, None)
     for game in Game.objects.select_for_update().filter(held).order_by("pk"):
         if color_of(game, player) is not None:
             continue
         guest = Player(session_key=guest_session_key)
         color = color_of(game, guest)
         assert color is not None, "the query found the guest's seat"
-        _seat(game, color, player, getattr(game, f"{color}_name"))
+        _seat(game, color, player, name)
         game.save()
         on_commit(functools.partial(events.broadcast_state, game))
         claimed.append(game)
     return claimed
+
+
+def guest_logged_in(
+    sender: Any, guest_session_key: str, session: Any, user: Any, **kwargs: Any
+) -> None:
+    """``accounts.signals.guest_logged_in`` receiver: the guest's seats go to the account."""
+    claim_guest_seats(guest_session_key=guest_session_key, player=Player.of(session, user))
+
+
+def rename_account_seats(
+    sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any
+) -> None:
+    """``post_save`` receiver of accounts: an account's seats and chat lines take its
+    username when it changed (an admin's edit), so that no seat shows a name its account
+    no longer has (G's ``accounts`` reads the seat's name). A save that names its fields
+    without ``username`` (a login's ``last_login``) changes nothing, at no cost."""
+    if update_fields is not None and "username" not in update_fields:
+        return
+    name = instance.get_username()
+    for color in COLORS:
+        seats = Game.objects.filter(**{f"{color}_user": instance})
+        seats.exclude(**{f"{color}_name": name}).update(**{f"{color}_name": name})
+    ChatMessage.objects.filter(user=instance).exclude(name=name).update(name=name)
 
 
 def recount_playing(*, last: int | None) -> int:
@@ -356,14 +387,33 @@ def _seat(game: Game, color: str, player: Player, name: str) -> None:
         setattr(game, f"{color}_away_since", timezone.now())
 
 
-def _seat_name(player: Player, name: object) -> str:
+def _seat_name(player: Player, name: object, *, taken_as_guest: bool = False) -> str:
+    """The name ``player``'s seat takes: an account's username, whatever ``name`` says;
+    a guest's ``name``, trimmed. Raises GameError("bad_request") for a player with neither
+    session nor account, and (naming ``name``) for a guest's name that is blank, too long,
+    or an account's username in any case (with ``taken_as_guest``, such a name is seated
+    as "Guest" instead: a seek's name, given before the account was made)."""
     if player.token is None:
         raise GameError("bad_request", "taking a seat needs a session or an account")
+    if player.user_id is not None:
+        return player.username or accounts.username_of(player.user_id)
     if not isinstance(name, str) or not name.strip():
-        raise GameError("bad_request", "a seat needs a name")
-    if len(name.strip()) > NAME_MAX_LENGTH:
-        raise GameError("bad_request", f"names are at most {NAME_MAX_LENGTH} characters")
-    return name.strip()
+        raise GameError("bad_request", "a seat needs a name", field="name")
+    name = name.strip()
+    if len(name) > NAME_MAX_LENGTH:
+        raise GameError(
+            "bad_request", f"names are at most {NAME_MAX_LENGTH} characters", field="name"
+        )
+    if accounts.is_username(name):
+        if taken_as_guest:
+            return GUEST_NAME
+        raise GameError(
+            "bad_request",
+            f"the name {name} belongs to an account: log in to play as {name}, "
+            "or choose another name",
+            field="name",
+        )
+    return name
 
 
 def _handicap_start(kind: str, size: int, handicap: object) -> Setup | None:

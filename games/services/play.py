@@ -12,10 +12,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.players import Player
 from games import events, rules
 from games.models import Game, Move
 from games.rules import go
-from games.selectors import Player, color_of, position_of, remember_position
+from games.selectors import color_of, position_of, remember_position
 from games.services import clock
 from games.services.base import (
     GameError,

@@ -24,9 +24,10 @@ from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from accounts.players import Player
 from games import events, rules
 from games.models import Connection, Game, Move, ServerProcess
-from games.selectors import COLORS, Player, color_of, position_of
+from games.selectors import COLORS, color_of, position_of
 from games.services import clock
 from games.services.base import (
     GameError,

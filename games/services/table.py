@@ -23,10 +23,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.players import Player
 from games import events, rules
 from games.models import ChatMessage, Color, Game, Move
 from games.rules.clock import SideClock
-from games.selectors import Player, color_of
+from games.selectors import color_of
 from games.services import clock
 from games.services.base import (
     GameError,

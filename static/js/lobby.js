@@ -48,7 +48,9 @@ function joinForm(game) {
     value: nameInput?.value ?? "",
   });
   const button = Object.assign(document.createElement("button"), { type: "submit", textContent: "Join" });
-  form.append(token, label, name, button);
+  // An account plays under its username: its page has no name field, nor do its forms.
+  if (nameInput) form.append(token, label, name, button);
+  else form.append(token, button);
   return form;
 }
 

@@ -17,9 +17,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from accounts import selectors as accounts_selectors
 from bots import accounts, services
 from bots.models import ApiToken, BotConnection, Challenge
-from games import accounts as game_accounts
 from games import clockwatch
 from games.models import Game
 from othello_site.asgi import application
@@ -139,18 +139,18 @@ async def test_a_token_acts_on_the_websocket_and_a_bad_one_is_refused() -> None:
 @pytest.mark.django_db
 def test_bot_token_makes_a_bot_and_an_account_with_games_cannot_become_one() -> None:
     token = make_bot("robo")
-    assert game_accounts.is_bot(User.objects.get(username="robo"))
+    assert accounts_selectors.is_bot(User.objects.get(username="robo"))
     assert accounts.token_user(token) is not None
     second = make_bot("robo")
     assert second != token and ApiToken.objects.count() == 2
     client = person("ann")
-    assert not game_accounts.is_bot(User.objects.get(username="ann"))
+    assert not accounts_selectors.is_bot(User.objects.get(username="ann"))
     client.post("/games/new/", {"kind": "othello", "size": 8, "color": "black"})
     refused = client.post("/account/tokens/", {"action": "become_bot"})
     assert refused.status_code == 400
     fresh = person("bea")
     assert fresh.post("/account/tokens/", {"action": "become_bot"}).status_code == 302
-    assert game_accounts.is_bot(User.objects.get(username="bea"))
+    assert accounts_selectors.is_bot(User.objects.get(username="bea"))
 
 
 @pytest.mark.django_db
@@ -300,7 +300,7 @@ async def test_the_bot_stream_sends_challenges_and_on_connect_its_games() -> Non
         "color": "white",
         "clock": None,
         "rated": False,
-        "from": "Ann",
+        "from": "ann",  # an account's seat is named by its username
     }
     await socket.disconnect()
     assert not await database_sync_to_async(BotConnection.objects.exists)()

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
+from accounts.players import Player
 from games import selectors, services
 from games.models import Game, Move, ServerProcess
 from games.rules.clock import TimeControl
-from games.services import GameError, Player
+from games.services import GameError
 from tests.conftest import FrozenClock
 from tests.server.helpers import Events, reload
 

@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
+from accounts.players import Player
 from games import selectors, services
 from games.engine import gnugo
 from games.engine.answer import answer
 from games.models import Game
 from games.rules import Color, GoPosition, OthelloPosition
 from games.rules.clock import TimeControl
-from games.services import GameError, Player
+from games.services import GameError
 from tests.conftest import FrozenClock
 from tests.server.helpers import Events, reload
 

@@ -1,4 +1,4 @@
-"""games.guests: a guest who logs in or signs up keeps the seats taken as a guest.
+"""accounts.guests: a guest who logs in or signs up keeps the seats taken as a guest.
 
 Django's login gives the session a new key, and guest seats are bound to the session's
 key; these tests go the way a browser does, over HTTP with Django's test client, then
@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import guests
+from accounts import guests
 from games.models import Game
 from tests.server.test_consumers import play, socket
 from tests.server.test_views import PASSWORD, create, state
@@ -56,7 +56,12 @@ def test_a_guest_who_signs_up_keeps_the_seat_now_the_accounts() -> None:
     assert signed_up.response.status_code == 302
     assert session_of(ann) != signed_up.guest_session, "login gave the session a new key"
     seen = state(ann, game_id)
-    assert (seen["you"], seen["players"]["black"]) == ("black", "Ann")
+    # The seat now the account's, under its username (DESIGN.md, "One name per player").
+    assert (seen["you"], seen["players"]["black"], seen["accounts"]["black"]) == (
+        "black",
+        "ann",
+        "ann",
+    )
     assert Game.objects.get(public_id=game_id).black_user == User.objects.get(username="ann")
     mine = ann.get("/accounts/games/")
     assert [game.public_id for game in mine.context["games"]] == [game_id]
@@ -104,8 +109,9 @@ def test_a_guest_who_logs_in_keeps_every_seat_taken_as_a_guest() -> None:
     assert state(ann, created)["you"] == "black"
     assert state(ann, waiting)["you"] == "white"
     assert state(other, waiting)["you"] == "black"
-    # The names given as a guest stay on the seats.
-    assert state(ann, waiting)["players"] == {"black": "Carl", "white": "Annie"}
+    # The seats the account keeps take its username; the stranger's stays.
+    assert state(ann, waiting)["players"] == {"black": "Carl", "white": "ann"}
+    assert state(ann, created)["players"]["black"] == "ann"
     # The seats follow the account into another browser.
     elsewhere = Client()
     elsewhere.login(username="ann", password=PASSWORD)
@@ -118,7 +124,7 @@ def test_a_guest_who_logs_in_keeps_every_seat_taken_as_a_guest() -> None:
 def test_every_login_keeps_the_seats_the_test_clients_too() -> None:
     User.objects.create_user("ann", password=PASSWORD)
     ann = Client()
-    game_id = create(ann, name="Ann")
+    game_id = create(ann, name="Annie")
 
     assert ann.login(username="ann", password=PASSWORD)
 
@@ -142,6 +148,6 @@ def test_a_login_without_a_request_carries_nothing_over() -> None:
     # channels.auth.login (a login over a websocket) sends user_logged_in without one.
     ann = User.objects.create_user("ann")
 
-    guests.claim_on_login(sender=User, request=None, user=ann)
+    guests.logged_in(sender=User, request=None, user=ann)
 
     assert not Game.objects.exists()

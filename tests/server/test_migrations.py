@@ -41,3 +41,48 @@ def test_games_stored_before_played_on_were_played_on_their_created_day(
 
     new = executor.loader.project_state(PLAYED_ON).apps.get_model("games", "Game")
     assert new.objects.get(pk=game.pk).played_on == datetime.date(2001, 2, 3)
+
+
+BEFORE_ACCOUNT_NAMES = [("games", "0011_profile_indexes")]
+ACCOUNT_NAMES = [("games", "0012_account_seat_names")]
+
+
+def test_every_seat_of_an_account_takes_its_username(executor: MigrationExecutor) -> None:
+    """A seat typed under another name before "One name per player" (alice sitting down
+    as bob_w) is named by its account after the migration; guests keep their names."""
+    executor.migrate(BEFORE_ACCOUNT_NAMES)
+    old = executor.loader.project_state(BEFORE_ACCOUNT_NAMES).apps
+    user_model = old.get_model("auth", "User")
+    alice = user_model.objects.create(username="alice")
+    bob = user_model.objects.create(username="bob_w")
+    game_model = old.get_model("games", "Game")
+    fields = {"kind": "go", "size": 9, "creator_color": "black", "snapshot": {}}
+    masked = game_model.objects.create(
+        **fields,
+        to_move="black",
+        black_name="bob_w",
+        black_user=alice,
+        white_name="bob_w",
+        white_user=bob,
+    )
+    guest = game_model.objects.create(
+        **fields, to_move="black", black_name="alice", black_session_key="s", white_name="x"
+    )
+    said = old.get_model("games", "ChatMessage").objects.create(
+        game=masked, name="bob_w", user=alice, text="hi", ply=0
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(ACCOUNT_NAMES)
+
+    new = executor.loader.project_state(ACCOUNT_NAMES).apps
+    stored = new.get_model("games", "Game").objects
+    assert (stored.get(pk=masked.pk).black_name, stored.get(pk=masked.pk).white_name) == (
+        "alice",
+        "bob_w",
+    )
+    assert (stored.get(pk=guest.pk).black_name, stored.get(pk=guest.pk).white_name) == (
+        "alice",
+        "x",
+    )
+    assert new.get_model("games", "ChatMessage").objects.get(pk=said.pk).name == "alice"

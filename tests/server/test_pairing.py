@@ -10,9 +10,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
+from accounts.players import Player
+from accounts.services import make_bot
 from games import events, services
 from games.models import Game, ServerProcess
-from games.services import Player
 from pairing import services as pairing
 from pairing.models import LobbySocket, Pairing, Seek
 from pairing.services import PairingError
@@ -175,10 +176,8 @@ def test_a_guests_rated_seek_is_refused(now: datetime.datetime) -> None:
 
 
 def test_a_bot_never_enters_the_pools(now: datetime.datetime) -> None:
-    from bots.models import BotAccount
-
     user = User.objects.create_user("robo")
-    BotAccount.objects.create(user=user)
+    make_bot(user=user)
     with pytest.raises(PairingError) as refused:
         seeking(Player("robo-session", user.pk), now, user=user)
     assert refused.value.code == "bad_request"
@@ -190,11 +189,10 @@ def test_seeks_stored_together_each_at_its_own_rating(
 ) -> None:
     """``seek_many``: each request checked on its own, the ratings and the bots read once
     for all of them; a session's later seek replaces its earlier one."""
-    from bots.models import BotAccount
     from players.models import Rating
 
     ann, bob, robo = (User.objects.create_user(name) for name in ("ann", "bob", "robo"))
-    BotAccount.objects.create(user=robo)
+    make_bot(user=robo)
     Rating.objects.create(user=ann, category="othello8-blitz", rating=1820.0)
     Rating.objects.create(user=bob, category="othello8-blitz", rating=1210.0)
     Rating.objects.create(user=bob, category="go9-rapid", rating=1990.0)

@@ -10,7 +10,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.services import Player
+from accounts.players import Player
 from pairing import services
 
 pytestmark = pytest.mark.django_db

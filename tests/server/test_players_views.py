@@ -12,7 +12,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from bots.models import BotAccount
+from accounts.players import Player
+from accounts.services import make_bot
 from games import services
 from games.models import Game
 from games.rules import glicko2
@@ -253,7 +254,7 @@ def test_names_of_accounts_link_to_their_profiles() -> None:
     ann, bob = account("ann"), account("bob")
     game = finished_rated_game(ann, bob)
     guest_game = services.create_game(
-        player=services.Player(session_key="guest"), kind="go", size=9, color="black", name="G"
+        player=Player(session_key="guest"), kind="go", size=9, color="black", name="G"
     )
     archive = Client().get("/games/").content.decode()
     assert 'href="/players/ann/"' in archive and 'href="/players/bob/"' in archive
@@ -324,17 +325,15 @@ def test_rd_in_the_json_is_the_stored_one() -> None:
 
 
 def test_a_bots_profile_json_says_bot() -> None:
-    from bots.models import BotAccount
-
     robo = User.objects.create_user("robo")
-    BotAccount.objects.create(user=robo)
+    make_bot(user=robo)
     assert Client().get("/players/robo.json").json()["bot"] is True
 
 
 def test_bots_have_a_leaderboard_of_their_own() -> None:
     settled("person", 1600)
     settled("robo", 2400)
-    BotAccount.objects.create(user=User.objects.get(username="robo"))
+    make_bot(user=User.objects.get(username="robo"))
     people = Client().get("/players/top.json?category=othello8-blitz").json()["players"]
     bots = Client().get("/players/top.json?category=othello8-blitz&bots=1").json()["players"]
     assert [row["username"] for row in people] == ["person"]

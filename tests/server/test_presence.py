@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from django.test import override_settings
 
+from accounts.players import Player
 from games import selectors, services
 from games.models import Connection, Game
-from games.services import GameError, Player
+from games.services import GameError
 from tests.conftest import FrozenClock
 from tests.server.helpers import Events, reload
 

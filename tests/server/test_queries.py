@@ -14,10 +14,10 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from accounts.players import Player
 from games import rules, selectors, services
 from games.models import Game, Move
 from games.rules.clock import TimeControl
-from games.services import Player
 
 pytestmark = pytest.mark.django_db
 
@@ -164,14 +164,14 @@ def test_a_rated_games_state_costs_two_queries_more_than_a_casual_ones(
 ) -> None:
     from tests.server.test_ratings import account, opening, rated_game
 
+    casual = played_game(black, white, 3)
     ann, bob = account("ann"), account("bob")
     rated = rated_game(ann, bob)
-    casual = played_game(black, white, 3)
 
     def load(game: Game) -> None:
         selectors.game_state(Game.objects.get(pk=game.pk), you=None)
 
-    load(rated)  # whether its seats are bots: asked once a process (games.accounts)
+    load(rated)  # whether its seats are bots: asked once a process (games.selectors)
     assert len(queries(lambda: load(rated))) == len(queries(lambda: load(casual))) + 2
     opening(rated, ann, bob)
     services.resign(player=bob, game_id=rated.public_id)

@@ -16,10 +16,11 @@ import pytest
 from django.db import connections
 from django.utils import timezone
 
+from accounts.players import Player
 from games import rules, services
 from games.models import Game, Move
 from games.rules.clock import TimeControl
-from games.services import GameError, Player
+from games.services import GameError
 
 ROUNDS = 30
 

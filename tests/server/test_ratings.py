@@ -22,11 +22,12 @@ from django.core.management import call_command
 from django.db import connections
 from django.utils import timezone
 
+from accounts.players import Player
 from games import selectors, services
 from games.models import Game
 from games.rules import glicko2
 from games.rules.clock import TimeControl
-from games.services import GameError, Player
+from games.services import GameError
 from players import ratings
 from players.models import Rating, RatingChange
 

@@ -11,11 +11,11 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from accounts.players import Player
 from games import records, services
 from games.models import Game, Move
 from games.record_views import ARCHIVE_PAGE_SIZE, MAX_UPLOAD_BYTES
 from games.rules.sgf import import_sgf, othello_transcript
-from games.services import Player
 from tests.rules.test_sgf import HANDICAP_SGF, HANDICAP_START
 from tests.server.test_records import BLACK, WHITE, new_game, play_random, rules_positions
 from tests.server.test_scoring import BLACK_SIDE, INVADED_SGF, INVADERS, WHITE_SIDE
@@ -501,10 +501,29 @@ def test_the_archive_filters(client: Client) -> None:
     assert ids(client.get("/games/?kind=go&size=13")) == [go13.public_id]
     assert ids(client.get("/games/?status=finished")) == [othello.public_id]
     assert ids(client.get("/games/?status=waiting")) == [go13.public_id]
-    assert ids(client.get("/games/?player=car")) == [go13.public_id]
-    assert ids(client.get("/games/?player=BOB&kind=othello")) == [othello.public_id]
     assert ids(client.get("/games/?player=nobody")) == []
     assert "No game matches these filters." in client.get("/games/?player=x").content.decode()
+
+
+def test_the_archive_finds_a_players_games_by_account_never_by_a_typed_name(
+    client: Client,
+) -> None:
+    """DESIGN.md, "One name per player": ``player`` is an account's username (in any
+    case); a guest's seat that once carried the same name is not the account's."""
+    typed = services.create_game(
+        player=Player(session_key="g"), kind="go", size=9, color="black", name="Carol"
+    )
+    carol = User.objects.create_user("carol")
+    hers = services.create_game(
+        player=Player(user_id=carol.pk), kind="go", size=13, color="white", name="Bob"
+    )
+    services.join_game(player=BLACK, game_id=hers.public_id, name="Dave")
+
+    assert ids(client.get("/games/?player=carol")) == [hers.public_id]
+    assert ids(client.get("/games/?player=CAROL&kind=go")) == [hers.public_id]
+    assert ids(client.get("/games/?player=car")) == []
+    assert ids(client.get("/games/?player=Dave")) == []
+    assert typed.public_id not in ids(client.get("/games/?player=Carol"))
 
 
 @pytest.mark.parametrize(
@@ -556,9 +575,9 @@ def test_the_archive_pages_keep_the_filters(client: Client) -> None:
 
 
 def test_a_logged_in_player_ticks_my_games(client: Client) -> None:
-    user = User.objects.create_user("ann", password="x")
+    user = User.objects.create_user("carol", password="x")
     mine = services.create_game(
-        player=Player(user_id=user.pk), kind="go", size=9, color="white", name="Ann"
+        player=Player(user_id=user.pk), kind="go", size=9, color="white", name="Carol"
     )
     new_game("go", 9)
 

@@ -16,11 +16,12 @@ from typing import Any
 import pytest
 from django.db import connections
 
+from accounts.players import Player
 from games import records, selectors, services
 from games.models import Game
 from games.rules import Color, GoPosition
 from games.rules.sgf import export_sgf, import_sgf
-from games.services import GameError, Player
+from games.services import GameError
 from tests.server.helpers import Events, Refused, reload
 
 pytestmark = pytest.mark.django_db

@@ -13,11 +13,12 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import User
 
+from accounts.players import Player
 from games import events, selectors, services
 from games.models import Game
 from games.rules import Color, GoPosition, Move, OthelloPosition
 from games.rules.clock import TimeControl
-from games.services import GameError, Player
+from games.services import GameError
 from tests.server.helpers import Events, Refused, reload
 
 pytestmark = pytest.mark.django_db
@@ -324,12 +325,12 @@ def test_an_account_holds_its_seat_from_any_browser(django_user_model: Any) -> N
 def test_claim_hands_the_guest_seats_to_the_account(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
-    ann = User.objects.create_user("ann")
     playing = start(black, white)
     finished = start(black, white)
     services.resign(player=white, game_id=finished.public_id)
     as_white = start(white, black)
     strangers = start(white, Player(session_key="someone-else"))
+    ann = User.objects.create_user("ann")  # signed up after playing as a guest
     account = Player(session_key="new-session", user_id=ann.pk)
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -341,7 +342,8 @@ def test_claim_hands_the_guest_seats_to_the_account(
         assert selectors.color_of(game, account) == color
         assert selectors.color_of(game, black) is None
         assert getattr(game, f"{color}_session_key") == "new-session"
-    assert reload(as_white).white_name == "Bob"  # the name given as a guest stays
+    # The account's seats take its username (DESIGN.md, "One name per player").
+    assert (reload(as_white).white_name, reload(playing).black_name) == ("ann", "ann")
     assert selectors.color_of(reload(playing), white) == "white"
     assert reload(strangers).black_user is None
     assert [(group, event["type"], event["seats"]) for group, event in broadcasts] == [
@@ -352,8 +354,8 @@ def test_claim_hands_the_guest_seats_to_the_account(
 
 
 def test_claim_leaves_a_seat_of_a_game_the_account_already_plays(black: Player) -> None:
-    ann = User.objects.create_user("ann")
-    account = Player(session_key="ann-session", user_id=ann.pk)
+    carol = User.objects.create_user("carol")
+    account = Player(session_key="carol-session", user_id=carol.pk)
     game = start(black, account)
 
     assert services.claim_guest_seats(guest_session_key="black-session", player=account) == []

@@ -7,12 +7,13 @@ from typing import Any
 
 import pytest
 
+from accounts.players import Player
 from games import records, selectors, services
 from games.models import ChatMessage, Game
 from games.rules import Move, OthelloPosition
 from games.rules.clock import TimeControl
 from games.rules.sgf import export_sgf
-from games.services import GameError, Player
+from games.services import GameError
 from tests.conftest import FrozenClock
 from tests.server.helpers import Events, reload
 

@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from accounts.players import Player
 from games import selectors, services
 from games.models import Game
 from games.rules import go
-from games.services import Player
 
 pytestmark = pytest.mark.django_db
 

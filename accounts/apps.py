@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    """Who a player is: the request's Player, guests and their names, sign-up, the session
+    every visitor gets, and what every app above asks of an account (a bot or not)."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "accounts"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from accounts import guests
+
+        # A guest who logs in or signs up keeps what it did as a guest (accounts.signals).
+        user_logged_in.connect(guests.logged_in, dispatch_uid="accounts.guests.logged_in")

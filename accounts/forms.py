@@ -1,0 +1,29 @@
+"""Sign-up: a username (unique in any case, as Django's form checks, and never the name
+every nameless guest plays under), a password twice, and an optional e-mail address."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from accounts.players import GUEST_NAME
+
+
+class SignupForm(UserCreationForm):  # type: ignore[type-arg]
+    """`/accounts/signup/`: a username, a password twice, and an optional e-mail address,
+    the one a password reset link is sent to."""
+
+    email = forms.EmailField(
+        required=False,
+        label="E-mail (optional)",
+        help_text="Only to send you a link if you forget your password.",
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        username = str(super().clean_username())
+        if username.casefold() == GUEST_NAME.casefold():
+            raise forms.ValidationError(f"{GUEST_NAME} is the name of every guest: choose another.")
+        return username

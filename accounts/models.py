@@ -1,0 +1,34 @@
+"""What every app asks of an account, kept on the account's own row: ``Account``, one to
+one with Django's user (created the first time something is written to it; an account
+without a row is a person with the defaults)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+
+class Account(models.Model):
+    """The facts about an account that the apps above read: whether it is a bot (for
+    good: a bot never plays in a person's place, nor enters the pairing pools)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
+    )
+    is_bot = models.BooleanField(default=False)
+    bot_since = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = (
+            models.Index(fields=["user"], name="account_bots", condition=models.Q(is_bot=True)),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user} (bot)" if self.is_bot else str(self.user)
+
+    @classmethod
+    def of(cls, user: Any) -> Account:
+        """The row of ``user`` (an account), made with the defaults when it has none."""
+        return cls.objects.get_or_create(user=user)[0]
