@@ -15,7 +15,6 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts.players import Player
 from bots.models import ApiToken, BotConnection, Challenge
 from games.models import Game, ServerProcess
 
@@ -79,21 +78,6 @@ REASONS = {
 }
 
 
-def reserved_for_other(game: Game, player: Player) -> bool:
-    """True if ``game`` is a challenge for a bot that ``player`` is not (the seat is
-    kept: registered with ``games.services.register_seat_reservation``); marks the
-    challenge accepted when ``player`` is that bot."""
-    found = Challenge.objects.filter(game=game).first()
-    if found is None:
-        return False
-    if found.bot_id != player.user_id:
-        return True
-    if found.status == Challenge.Status.PENDING:
-        found.status = Challenge.Status.ACCEPTED
-        found.save(update_fields=["status"])
-    return False
-
-
 def challenge_part(game: Game) -> dict[str, Any]:
     """G's ``challenge`` (registered with ``games.selectors.register_state_part``)."""
     waiting = game.status in (Game.Status.WAITING, Game.Status.ABORTED)
@@ -106,11 +90,14 @@ def challenge_state(game: Game) -> dict[str, Any] | None:
     found = Challenge.objects.filter(game=game).select_related("bot").first()
     if found is None:
         return None
-    reason = REASONS.get(found.status)
+    status = found.status
+    if status == Challenge.Status.PENDING and game.status != Game.Status.WAITING:
+        status = Challenge.Status.ACCEPTED  # the bot took its seat (Game.reserved_for)
+    reason = REASONS.get(status)
     seconds = round((found.expires_at - found.created_at).total_seconds())
     return {
         "bot": found.bot.get_username(),
-        "status": found.status,
+        "status": status,
         "rated": found.rated,
         "message": reason.format(bot=found.bot.get_username(), seconds=seconds) if reason else None,
     }

@@ -10,10 +10,7 @@ class BotsConfig(AppConfig):
     def ready(self) -> None:
         from bots import accounts, services
         from games import clockwatch, selectors
-        from games import services as game_services
 
-        # The seat a challenge keeps for its bot, the challenge in G; a challenge not
-        # answered in time is aborted.
-        game_services.register_seat_reservation(accounts.reserved_for_other)
+        # The challenge in G; a challenge not answered in time is aborted.
         selectors.register_state_part(accounts.challenge_part)
         clockwatch.every_second(services.expire_challenges)

@@ -147,7 +147,7 @@ def challenge(
         raise GameError("bad_request", "rated: a rated game needs you logged in and a clock")
     if player.user_id == bot.user_id:
         raise GameError("bad_request", "a bot cannot challenge itself")
-    game = services.create_game(player=player, name=name, **options)
+    game = services.create_game(player=player, name=name, reserved_for=bot.user_id, **options)
     now = timezone.now()
     made = Challenge.objects.create(
         game=game,
@@ -180,10 +180,15 @@ def decline(*, player: Player, game_id: str) -> Game:
 
 
 def expire_challenges(*, now: datetime.datetime | None = None) -> list[str]:
-    """Abort every challenge not answered in time (the clock watch calls it every
-    second); the ids of the games aborted."""
+    """Mark accepted every pending challenge whose account took its seat (the game
+    started: ``Game.reserved_for`` let it), and abort every one not answered in time (the
+    clock watch calls this every second); the ids of the games aborted."""
     now = now or timezone.now()
-    due = Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__lte=now)
+    pending = Challenge.objects.filter(status=Challenge.Status.PENDING)
+    pending.exclude(game__status=Game.Status.WAITING).exclude(
+        game__status=Game.Status.ABORTED
+    ).update(status=Challenge.Status.ACCEPTED)
+    due = pending.filter(expires_at__lte=now)
     return [
         game_id
         for game_id in due.values_list("game__public_id", flat=True)

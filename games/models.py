@@ -165,6 +165,17 @@ class Game(models.Model):
     # between two accounts, with a clock.
     rated = models.BooleanField(default=False)
 
+    # A challenge: the waiting game's free seat is kept for this account (only it may
+    # take it; anyone else who opens the game watches).
+    reserved_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="A challenge: the only account that may take the free seat.",
+    )
+
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -54,7 +54,6 @@ from games.services.lobby import (
     create_game,
     join_game,
     recount_playing,
-    register_seat_reservation,
     start_games,
 )
 from games.services.play import pass_turn, play, resign
@@ -120,7 +119,6 @@ __all__ = [
     "pass_turn",
     "play",
     "recount_playing",
-    "register_seat_reservation",
     "release_analysis",
     "release_turn",
     "request_analysis",

@@ -7,7 +7,7 @@ import datetime
 import functools
 import math
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +59,7 @@ def create_game(
     level: int | None = None,
     handicap: int = 0,
     rated: bool = False,
+    reserved_for: int | None = None,
 ) -> Game:
     """A new game, waiting for an opponent, with ``player`` seated as ``color``.
 
@@ -72,6 +73,8 @@ def create_game(
     once: the game is active (and the computer, if it plays Black, moves first).
     ``rated``: the game moves both players' ratings when it ends (players.ratings); it
     needs the creator logged in, a human opponent and a clock.
+    ``reserved_for``: a challenge's account (an id), the only one that may take the free
+    seat.
     Raises GameError("bad_request") for any option the game does not allow, a blank or
     too long name, or a player with neither session nor account.
     """
@@ -89,6 +92,10 @@ def create_game(
         handicap=handicap,
         rated=rated,
     )
+    if reserved_for is not None:
+        if opponent != "human" or reserved_for == player.user_id:
+            raise GameError("bad_request", "a challenge is for another person")
+        game.reserved_for_id = reserved_for
     game.save()
     nudge_computer(game)
     return game
@@ -159,25 +166,13 @@ def _new_game(
     return game
 
 
-_reservations: list[Callable[[Game, Player], bool]] = []
-
-
-def register_seat_reservation(reserved: Callable[[Game, Player], bool]) -> None:
-    """Let ``reserved(game, player)`` keep a waiting game's free seat from ``player``
-    (True: the seat is kept for someone else; called on the locked game, in ``join_game``'s
-    transaction): how an app above this one (bots' challenges) keeps a seat without the
-    games app importing it."""
-    if reserved not in _reservations:
-        _reservations.append(reserved)
-
-
 @transaction.atomic
 def join_game(*, player: Player, game_id: str, name: str) -> Game:
     """The game with ``player`` seated in its free seat, the game now active.
 
     A player already seated, a game that is not waiting for an opponent, or a seat kept
-    for someone else (``register_seat_reservation``: a challenge to a bot that the player
-    is not), gets the game unchanged: the visitor watches. Raises
+    for another account (``Game.reserved_for``: a challenge to someone else), gets the
+    game unchanged: the visitor watches. Raises
     GameError("bad_request") for an unknown game, or when there is a seat to take but the
     player has neither session nor account, and (naming ``name``) when a guest's name is
     blank, too long or an account's.
@@ -185,8 +180,8 @@ def join_game(*, player: Player, game_id: str, name: str) -> Game:
     game = locked(game_id)
     if game.status != Game.Status.WAITING or color_of(game, player) is not None:
         return game
-    if any(reserved(game, player) for reserved in _reservations):
-        return game  # a challenge, say: only the challenged bot takes the seat
+    if game.reserved_for_id is not None and game.reserved_for_id != player.user_id:
+        return game  # a challenge: only the challenged account takes the seat
     _take_free_seat(game, player, name, now=timezone.now())
     game.save()
     on_commit(lambda: events.broadcast_state(game))

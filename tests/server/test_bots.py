@@ -197,6 +197,7 @@ def test_a_challenge_is_a_waiting_game_only_the_bot_may_join(
     assert joined.status_code == 302
     game.refresh_from_db()
     assert game.status == "active" and game.white_user.username == "robo"
+    services.expire_challenges()  # the clock watch's second: it notes the answer
     assert Challenge.objects.get().status == "accepted"
     state = Client().get(f"/games/{game.public_id}/state.json").json()
     assert state["bots"] == {"black": False, "white": True}
