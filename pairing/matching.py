@@ -26,8 +26,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules import glicko2
 from games.rules.clock import TimeControl
+from players import glicko2
 
 WINDOW_BASE = 200.0
 WINDOW_PER_SECOND = 20.0

@@ -1,4 +1,4 @@
-"""Ratings and their history: persistence only (the calculation is games.rules.glicko2,
+"""Ratings and their history: persistence only (the calculation is players.glicko2,
 the use cases players.ratings).
 
 A ``Rating`` is a player's current Glicko-2 rating in one category; a ``RatingChange``
@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from games.rules import glicko2
+from players import glicko2
 
 
 class Rating(models.Model):

@@ -24,8 +24,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import Game
-from games.rules import glicko2
 from games.rules.clock import TimeControl
+from players import glicko2
 from players.models import Rating, RatingChange
 
 COLORS = ("black", "white")

@@ -17,7 +17,7 @@ from django.db.models import Count, Max, Min, Q, QuerySet
 
 from accounts import selectors as accounts
 from games.models import Game
-from games.rules import glicko2
+from players import glicko2
 from players.models import Rating, RatingChange
 
 GAMES_PER_PAGE = 20

@@ -33,8 +33,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 part); it may import its own part and the parts of the layers below, never a layer above
 nor another part of its own layer (pairing and bots know nothing of each other)."""
 
-PURE = ("games.rules", "games.engine", "games.gtpbot")
-"""Plain Python: no Django (nor Channels, which needs it), ever."""
+PURE = ("games.rules", "games.engine", "games.gtpbot", "players.glicko2")
+"""Plain Python: no Django (nor Channels, which needs it), ever: the rules, the engines,
+and the pure calculations of the apps above (a rating)."""
 FRAMEWORKS = ("django", "channels", "daphne", "asgiref")
 
 
@@ -146,15 +147,31 @@ def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
     return sorted(groups)
 
 
+def is_pure(name: str) -> bool:
+    """Whether module ``name`` is one of PURE or inside one."""
+    return any(name == pure or name.startswith(pure + ".") for pure in PURE)
+
+
 def impure(root: Path) -> list[str]:
-    """Every import of a framework by a pure module, as ``module:line -> name``."""
+    """Every import of a framework, or of a module that is not pure itself, by a pure
+    module, as ``module:line -> name``."""
+    packages = tuple(sorted({pure.split(".")[0] for pure in PURE}))
+    found = modules(root, packages)
     return [
         f"{name}:{line} -> {target}"
-        for name, path in sorted(modules(root, ("games",)).items())
-        if part_of(name) is not None and part_of(name)[1] in PURE  # type: ignore[index]
+        for name, path in sorted(found.items())
+        if is_pure(name)
         for target, line in imported(name, path)
         if target.split(".")[0] in FRAMEWORKS
+        or (target.split(".")[0] in PACKAGES and not is_pure(_module_of(target, found)))
     ]
+
+
+def _module_of(target: str, found: dict[str, Path]) -> str:
+    """The longest module of ``found`` that ``target`` names (a name inside it)."""
+    while target and target not in found:
+        target = target.rpartition(".")[0]
+    return target
 
 
 TEMPLATE_USES = re.compile(
@@ -298,6 +315,17 @@ def test_modules_that_import_each_other_are_found(
 def test_a_framework_in_the_rules_is_found(tree: Path) -> None:
     write(tree, {"games/rules/go.py": "def f():\n    import django.db\n"})
     assert impure(tree) == ["games.rules.go:2 -> django.db"]
+
+
+def test_a_pure_module_importing_an_impure_one_is_found(tree: Path) -> None:
+    write(
+        tree,
+        {
+            "players/glicko2.py": "from games.rules import go\nfrom players import ratings\n",
+            "players/ratings.py": "from django.db import models\n",
+        },
+    )
+    assert impure(tree) == ["players.glicko2:2 -> players.ratings"]
 
 
 @pytest.mark.parametrize(

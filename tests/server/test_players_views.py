@@ -16,8 +16,8 @@ from accounts.players import Player
 from accounts.services import make_bot
 from games import services
 from games.models import Game
-from games.rules import glicko2
 from games.rules.clock import TimeControl
+from players import glicko2
 from players.models import Rating, RatingChange
 from tests.server.test_ratings import account, opening, rated_game
 

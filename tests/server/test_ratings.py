@@ -25,10 +25,9 @@ from django.utils import timezone
 from accounts.players import Player
 from games import selectors, services
 from games.models import Game
-from games.rules import glicko2
 from games.rules.clock import TimeControl
 from games.services import GameError
-from players import ratings
+from players import glicko2, ratings
 from players.models import Rating, RatingChange
 
 pytestmark = pytest.mark.django_db

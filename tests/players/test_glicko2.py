@@ -1,4 +1,4 @@
-"""games.rules.glicko2: Glickman's worked example first, then the pinned clamps, the growth
+"""players.glicko2: Glickman's worked example first, then the pinned clamps, the growth
 with inactivity, the categories by clock and the Go ranks, as tables."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from games.rules import glicko2
 from games.rules.clock import TimeControl
-from games.rules.glicko2 import NEW_PLAYER, Rating
+from players import glicko2
+from players.glicko2 import NEW_PLAYER, Rating
 
 # Glickman, "Example of the Glicko-2 system": 1500 / 200 / 0.06 against three opponents,
 # tau 0.5; his figures round every step, hence the tolerances.
