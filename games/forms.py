@@ -253,6 +253,17 @@ class JoinForm(forms.Form):
     name = NameField()
 
 
+def form_context(form: NewGameForm) -> dict[str, Any]:
+    """What the create form's template (``games/_new_game.html``) and its script read:
+    the form, its clock fields in order, and the menus of sizes and clocks."""
+    return {
+        "form": form,
+        "size_menu": size_menu(),
+        "clock_menu": clock_menu(),
+        "clock_settings": [form[name] for name in CLOCK_SETTINGS],
+    }
+
+
 def clock_menu() -> dict[str, Any]:
     """The presets and what each system needs, for the create form's script."""
     return {"presets": CLOCK_PRESETS, "needs": NEEDS}

@@ -170,10 +170,12 @@ def game_state(
         "computer": game.computer_color or None,
         "rated": game.rated,
         # What the registered parts fill in (register_state_part): players' ratings,
-        # a challenge to a bot with its answer (bots).
+        # a challenge to a bot with its answer (bots), how the pools made the game
+        # (pairing).
         "ratings": None,
         "bots": seat_bots(game),
         "challenge": None,
+        "paired": None,
         "undo": game.undo_request or None,
         "rematch": _rematch(game),
         "clock": clock_state(game, now),
@@ -483,6 +485,29 @@ def games_of(player: Player, *, active: bool = False) -> QuerySet[Game]:
     if active:
         games = games.filter(status__in=IN_PLAY)
     return games.order_by("-updated_at")
+
+
+def lobby_of(player: Player) -> dict[str, Any]:
+    """What the lobby (``games/_lobby.html``) shows ``player``: the open games of others,
+    the ids of its own waiting ones (``lobby_mine``, for the page's script), how many are
+    being played, its games in play with those waiting for its move first
+    (``your_move``), and the latest results."""
+    waiting = open_games()
+    mine = [game.public_id for game in waiting if color_of(game, player) is not None]
+    in_play = list(games_of(player, active=True))
+    your_move = {
+        game.public_id
+        for game in in_play
+        if game.status == Game.Status.ACTIVE and color_of(game, player) == game.to_move
+    }
+    return {
+        "open_games": [game for game in waiting if game.public_id not in mine],
+        "lobby_mine": mine,
+        "playing": playing_count(),
+        "my_games": sorted(in_play, key=lambda game: game.public_id not in your_move),
+        "your_move": your_move,
+        "finished_games": recent_finished(),
+    }
 
 
 def recent_finished() -> QuerySet[Game]:

@@ -1,4 +1,4 @@
-"""HTTP: the lobby, create and join, the game page and its JSON state, accounts.
+"""HTTP: create and join, the game page and its JSON state, a player's games.
 
 Each view parses its input, calls one service or selector, and redirects or
 renders. Who sits where comes from the session (and the account when logged
@@ -9,6 +9,7 @@ read either page can post the contract's forms.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -20,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.players import player_of, remember_name, remembered_name, seat_name
 from games import limits, selectors, services
-from games.forms import CLOCK_SETTINGS, JoinForm, NewGameForm, clock_menu, size_menu
+from games.forms import JoinForm, NewGameForm, form_context
 from games.models import Game
 from games.services import GameError
 
@@ -29,60 +30,22 @@ def _game(game_id: str) -> Game:
     return get_object_or_404(Game, public_id=game_id)
 
 
-@require_GET
-@ensure_csrf_cookie
-def home(request: HttpRequest) -> HttpResponse:
-    """The create form, open games to join, your games in progress, recent results."""
-    name = remembered_name(request.session, request.user)
-    # "New game with these settings" links here with the form's fields in the query.
-    chosen = {
-        field: request.GET[field] for field in NewGameForm.base_fields if field in request.GET
-    }
-    return _render_home(request, NewGameForm(initial={**chosen, "name": name}))
-
-
-def _render_home(request: HttpRequest, form: NewGameForm, *, status: int = 200) -> HttpResponse:
-    player = player_of(request)
-    waiting = selectors.open_games()
-    mine = [game.public_id for game in waiting if selectors.color_of(game, player) is not None]
-    mine_in_play = list(selectors.games_of(player, active=True))
-    # The games waiting for this player's move come first, marked.
-    your_move = {
-        game.public_id
-        for game in mine_in_play
-        if game.status == Game.Status.ACTIVE and selectors.color_of(game, player) == game.to_move
-    }
-    context = {
-        "form": form,
-        "size_menu": size_menu(),
-        "clock_menu": clock_menu(),
-        "clock_settings": [form[name] for name in CLOCK_SETTINGS],
-        "player_name": remembered_name(request.session, request.user),
-        "open_games": [game for game in waiting if game.public_id not in mine],
-        "lobby_mine": mine,
-        "playing": selectors.playing_count(),
-        "my_games": sorted(mine_in_play, key=lambda game: game.public_id not in your_move),
-        "your_move": your_move,
-        "finished_games": selectors.recent_finished(),
-    }
-    return render(request, "games/home.html", context, status=status)
-
-
 @require_POST
 @limits.limit_posts("create")
 def new_game(request: HttpRequest) -> HttpResponse:
-    """`POST /games/new/`: 302 to the new game with the creator seated, or 400 (429 beyond
-    the limits of `games.limits`)."""
+    """`POST /games/new/`: 302 to the new game with the creator seated, or 400: the form
+    alone (``games/new_game.html``) with the reasons beside its fields (429 beyond the
+    limits of `games.limits`)."""
     form = NewGameForm(request.POST)
     if not form.is_valid():
-        return _render_home(request, form, status=400)
+        return _render_new_game(request, form, status=400)
     player = player_of(request, create_session=True)
     name = seat_name(request, form.cleaned_data["name"])
     try:
         game = services.create_game(player=player, name=name, **form.game_options())
     except GameError as error:
         form.add_error(error.field, error.message)
-        return _render_home(request, form, status=400)
+        return _render_new_game(request, form, status=400)
     remember_name(request, name)
     return redirect("games:game", game_id=game.public_id)
 
@@ -110,6 +73,19 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     if selectors.color_of(joined, player) is None:
         messages.info(request, "This seat was just taken: you are watching the game.")
     return redirect("games:game", game_id=game.public_id)
+
+
+def new_game_initial(request: HttpRequest) -> dict[str, Any]:
+    """The create form's first values: the fields the query names ("New game with these
+    settings" links with them), and the name this visitor last played under."""
+    chosen = {
+        field: request.GET[field] for field in NewGameForm.base_fields if field in request.GET
+    }
+    return {**chosen, "name": remembered_name(request.session, request.user)}
+
+
+def _render_new_game(request: HttpRequest, form: NewGameForm, *, status: int = 200) -> HttpResponse:
+    return render(request, "games/new_game.html", form_context(form), status=status)
 
 
 @require_POST

@@ -148,6 +148,7 @@ INSTALLED_APPS = [
     "pairing",
     "players",
     "bots",
+    "home",
 ]
 
 # An account's page is its profile (the players app): the games app's templates link a

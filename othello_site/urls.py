@@ -4,10 +4,10 @@ and Django's own views)."""
 from django.contrib import admin
 from django.urls import include, path
 
-from games import views as game_views
+from home import views as home
 
 urlpatterns = [
-    path("", game_views.home, name="home"),
+    path("", home.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -8,14 +8,10 @@ class PairingConfig(AppConfig):
     name = "pairing"
 
     def ready(self) -> None:
-        from games import pages, selectors
-        from pairing import parts
+        from games import selectors
         from pairing import selectors as pairing_selectors
 
-        # The lobby's message (games.selectors.lobby_json) gains the pools' counts.
+        # The lobby's message (games.selectors.lobby_json) gains the pools' counts; G
+        # says how the pools made a game (``paired``).
         selectors.register_lobby_part(pairing_selectors.seeking_part)
-        # The pools on the home page; on a paired game's page, how it was paired.
-        pages.register_part("home", parts.pools)
-        pages.register_part("home-scripts", parts.pools_script)
-        pages.register_part("game-head", parts.paired_note)
-        pages.register_part("game-over", parts.seek_again)
+        selectors.register_state_part(pairing_selectors.paired_part)

@@ -1,16 +1,20 @@
-"""Reads of pairing: the pools' counts for the lobby, a seek as JSON, how a game was paired."""
+"""Reads of pairing: the pools' counts for the lobby and the home page, a seek as JSON,
+how a game was paired (G's ``paired``)."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Count
 
 from games.models import Game
-from games.rules.clock import SETTINGS
+from games.rules.clock import SETTINGS, TimeControl
 from pairing.matching import window
 from pairing.models import LobbySocket, Pairing, Seek
+from pairing.pools import POOLS
 from pairing.services import seeker
 
 
@@ -61,3 +65,84 @@ def seek_json(seek: Seek) -> dict[str, Any]:
 def pairing_of(game: Game) -> Pairing | None:
     """How ``game`` was paired, None for a game the pools did not make."""
     return Pairing.objects.filter(game=game).first()
+
+
+def pools(*, logged_in: bool) -> dict[str, Any]:
+    """What the home page shows of the pools: each one-click pool with how many wait in
+    it (``entries``), their seeks for the page's script, the counts, and whether rated
+    pools are offered (accounts only)."""
+    counts = seeking_counts()
+    entries = [
+        {
+            "index": index,
+            "pool": pool,
+            "casual": pool.key(rated=False),
+            "rated": pool.key(rated=True),
+            "waiting": counts.get(pool.key(rated=False), 0),
+        }
+        for index, pool in enumerate(POOLS)
+    ]
+    return {
+        "pools": entries,
+        "seeks": [pool.seek(rated=False) for pool in POOLS],
+        "logged_in": logged_in,
+        "seeking": counts,
+    }
+
+
+PAIRED_KEPT = 4096
+"""How many games' ``paired`` a process keeps (``paired_part``)."""
+
+_paired: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
+_paired_lock = threading.Lock()
+
+
+def paired_part(game: Game) -> dict[str, Any]:
+    """G's ``paired`` (games.selectors.register_state_part): how the pools made ``game``
+    (``paired_json``), None for a game they did not make.
+
+    Remembered per process: a game's pairing is written in the transaction that creates
+    the game and never changes, so G costs no query for it after the first (a ``moved``
+    event is built for every move)."""
+    if game.pk is None:
+        return {"paired": None}
+    key = game.public_id  # unguessable, so never another game's (as a reused pk could be)
+    with _paired_lock:
+        if key in _paired:
+            _paired.move_to_end(key)
+            return {"paired": _paired[key]}
+    pairing = pairing_of(game)
+    paired = None if pairing is None else paired_json(game, pairing)
+    with _paired_lock:
+        _paired[key] = paired
+        while len(_paired) > PAIRED_KEPT:
+            _paired.popitem(last=False)
+    return {"paired": paired}
+
+
+def paired_json(game: Game, pairing: Pairing) -> dict[str, Any]:
+    """G's ``paired``: ``{"pool"`` (in words: "rated Othello 8x8, 3 min + 2 s"),
+    ``"ratings": {"black", "white"}`` (each seeker's when paired), ``"seek"`` (the fields
+    that seek in the same pool again, as the home page's query takes them)``}``."""
+    clock = TimeControl.from_json(game.time_control).describe() if game.time_control else "no clock"
+    mode = "rated" if pairing.rated else "casual"
+    kind = Game.Kind(game.kind).label
+    return {
+        "pool": f"{mode} {kind} {game.size}\N{MULTIPLICATION SIGN}{game.size}, {clock}",
+        "ratings": {"black": pairing.black_rating, "white": pairing.white_rating},
+        "seek": _seek_fields(game, pairing),
+    }
+
+
+def _seek_fields(game: Game, pairing: Pairing) -> dict[str, Any]:
+    """The fields that seek again what ``game`` was paired from."""
+    clock = game.time_control or {"system": "none"}
+    # In the settings' own order (PostgreSQL's jsonb keeps keys in an order of its own).
+    settings = {name: clock[name] for name in SETTINGS if clock.get(name) is not None}
+    return {
+        "kind": str(game.kind),
+        "size": game.size,
+        "clock": clock["system"],
+        **settings,
+        "rated": int(pairing.rated),
+    }

@@ -1,21 +1,23 @@
-"""Template filters of the game pages, and ``page_parts``: what the apps above fill in
-a page's slot (games.pages)."""
+"""Template filters of the game pages."""
 
 from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
 
 from django import template
 from django.utils.html import format_html
 
-from games import pages, records, selectors
+from games import records, selectors
 from games.models import Game
 
 register = template.Library()
 
 
-@register.simple_tag(takes_context=True)
-def page_parts(context: template.Context, slot: str) -> str:
-    """What the apps above this one show in the page's ``slot`` (``games.pages``)."""
-    return pages.render(slot, context)
+@register.filter
+def query(fields: dict[str, Any]) -> str:
+    """``fields`` as a URL's query string (``kind=go&size=9``), escaped for the page."""
+    return urlencode(fields)
 
 
 @register.filter

@@ -60,6 +60,10 @@ def test_loading_a_game_of_300_moves_costs_two_queries(
     black: Player, white: Player, django_assert_num_queries: Any
 ) -> None:
     game = played_game(black, white, 300)
+    # The first G of a game a process builds also reads whether the pools made it
+    # (pairing.selectors.paired_part, kept after).
+    with django_assert_num_queries(3):
+        selectors.state_for(game.public_id, you=black)
 
     with django_assert_num_queries(2):
         state = selectors.state_for(game.public_id, you=black)
@@ -171,7 +175,10 @@ def test_a_rated_games_state_costs_two_queries_more_than_a_casual_ones(
     def load(game: Game) -> None:
         selectors.game_state(Game.objects.get(pk=game.pk), you=None)
 
-    load(rated)  # whether its seats are bots: asked once a process (games.selectors)
+    # Whether its seats are bots, and whether the pools made it: asked once a process
+    # (games.selectors, pairing.selectors).
+    load(rated)
+    load(casual)
     assert len(queries(lambda: load(rated))) == len(queries(lambda: load(casual))) + 2
     opening(rated, ann, bob)
     services.resign(player=bob, game_id=rated.public_id)

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class HomeConfig(AppConfig):
+    """The pages that gather several apps: the home page (the pools, the create form, the
+    lobby, the visitor's games)."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "home"

@@ -1,0 +1,30 @@
+"""HTTP: the home page, which gathers what the apps below it offer a visitor: pairing's
+one-click pools, the create form and the lobby of the games app."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET
+
+from accounts.players import player_of, remembered_name
+from games import selectors
+from games.forms import NewGameForm, form_context
+from games.views import new_game_initial
+from pairing import selectors as pairing
+
+
+@require_GET
+@ensure_csrf_cookie
+def home(request: HttpRequest) -> HttpResponse:
+    """`GET /`: the pools, the create form (filled in from the query: "New game with these
+    settings"), the open games, the visitor's games in play, recent results. It sets the
+    CSRF cookie, so that a script that read it can post the contract's forms."""
+    context = {
+        **form_context(NewGameForm(initial=new_game_initial(request))),
+        **selectors.lobby_of(player_of(request)),
+        **pairing.pools(logged_in=request.user.is_authenticated),
+        "player_name": remembered_name(request.session, request.user),
+    }
+    return render(request, "home/home.html", context)
