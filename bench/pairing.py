@@ -276,7 +276,7 @@ def timed_wave(backend: str, url: str, count: int) -> None:
     from django.utils import timezone
 
     from accounts.players import Player
-    from games import events
+    from games.realtime import events
     from pairing import services
 
     now = timezone.now()

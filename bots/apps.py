@@ -9,7 +9,8 @@ class BotsConfig(AppConfig):
 
     def ready(self) -> None:
         from bots import accounts, services
-        from games import clockwatch, selectors
+        from games import selectors
+        from games.workers import clockwatch
 
         # The challenge in G; a challenge not answered in time is aborted.
         selectors.register_state_part(accounts.challenge_part)

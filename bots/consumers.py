@@ -18,9 +18,10 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts import selectors as accounts
 from bots import services
-from games import clockwatch, limits
+from games import limits
+from games.realtime.sockets import database, parse_message
 from games.services import GameError
-from games.sockets import database, parse_message
+from games.workers import clockwatch
 
 MESSAGE_TYPES = ("accepts",)
 

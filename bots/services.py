@@ -21,8 +21,9 @@ from accounts.selectors import is_bot
 from accounts.services import make_bot
 from bots import accounts
 from bots.models import ApiToken, BotAccount, BotConnection, Challenge
-from games import events, services
+from games import services
 from games.models import Game
+from games.realtime import events
 from games.services import GameError
 from games.services.base import locked, on_commit
 

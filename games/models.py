@@ -109,7 +109,7 @@ class Game(models.Model):
         default=0, help_text="Go: the number of the current marking of dead stones."
     )
 
-    # The clock (games.rules.clock; the services charge it, games.clockwatch flags it).
+    # The clock (games.rules.clock; the services charge it, games.workers.clockwatch flags it).
     # ``clocks`` holds each side's clock as of the start of its turn (the side to move)
     # or after its last move; the side to move has been thinking since
     # ``turn_started_at`` and runs out at ``deadline`` (or, while it owes its first move,
@@ -267,7 +267,7 @@ class Move(models.Model):
 
 class ServerProcess(models.Model):
     """A server process that is up: it writes ``seen_at`` every second or so
-    (games.clockwatch). One that stopped writing is gone (killed): its sockets no longer
+    (games.workers.clockwatch). One that stopped writing is gone (killed): its sockets no longer
     count; and when every process had stopped, the site was down, and the clocks that
     ran meanwhile are credited that time."""
 

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 from accounts.players import player_of, remembered_name
 from games import selectors
 from games.forms import NewGameForm, form_context
-from games.views import new_game_initial
+from games.views.lobby import new_game_initial
 from pairing import selectors as pairing
 
 

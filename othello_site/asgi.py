@@ -16,8 +16,8 @@ from django.conf import settings  # noqa: E402
 
 from bots.middleware import TokenAuthMiddleware  # noqa: E402
 from bots.routing import websocket_urlpatterns as bot_websockets  # noqa: E402
-from games import clockwatch  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.realtime.routing import websocket_urlpatterns  # noqa: E402
+from games.workers import clockwatch  # noqa: E402
 from othello_site import websocket_flow  # noqa: E402
 from pairing import loop as pairing_loop  # noqa: E402
 from pairing.routing import websocket_urlpatterns as pairing_urlpatterns  # noqa: E402

@@ -115,13 +115,13 @@ ABANDON_SECONDS = int(os.environ.get("ABANDON_SECONDS", "60"))
 # many seconds from the start of its turn, else the game is aborted (services.clock).
 FIRST_MOVE_SECONDS = int(os.environ.get("FIRST_MOVE_SECONDS", "30"))
 # A server process that has not been seen for this long was killed: its sockets are
-# offline (games.clockwatch; tests shorten it).
+# offline (games.workers.clockwatch; tests shorten it).
 PROCESS_TIMEOUT = float(os.environ.get("PROCESS_TIMEOUT", "20"))
 # Pairing (pairing.services): a seek lives while a lobby socket of its session is open on
 # a process seen this recently (the heartbeat is written every second).
 SEEK_PROCESS_TIMEOUT = float(os.environ.get("SEEK_PROCESS_TIMEOUT", "4"))
 
-# The computer opponent (games.computer): engines thinking at once in each process, and
+# The computer opponent (games.workers.engines): engines thinking at once in each process, and
 # GNU Go (Debian's gnugo).
 COMPUTER_ENGINES = int(os.environ.get("COMPUTER_ENGINES", "2"))
 GNUGO_PATH = os.environ.get("GNUGO_PATH", "/usr/games/gnugo")

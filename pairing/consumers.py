@@ -1,7 +1,7 @@
 """The lobby's websocket, ``WS /ws/lobby/``: the open games, the pools, and seeks.
 
 Server to client: ``lobby`` {games, playing, seeking} on connect and whenever it changes
-(games.events.broadcast_lobby; the pools' counts at most once a second, from the pairing
+(games.realtime.events.broadcast_lobby; the pools' counts at most once a second, from the pairing
 loop); then, if the session seeks, ``seeking``.
 Client to server: ``seek`` {kind, size, clock and its settings, rated, range}, answered
 ``seeking`` {seek}; ``cancel_seek``, answered ``seek_cancelled``. When paired, every lobby
@@ -25,9 +25,16 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.players import Player, spoken_name
-from games import clockwatch, events, selectors
+from games import selectors
+from games.realtime import events
+from games.realtime.sockets import (
+    CLOSE_TRY_AGAIN_LATER,
+    DirectDispatchConsumer,
+    database,
+    parse_message,
+)
 from games.services import GameError
-from games.sockets import CLOSE_TRY_AGAIN_LATER, DirectDispatchConsumer, database, parse_message
+from games.workers import clockwatch
 from pairing import services
 from pairing.selectors import lobby_sockets, seek_json
 from pairing.services import PairingError, SeekRequest

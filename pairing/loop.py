@@ -11,7 +11,7 @@ a thousand broadcasts to a thousand sockets). A lobby message held back is built
 goes, not when the lobby changed, so it never undoes a newer one sent meanwhile (a game
 created on a page).
 
-Like games.clockwatch, the database calls run on a thread of the loop's own, and what
+Like games.workers.clockwatch, the database calls run on a thread of the loop's own, and what
 they broadcast is sent from the event loop once they return.
 """
 
@@ -30,7 +30,8 @@ from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
-from games import clockwatch, events
+from games.realtime import events
+from games.workers import clockwatch
 from pairing import consumers, selectors, services
 
 logger = logging.getLogger(__name__)

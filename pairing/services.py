@@ -4,7 +4,7 @@ the waves that pair the seeks.
 Each is one transaction, but a wave, which makes its pairs ``CHUNK`` to a transaction
 (below). A seek lives while its session has a lobby socket open on a
 process seen within ``SEEK_PROCESS_TIMEOUT`` seconds (the processes' heartbeat,
-games.models.ServerProcess, written every second by games.clockwatch): a socket that
+games.models.ServerProcess, written every second by games.workers.clockwatch): a socket that
 closes removes its session's seek at once when it was the last; a killed process's
 sockets stop counting at the next wave after its heartbeat is that old.
 
@@ -40,9 +40,10 @@ from django.utils import timezone
 
 from accounts import selectors as accounts
 from accounts.players import Player
-from games import events, services
+from games import services
 from games.forms import SIZES, NewGameForm
 from games.models import Game, ServerProcess
+from games.realtime import events
 from games.rules.clock import SETTINGS, TimeControl
 from games.services.base import is_int
 from pairing import matching

@@ -35,7 +35,7 @@ from django.core.cache.backends.redis import RedisCache
 from django.utils import timezone
 
 from accounts.players import Player
-from games import events
+from games.realtime import events
 from tests.processes import until_none_carry
 
 SERVICE_VARIABLES = ("DATABASE_URL", "REDIS_URL")
@@ -213,7 +213,7 @@ class RecordingLayer:
 
 @pytest.fixture
 def recording_layer(monkeypatch: pytest.MonkeyPatch) -> RecordingLayer:
-    """The layer games.events sends to, recording."""
+    """The layer games.realtime.events sends to, recording."""
     layer = RecordingLayer()
     monkeypatch.setattr(events, "get_channel_layer", lambda: layer)
     return layer
@@ -221,11 +221,11 @@ def recording_layer(monkeypatch: pytest.MonkeyPatch) -> RecordingLayer:
 
 @pytest.fixture
 def broadcasts(recording_layer: RecordingLayer) -> list[tuple[str, dict[str, Any]]]:
-    """The (group, event) pairs that games.events sends to the games' groups, in order."""
+    """The (group, event) pairs that games.realtime.events sends to the games' groups, in order."""
     return recording_layer.sent
 
 
 @pytest.fixture
 def lobby_broadcasts(recording_layer: RecordingLayer) -> list[dict[str, Any]]:
-    """The lobby's messages that games.events sends, in order."""
+    """The lobby's messages that games.realtime.events sends, in order."""
     return recording_layer.lobby

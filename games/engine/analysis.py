@@ -1,6 +1,6 @@
 """One position's verdict for the review, from plain data: what the worker processes run.
 
-The server (games.computer) sends a review as a plain mapping
+The server (games.workers.engines) sends a review as a plain mapping
 (``services.AnalysisJob`` as a dict; the worker imports no Django) and a ply, and
 gets the verdict on the position after that many moves back as JSON-ready data:
 ``{"to_move", "eval", "exact", "best", "pv"}`` (DESIGN.md, "Review"), and for Go

@@ -1,6 +1,6 @@
 """One answer of the computer, from plain data: what the server's engine processes run.
 
-The server (games.computer) sends a turn as a plain mapping (``services.Turn`` as a
+The server (games.workers.engines) sends a turn as a plain mapping (``services.Turn`` as a
 dict: it crosses into a worker process, which imports no Django) and gets a plain
 mapping back: ``{"point": [r, c]}``, ``{"point": None}`` (a pass), ``{"point":
 "resign"}``, or for Go's count ``{"dead": [[r, c], ...]}``. Othello is this project's

@@ -1,6 +1,6 @@
 """Engine processes die with the process that started them, however it dies.
 
-The server thinks in worker processes (``games.computer``), and a worker may start GNU
+The server thinks in worker processes (``games.workers.engines``), and a worker may start GNU
 Go. A daphne stopped with SIGTERM takes its workers with it, but one killed with SIGKILL
 (or by the kernel's OOM killer) cannot: its workers would wait for work forever, each
 holding its memory (and the resource tracker that multiprocessing started for the pool

@@ -3,7 +3,7 @@
 Each runs in one transaction, locks the game row (``base.locked``: ``select_for_update``;
 on SQLite the immediate transaction's write lock does it), checks the caller against the
 contract's error order, asks the rules module, writes the moves and the new snapshot, and
-schedules its broadcast for after the commit (``base.on_commit``, ``games.events``). A
+schedules its broadcast for after the commit (``base.on_commit``, ``games.realtime.events``). A
 failure raises ``GameError`` before anything is written.
 
 Who is calling is an ``accounts.players.Player``, built by views and consumers from the

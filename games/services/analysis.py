@@ -1,7 +1,7 @@
 """The engines' review of a finished game (DESIGN.md, "Review"): requests, claims, results.
 
 A request (``request_analysis``) queues a finished game once; the engines' worker
-processes (games.computer) claim queued reviews with ``claim_analyses``, behind the
+processes (games.workers.engines) claim queued reviews with ``claim_analyses``, behind the
 moves the computer owes, and hand back one position's verdict at a time
 (``store_verdict``). A claim is a lease (``worker``, ``lease_until``) renewed by every
 stored position: no other process takes the review while it holds, and once a killed
@@ -22,7 +22,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import events, rules, selectors
+from games import rules, selectors
 from games.engine import analysis as engine_analysis
 from games.engine.gnugo import gnugo_command
 from games.engine.go_review import GtpAnalyser
@@ -30,6 +30,7 @@ from games.engine.gtp import EngineError, GtpError
 from games.engine.othello.review import Analyser
 from games.engine.review import judgement, move_loss
 from games.models import Analysis, Game, Move
+from games.realtime import events
 from games.rules.base import Color
 from games.services.base import GameError, check_point_shape, is_int, locked, on_board, on_commit
 

@@ -10,8 +10,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import events, rules, signals
+from games import rules, signals
 from games.models import Game, Move
+from games.realtime import events
 from games.rules import go
 
 # The contract's error codes, in the order that decides which one a request gets when

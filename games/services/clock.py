@@ -16,7 +16,7 @@ moves at once, or the site is too busy to let it: its opponent is not blamed); t
 person's deadline applies to the person.
 
 When the side to move runs out, ``flag`` stores a ``timeout`` move (B+T / W+T), or aborts
-the game when that was a first move; the processes' clock watch (games.clockwatch)
+the game when that was a first move; the processes' clock watch (games.workers.clockwatch)
 calls it within a second of the deadline,
 whether or not anyone is connected, and a request that finds the deadline passed first
 flags the game itself (``on_time``) and is answered ``game_over``. ``flag`` locks the game

@@ -34,8 +34,9 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games import events, rules
+from games import rules
 from games.models import Game, Move, ServerProcess
+from games.realtime import events
 from games.selectors import COLORS, position_of
 from games.services import clock
 from games.services.base import locked, on_commit

@@ -17,8 +17,9 @@ from django.utils import timezone
 
 from accounts import selectors as accounts
 from accounts.players import GUEST_NAME, Player
-from games import events, rules
+from games import rules
 from games.models import ChatMessage, Color, Game
+from games.realtime import events
 from games.rules import go
 from games.rules.clock import TimeControl
 from games.rules.sgf import Setup

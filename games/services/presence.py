@@ -3,7 +3,7 @@
 A seat is online while one of its sockets is open on any server process: each socket
 of a seated player is a ``Connection`` row, written by the consumer on connect and
 deleted on disconnect. A process that is killed cannot delete its rows, so each process
-writes a heartbeat (``heartbeat``, from games.clockwatch) and every process sweeps the
+writes a heartbeat (``heartbeat``, from games.workers.clockwatch) and every process sweeps the
 rows of processes not seen for ``PROCESS_TIMEOUT`` seconds (``sweep``). Each change of a
 seat's presence is stored on the game (``<color>_online``, ``<color>_away_since``) and
 reaches everyone as ``state``.
@@ -25,8 +25,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.players import Player
-from games import events, rules
+from games import rules
 from games.models import Connection, Game, Move, ServerProcess
+from games.realtime import events
 from games.selectors import COLORS, color_of, position_of
 from games.services import clock
 from games.services.base import (

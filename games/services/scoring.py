@@ -18,8 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.players import Player
-from games import events, rules
+from games import rules
 from games.models import Game
+from games.realtime import events
 from games.rules import go
 from games.selectors import color_of, position_of
 from games.services import clock

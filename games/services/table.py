@@ -24,8 +24,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.players import Player
-from games import events, rules
+from games import rules
 from games.models import ChatMessage, Color, Game, Move
+from games.realtime import events
 from games.rules.clock import SideClock
 from games.selectors import color_of
 from games.services import clock

@@ -12,9 +12,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.players import Player
-from games import events, records, selectors, services
+from games import records, selectors, services
 from games.admin import MoveInline
 from games.models import ChatMessage, Game, Move
+from games.realtime import events
 from games.rules.sgf import import_collection, import_sgf
 from tests.server.test_record_views import board_in, count_in, counted_go_game, stones_of
 from tests.server.test_records import BLACK, new_game, play_random, rules_positions

@@ -1,4 +1,4 @@
-"""The engines' review (games.services.analysis, games.analysis_views): requests, the
+"""The engines' review (games.services.analysis, games.views.analysis): requests, the
 claim and its lease, results stored once and in order, the JSON and the limits."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""games.computer's pool reviewing games: to the end when its engines are free, never
+"""games.workers.engines's pool reviewing games: to the end when its engines are free, never
 with its last free engine, and giving its engine back when turns are owed."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games import services
-from games.computer import ComputerPool
 from games.engine import gnugo
 from games.models import Analysis, Game
+from games.workers.engines import EnginePool
 from tests.server.test_records import new_game, play_random
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,14 +29,14 @@ def reviewed_game() -> Game:
     return game
 
 
-def pool_of(size: int) -> ComputerPool:
+def pool_of(size: int) -> EnginePool:
     """A pool whose engines are threads of this process (the same code, no spawning)."""
-    pool = ComputerPool("this-process", size)
+    pool = EnginePool("this-process", size)
     pool._executor = ThreadPoolExecutor(size)  # type: ignore[assignment]
     return pool
 
 
-async def finish(pool: ComputerPool) -> None:
+async def finish(pool: EnginePool) -> None:
     while pool.tasks:
         await next(iter(pool.tasks))
 

@@ -20,8 +20,8 @@ from django.utils import timezone
 from accounts import selectors as accounts_selectors
 from bots import accounts, services
 from bots.models import ApiToken, BotConnection, Challenge
-from games import clockwatch
 from games.models import Game
+from games.workers import clockwatch
 from othello_site.asgi import application
 
 HEADERS = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
@@ -253,7 +253,7 @@ def test_a_challenge_not_answered_in_30_s_is_aborted() -> None:
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_process_watch_aborts_a_challenge_past_its_time() -> None:
-    # What bots registers with games.clockwatch (every_second) runs in the watch.
+    # What bots registers with games.workers.clockwatch (every_second) runs in the watch.
     def overdue() -> Game:
         make_bot()
         online("robo")

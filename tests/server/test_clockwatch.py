@@ -1,4 +1,4 @@
-"""games.clockwatch in real daphne processes: a game flags within a second of its deadline
+"""games.workers.clockwatch in real daphne processes: a game flags within a second of its deadline
 with nobody connected, on the embedded default and on two processes (PostgreSQL and
 Redis) with one of them killed, whose sockets then go offline; a game nobody moves in is
 aborted within a second of its first move's deadline (FIRST_MOVE_SECONDS).

@@ -1,4 +1,4 @@
-"""games.computer in real daphne processes: the computer moves first without anyone
+"""games.workers.engines in real daphne processes: the computer moves first without anyone
 asking, answers a person over the websocket, a move owed by a killed process is made
 by another (PostgreSQL and Redis), and a killed process's engines (its worker processes,
 their resource tracker, the GNU Go thinking for them) end with it."""

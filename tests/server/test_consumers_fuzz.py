@@ -1,4 +1,4 @@
-"""games.consumers' decoder, fuzzed: whatever a frame holds, it gets one answer of the
+"""games.realtime.consumers' decoder, fuzzed: whatever a frame holds, it gets one answer of the
 contract (``state`` for a sync, else ``error`` with a contract code) and the socket stays
 open.
 
@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.consumers import MESSAGE_TYPES
+from games.realtime.consumers import MESSAGE_TYPES
 from games.services import ERROR_CODES
 from tests.server.test_consumers import seat, socket
 

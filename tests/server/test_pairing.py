@@ -12,8 +12,9 @@ from django.db import connection
 
 from accounts.players import Player
 from accounts.services import make_bot
-from games import events, services
+from games import services
 from games.models import Game, ServerProcess
+from games.realtime import events
 from pairing import services as pairing
 from pairing.models import LobbySocket, Pairing, Seek
 from pairing.services import PairingError
@@ -26,7 +27,7 @@ POOL = "othello8-fischer-180+2-casual"
 
 
 class Recorder:
-    """The channel layer games.events sends to: what went to each group, decoded."""
+    """The channel layer games.realtime.events sends to: what went to each group, decoded."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []

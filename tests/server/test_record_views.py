@@ -1,4 +1,4 @@
-"""games.record_views over HTTP: replay, board.svg, SGF and transcript, import, archive."""
+"""games.views.records over HTTP: replay, board.svg, SGF and transcript, import, archive."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from django.test import Client
 from accounts.players import Player
 from games import records, services
 from games.models import Game, Move
-from games.record_views import ARCHIVE_PAGE_SIZE, MAX_UPLOAD_BYTES
 from games.rules.sgf import import_sgf, othello_transcript
+from games.views.records import ARCHIVE_PAGE_SIZE, MAX_UPLOAD_BYTES
 from tests.rules.test_sgf import HANDICAP_SGF, HANDICAP_START
 from tests.server.test_records import BLACK, WHITE, new_game, play_random, rules_positions
 from tests.server.test_scoring import BLACK_SIDE, INVADED_SGF, INVADERS, WHITE_SIDE

@@ -14,7 +14,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError
 
-from games import events
+from games.realtime import events
 from games.services import GameError
 
 MAX_MESSAGE_BYTES = 4096

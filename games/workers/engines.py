@@ -1,6 +1,6 @@
 """The computer's engines in a server process: a bounded pool, fed by the clock watch.
 
-Each tick of the watch (games.clockwatch) claims as many turns the computer owes as this
+Each tick of the watch (games.workers.clockwatch) claims as many turns the computer owes as this
 process has engines free (``services.claim_turns``; ``COMPUTER_ENGINES`` a process,
 default 2: the machine's cores), hands each to a worker process of its own
 (``games.engine.answer``, which imports no Django: a pure engine, or GNU Go over its
@@ -47,7 +47,7 @@ ANALYSES = 1
 """The reviews one process analyses at once."""
 
 
-class ComputerPool:
+class EnginePool:
     """The engines of this process (``size`` at once), claiming turns as ``process``."""
 
     def __init__(self, process: str, size: int | None = None) -> None:

@@ -6,7 +6,7 @@ opponent left), and in Go's scoring phase `mark` {point, marking?}, `accept` {ma
 Server to client: `state` on connect and on `sync`, `moved` after every stored
 move, `state` after every other change (a join, a mark, an accept, a resume;
 both broadcast by the services once their transaction commits, see
-`games.events`), and `error` {code, message} to the sender only. The seat
+`games.realtime.events`), and `error` {code, message} to the sender only. The seat
 comes from the session and the account in the scope, never from a message.
 
 When the database cannot be reached, a message is answered `unavailable` (the service's
@@ -22,14 +22,16 @@ from collections.abc import Callable
 from typing import Any
 
 from accounts.players import Player, spoken_name
-from games import clockwatch, events, limits, selectors, services
-from games.services import GameError
-from games.sockets import (
+from games import limits, selectors, services
+from games.realtime import events
+from games.realtime.sockets import (
     CLOSE_TRY_AGAIN_LATER,
     DirectDispatchConsumer,
     database,
     parse_message,
 )
+from games.services import GameError
+from games.workers import clockwatch
 
 CLOSE_UNKNOWN_GAME = 4404
 MESSAGE_TYPES = (

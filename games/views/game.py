@@ -1,19 +1,15 @@
-"""HTTP: create and join, the game page and its JSON state, a player's games.
+"""HTTP of a game: its page (live over ``/ws/games/<id>/``), taking its free seat,
+calling it off, and its JSON state.
 
-Each view parses its input, calls one service or selector, and redirects or
-renders. Who sits where comes from the session (and the account when logged
-in); the name a guest gives is remembered in the session for next time. The
-lobby and the game page always set the CSRF cookie, so that a script that
-read either page can post the contract's forms.
+The game page always sets the CSRF cookie, so that a script that read it can post the
+contract's forms.
 """
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -21,33 +17,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.players import player_of, remember_name, remembered_name, seat_name
 from games import limits, selectors, services
-from games.forms import JoinForm, NewGameForm, form_context
+from games.forms import JoinForm
 from games.models import Game
 from games.services import GameError
 
 
 def _game(game_id: str) -> Game:
     return get_object_or_404(Game, public_id=game_id)
-
-
-@require_POST
-@limits.limit_posts("create")
-def new_game(request: HttpRequest) -> HttpResponse:
-    """`POST /games/new/`: 302 to the new game with the creator seated, or 400: the form
-    alone (``games/new_game.html``) with the reasons beside its fields (429 beyond the
-    limits of `games.limits`)."""
-    form = NewGameForm(request.POST)
-    if not form.is_valid():
-        return _render_new_game(request, form, status=400)
-    player = player_of(request, create_session=True)
-    name = seat_name(request, form.cleaned_data["name"])
-    try:
-        game = services.create_game(player=player, name=name, **form.game_options())
-    except GameError as error:
-        form.add_error(error.field, error.message)
-        return _render_new_game(request, form, status=400)
-    remember_name(request, name)
-    return redirect("games:game", game_id=game.public_id)
 
 
 @require_POST
@@ -73,19 +49,6 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     if selectors.color_of(joined, player) is None:
         messages.info(request, "This seat was just taken: you are watching the game.")
     return redirect("games:game", game_id=game.public_id)
-
-
-def new_game_initial(request: HttpRequest) -> dict[str, Any]:
-    """The create form's first values: the fields the query names ("New game with these
-    settings" links with them), and the name this visitor last played under."""
-    chosen = {
-        field: request.GET[field] for field in NewGameForm.base_fields if field in request.GET
-    }
-    return {**chosen, "name": remembered_name(request.session, request.user)}
-
-
-def _render_new_game(request: HttpRequest, form: NewGameForm, *, status: int = 200) -> HttpResponse:
-    return render(request, "games/new_game.html", form_context(form), status=status)
 
 
 @require_POST
@@ -135,11 +98,3 @@ def state_json(request: HttpRequest, game_id: str) -> JsonResponse:
     if state is None:
         raise Http404("no such game")
     return JsonResponse(state)
-
-
-@login_required
-@require_GET
-def my_games(request: HttpRequest) -> HttpResponse:
-    """`/accounts/games/`: every game of the logged-in player, newest first."""
-    games = selectors.games_of(player_of(request))
-    return render(request, "games/my_games.html", {"games": games})

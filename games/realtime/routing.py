@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games.consumers import GameConsumer
+from games.realtime.consumers import GameConsumer
 
 websocket_urlpatterns = [
     path("ws/games/<str:game_id>/", GameConsumer.as_asgi()),

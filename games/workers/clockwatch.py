@@ -16,7 +16,7 @@ A task on each daphne process's event loop, started as soon as daphne serves
   tells the lobby when its count of games being played changed
   (``services.recount_playing``: a game leaves it ten minutes after its last move, with
   no event to say so);
-- gives the computer's turns to this process's engines (games.computer), which is how
+- gives the computer's turns to this process's engines (games.workers.engines), which is how
   a move the computer owes is made even after the process thinking it was killed.
 
 On start it registers the process and, when no process had written a heartbeat for
@@ -50,7 +50,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games import services, signals
-from games.computer import ComputerPool
+from games.workers.engines import EnginePool
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ class ClockWatch:
     def __init__(self, process: str = PROCESS_NAME) -> None:
         self.process = process
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="clockwatch")
-        self.computer = ComputerPool(process)
+        self.engines = EnginePool(process)
         self.wake = asyncio.Event()
 
     async def run(self) -> None:
@@ -115,7 +115,7 @@ class ClockWatch:
         while True:
             try:
                 await self.tick()
-                await self.computer.tick(self._database)
+                await self.engines.tick(self._database)
                 if loop.time() - beat >= HEARTBEAT:
                     beat = loop.time()
                     await self._database(services.heartbeat, process=self.process)
