@@ -42,8 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.rules import Color, Move, new_position
 from games.rules.sgf import GameRecord, export_sgf
-from tests.clients import Browser, Follower
-from tests.daphne import Daphne, environment, running
+from tests.support.clients import Browser, Follower
+from tests.support.daphne import Daphne, environment, running
 
 GO_MOVE_CAP = 150  # the random player passes from here on
 GAME_TIMEOUT = 900  # seconds a game may take at most

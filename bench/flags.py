@@ -36,9 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import psycopg
 
-from tests.clients import seat_two
-from tests.daphne import Daphne, environment, migrate, running
-from tests.processes import fresh_database
+from tests.support.clients import seat_two
+from tests.support.daphne import Daphne, environment, migrate, running
+from tests.support.processes import fresh_database
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/6"

@@ -39,13 +39,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-# The repository root, for the helpers the tests use (tests/daphne.py, tests/clients.py).
+# The repository root, for the helpers the tests use (tests/support/: daphne, clients).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from websockets.exceptions import ConnectionClosed
 
-from tests.clients import Socket, flood_process, open_socket, seat_two
-from tests.daphne import ROOT, Daphne, environment, migrate
+from tests.support.clients import Socket, flood_process, open_socket, seat_two
+from tests.support.daphne import ROOT, Daphne, environment, migrate
 
 PACE = 0.05  # seconds between the normal game's moves
 QUIET = 6.0

@@ -56,12 +56,12 @@ import redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
-# The repository root, for the daphne helpers the tests use (tests/daphne.py).
+# The repository root, for the daphne helpers the tests use (tests/support/daphne.py).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.clients import Browser, seat_two
-from tests.daphne import ROOT, Daphne, DaphneError, environment, running
-from tests.processes import fresh_database
+from tests.support.clients import Browser, seat_two
+from tests.support.daphne import ROOT, Daphne, DaphneError, environment, running
+from tests.support.processes import fresh_database
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/5"

@@ -48,8 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pairing.matching import Seeker, pairs
 from pairing.pools import POOLS
-from tests.daphne import Daphne, environment, migrate, running
-from tests.processes import fresh_database
+from tests.support.daphne import Daphne, environment, migrate, running
+from tests.support.processes import fresh_database
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/12"

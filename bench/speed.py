@@ -48,9 +48,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
-from tests.clients import Browser, Follower, seat_two
-from tests.daphne import ROOT, Daphne, environment, running
-from tests.processes import fresh_database
+from tests.support.clients import Browser, Follower, seat_two
+from tests.support.daphne import ROOT, Daphne, environment, running
+from tests.support.processes import fresh_database
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/7"

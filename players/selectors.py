@@ -1,7 +1,7 @@
 """Reads of the players' world: a profile (its JSON too), a player's games, leaderboards.
 
 Each read costs a fixed number of queries whatever the number of games (counted in
-tests/server/test_queries.py): results by one aggregate, the rating history by one query
+tests/games/test_selectors_queries.py): results by one aggregate, the rating history by one query
 of the indexed RatingChange rows, the games list one page at a time.
 """
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 
-from tests.daphne import Daphne, environment
+from tests.support.daphne import Daphne, environment
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
