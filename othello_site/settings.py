@@ -180,7 +180,7 @@ CONTENT_SECURITY_POLICY = {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
-        # data: for the favicon, drawn inline in templates/base.html, and site.css's icons.
+        # data: for the favicon, drawn inline in templates/base.html, and base.css's icons.
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
         "object-src": [NONE],
