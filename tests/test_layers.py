@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("games.rules",),
+    ("games.rules", "tournaments.systems"),
     ("games.engine",),
     ("games.gtpbot",),
     ("games",),
@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 part); it may import its own part and the parts of the layers below, never a layer above
 nor another part of its own layer (pairing and bots know nothing of each other)."""
 
-PURE = ("games.rules", "games.engine", "games.gtpbot")
+PURE = ("games.rules", "games.engine", "games.gtpbot", "tournaments.systems")
 """Plain Python: no Django (nor Channels, which needs it), ever."""
 FRAMEWORKS = ("django", "channels", "daphne", "asgiref")
 
@@ -146,10 +146,12 @@ def cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
 
 
 def impure(root: Path) -> list[str]:
-    """Every import of a framework by a pure module, as ``module:line -> name``."""
+    """Every import of a framework by a pure module, as ``module:line -> name``: every
+    package that holds a pure part is read."""
+    packages = tuple(sorted({part.split(".")[0] for part in PURE}))
     return [
         f"{name}:{line} -> {target}"
-        for name, path in sorted(modules(root, ("games",)).items())
+        for name, path in sorted(modules(root, packages).items())
         if part_of(name) is not None and part_of(name)[1] in PURE  # type: ignore[index]
         for target, line in imported(name, path)
         if target.split(".")[0] in FRAMEWORKS
@@ -297,6 +299,31 @@ def test_modules_that_import_each_other_are_found(
 def test_a_framework_in_the_rules_is_found(tree: Path) -> None:
     write(tree, {"games/rules/go.py": "def f():\n    import django.db\n"})
     assert impure(tree) == ["games.rules.go:2 -> django.db"]
+
+
+def test_a_framework_in_the_tournament_systems_is_found(tree: Path) -> None:
+    write(
+        tree,
+        {
+            "tournaments/__init__.py": "",
+            "tournaments/models.py": "from django.db import models\n",
+            "tournaments/systems/__init__.py": "",
+            "tournaments/systems/swiss.py": "from channels.layers import get_channel_layer\n",
+        },
+    )
+    assert impure(tree) == ["tournaments.systems.swiss:1 -> channels.layers.get_channel_layer"]
+
+
+def test_the_tournament_systems_and_the_rules_know_nothing_of_each_other(tree: Path) -> None:
+    write(
+        tree,
+        {
+            "tournaments/__init__.py": "",
+            "tournaments/systems/__init__.py": "",
+            "tournaments/systems/swiss.py": "from games.rules import glicko2\n",
+        },
+    )
+    assert upward(dependencies(tree, PACKAGES)) == ["tournaments.systems.swiss:1 -> games.rules"]
 
 
 @pytest.mark.parametrize(
