@@ -12,6 +12,7 @@ MODULES = [
     "ranks",
     "matching",
     "ranking",
+    "arena",
 ]
 
 
