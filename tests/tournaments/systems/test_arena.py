@@ -18,7 +18,7 @@ from tournaments.systems.arena import (
     last_opponents,
     pair_arena,
 )
-from tournaments.systems.records import Entrant, Played
+from tournaments.systems.records import Entrant, Played, Result
 
 TOKEN = re.compile(r"(?P<outcome>[WDL?])(?:\+(?P<moves>\d+))?")
 
@@ -35,15 +35,17 @@ def games_of_one(sheet: str) -> list[Played]:
         berserk = found["moves"] is not None
         moves = int(found["moves"]) if berserk else 30
         black = index % 2 == 0
-        mine, theirs = ("black", "white") if black else ("white", "black")
-        result = {"W": mine, "L": theirs, "D": "draw", "?": None}[found["outcome"]]
+        mine: Result = "black" if black else "white"
+        theirs: Result = "white" if black else "black"
+        results: dict[str, Result | None] = {"W": mine, "L": theirs, "D": "draw", "?": None}
+        result = results[found["outcome"]]
         opponent = index + 2
         games.append(
             Played(
                 round=index + 1,
                 black=1 if black else opponent,
                 white=opponent if black else 1,
-                result=result,  # type: ignore[arg-type]
+                result=result,
                 black_moves=moves if black else 30,
                 white_moves=30 if black else moves,
                 black_berserk=berserk and black,
@@ -128,6 +130,8 @@ def test_colours_count_games_in_progress() -> None:
     ]
 
 
+RESULT_FOR_BLACK: dict[str, Result] = {"W": "black", "L": "white", "D": "draw"}
+
 # (the games of player 1 as (opponent's rating, result for 1), its performance)
 PERFORMANCES = [
     ("no finished game: none", [], None),
@@ -148,7 +152,7 @@ def test_performance(games: list[tuple[float, str]], performance: float | None) 
         Entrant(index + 2, rating) for index, (rating, _) in enumerate(games)
     ]
     played = [
-        Played(index + 1, 1, index + 2, {"W": "black", "L": "white", "D": "draw"}[result])  # type: ignore[arg-type]
+        Played(index + 1, 1, index + 2, RESULT_FOR_BLACK[result])
         for index, (_, result) in enumerate(games)
     ]
     assert arena_scores(entrants, played)[1].performance == performance
