@@ -8,6 +8,8 @@ and stores their answers. DESIGN.md ("Tournaments") pins the rules.
 - ``records``: what goes in (``Entrant``, ``Played``) and the ``Standing`` of a Swiss or a
   McMahon; ``PairingError``.
 - ``arena``: lichess's arena (points, fire, berserk; pairing waves of free players).
+- ``swiss``: fixed rounds paired as a maximum-weight matching; Buchholz, Sonneborn-Berger,
+  disc difference.
 - ``ranking``: ranks from standings, ties sharing a rank.
 - ``ranks``: Go ranks as numbers (30k = 0 .. 9d = 38).
 - ``matching``: the one call to networkx's maximum-weight matching.

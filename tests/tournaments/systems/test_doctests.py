@@ -13,6 +13,7 @@ MODULES = [
     "matching",
     "ranking",
     "arena",
+    "swiss",
 ]
 
 
