@@ -10,6 +10,8 @@ and stores their answers. DESIGN.md ("Tournaments") pins the rules.
 - ``arena``: lichess's arena (points, fire, berserk; pairing waves of free players).
 - ``swiss``: fixed rounds paired as a maximum-weight matching; Buchholz, Sonneborn-Berger,
   disc difference.
+- ``mcmahon``: Swiss on McMahon scores (start scores from a bar of Go ranks); SOS, SODOS.
+- ``roundrobin``: every pair once, by the circle method.
 - ``ranking``: ranks from standings, ties sharing a rank.
 - ``ranks``: Go ranks as numbers (30k = 0 .. 9d = 38).
 - ``matching``: the one call to networkx's maximum-weight matching.

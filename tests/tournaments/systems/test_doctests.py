@@ -14,6 +14,8 @@ MODULES = [
     "ranking",
     "arena",
     "swiss",
+    "mcmahon",
+    "roundrobin",
 ]
 
 
