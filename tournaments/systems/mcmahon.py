@@ -28,15 +28,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from tournaments.systems.records import Entrant, Played, Standing
-from tournaments.systems.swiss import (
-    SwissRound,
-    buchholz,
-    entrant_histories,
-    pair_swiss,
-    sonneborn_berger,
-)
+from tournaments.systems.swiss import SwissRound, pair_swiss, standings
 
-TIEBREAKS = ("sos", "sodos")
+TIEBREAKS: tuple[str, str] = ("sos", "sodos")
 
 
 def start_scores(
@@ -68,20 +62,7 @@ def mcmahon_scores(
     naming a player who is not an entrant.
     """
     entrants = list(entrants)
-    starts = start_scores(entrants, bar, floor=floor)
-    found = entrant_histories(entrants, games)
-    scores = {player: starts[player] + history.points for player, history in found.items()}
-    return {
-        player: Standing(
-            id=player,
-            score=scores[player],
-            tiebreaks={
-                "sos": buchholz(history, scores),
-                "sodos": sonneborn_berger(history, scores),
-            },
-        )
-        for player, history in found.items()
-    }
+    return standings(entrants, games, start_scores(entrants, bar, floor=floor), TIEBREAKS)
 
 
 def pair_mcmahon(

@@ -54,7 +54,7 @@ from tournaments.systems.records import Entrant, PairingError, Played, Standing
 Colour = Literal["black", "white"]
 
 WIN, DRAW, LOSS, BYE = 1.0, 0.5, 0.0, 1.0
-TIEBREAKS = ("buchholz", "sonneborn_berger")
+TIEBREAKS: tuple[str, str] = ("buchholz", "sonneborn_berger")
 OTHELLO_TIEBREAKS = (*TIEBREAKS, "disc_difference")
 
 
@@ -74,9 +74,10 @@ class Offer:
 EXACT_UP_TO = 80
 """Players to pair up to which every allowed pair is offered at once (a complete graph of
 80 is matched in about 0.15 s): the weights' order then holds exactly."""
-TRIES: tuple[Offer | None, ...] = (Offer(6, 3, 3), Offer(16, 8, 8), None)
+TRIES: tuple[Offer | None, ...] = (Offer(6, 2, 2), Offer(16, 8, 8), None)
 """Above ``EXACT_UP_TO``, the pairs offered at each try, in turn until one pairs everybody;
-None offers every allowed pair."""
+None offers every allowed pair. The first pairs a round 6 of 500 in about 0.5 s of CPU
+(``bench/tournaments.py``), with colours as due for nearly as many as (6, 3, 3) at 0.7 s."""
 
 
 @dataclass(frozen=True)
@@ -192,15 +193,35 @@ def swiss_scores(
     Raises ValueError if a game names a player who is not an entrant (withdrawn players
     stay entrants: their scores count in their opponents' tiebreaks).
     """
+    return standings(entrants, games, {}, TIEBREAKS, discs=discs)
+
+
+def standings(
+    entrants: Iterable[Entrant],
+    games: Iterable[Played],
+    start_scores: Mapping[int, float],
+    names: tuple[str, str],
+    *,
+    discs: bool = False,
+) -> dict[int, Standing]:
+    """Every entrant's standing by id, its score counting its start score (0 if none):
+    Buchholz and Sonneborn-Berger on those scores under ``names`` (McMahon calls them SOS
+    and SODOS), then the disc difference when ``discs``.
+
+    Raises ValueError if a game names a player who is not an entrant.
+    """
     found = entrant_histories(entrants, games)
-    scores = {player: history.points for player, history in found.items()}
+    scores = {
+        player: start_scores.get(player, 0.0) + history.points for player, history in found.items()
+    }
+    opponents, beaten = names
     return {
         player: Standing(
             id=player,
             score=scores[player],
             tiebreaks={
-                "buchholz": buchholz(history, scores),
-                "sonneborn_berger": sonneborn_berger(history, scores),
+                opponents: buchholz(history, scores),
+                beaten: sonneborn_berger(history, scores),
                 **({"disc_difference": float(history.disc_difference)} if discs else {}),
             },
         )
