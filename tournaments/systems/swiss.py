@@ -72,8 +72,8 @@ class Offer:
 
 
 EXACT_UP_TO = 80
-"""Players to pair up to which every allowed pair is offered at once (a complete graph of
-80 is matched in about 0.15 s): the weights' order then holds exactly."""
+"""Players to pair up to which every allowed pair is offered at once (a round of 80 is
+matched in about 0.1 s): the weights' order then holds exactly."""
 TRIES: tuple[Offer | None, ...] = (Offer(6, 2, 2), Offer(16, 8, 8), None)
 """Above ``EXACT_UP_TO``, the pairs offered at each try, in turn until one pairs everybody;
 None offers every allowed pair. The first pairs a round 6 of 500 in about 0.5 s of CPU
@@ -323,7 +323,9 @@ def pair_swiss(
 
     Raises ValueError if ``games`` holds a game of this round or a later one, a game still
     in progress, or an entrant twice; PairingError when the round cannot be paired within
-    the hard rules (everyone met, colours that cannot alternate, byes all used).
+    the hard rules (everyone met, colours that cannot alternate, byes all used). That is
+    known only once every allowed pair has been offered for each possible bye: quick for
+    the few players who can run out of opponents, slow (tens of seconds) for hundreds.
     """
     ids = [entrant.id for entrant in entrants]
     if len(set(ids)) != len(ids):
