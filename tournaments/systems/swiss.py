@@ -32,12 +32,13 @@ Pairing (``pair_swiss``): a maximum-weight matching (networkx) over the allowed 
 
 Speed: networkx's blossom algorithm costs about (players x edges). Up to 80 players
 every allowed pair is offered and the weights hold exactly. Above, a first try offers
-each player only a few partners (``Offer``: its Dutch neighbours in its score group, the
-next few below it, and for the lowest few of a group the highest few of each group
-below); if that leaves anyone unpaired, more; then every allowed pair. The score-group
-preference is what the limited tries may give up (a perfect pairing among the pairs
-offered wins, even if one with fewer floats was not offered); the hard rules are never
-given up: a round that cannot be paired with them raises ``PairingError``.
+each player only a few partners (``Offer``: its Dutch neighbours in its score group, its
+nearest neighbours in the standings, and for the lowest few of a group the highest few
+of the next groups below); if that leaves anyone unpaired, more; then every allowed
+pair. The score-group preference is what the limited tries may give up (a perfect
+pairing among the pairs offered wins, even if one with fewer floats was not offered);
+the hard rules are never given up: a round that cannot be paired with them raises
+``PairingError``.
 """
 
 from __future__ import annotations
@@ -61,23 +62,25 @@ OTHELLO_TIEBREAKS = (*TIEBREAKS, "disc_difference")
 @dataclass(frozen=True)
 class Offer:
     """Which allowed pairs a try offers the matching: each player's ``dutch`` nearest to
-    its Dutch partner in its score group and the ``below`` next players below it in the
-    standings (neighbours in the same half, so that a group's odd player can be anywhere
-    in it), and the ``floats`` lowest of each score group against the ``floats`` highest
-    of each group below (a float may have to pass over a whole group)."""
+    its Dutch partner in its score group, its ``nearest`` neighbours below it and above
+    it in the standings (in the same half, so that a group's odd player can be anywhere
+    in it; across groups at the ends of a McMahon, where groups are of one player), and
+    the ``floats`` lowest of each score group against the ``floats`` highest of each of
+    the ``floats`` groups below it (a float may have to pass over a whole group)."""
 
     dutch: int
-    below: int
+    nearest: int
     floats: int
 
 
 EXACT_UP_TO = 80
 """Players to pair up to which every allowed pair is offered at once (a round of 80 is
 matched in about 0.1 s): the weights' order then holds exactly."""
-TRIES: tuple[Offer | None, ...] = (Offer(6, 2, 2), Offer(16, 8, 8), None)
+TRIES: tuple[Offer | None, ...] = (Offer(6, 2, 3), Offer(12, 6, 4), None)
 """Above ``EXACT_UP_TO``, the pairs offered at each try, in turn until one pairs everybody;
-None offers every allowed pair. The first pairs a round 6 of 500 in about 0.5 s of CPU
-(``bench/tournaments.py``), with colours as due for nearly as many as (6, 3, 3) at 0.7 s."""
+None offers every allowed pair. Measured (``bench/tournaments.py``, 500 players, 18
+seeds, rounds 1 to 6 of a Swiss and of a McMahon): the first try paired every round, in
+0.5 to 0.7 s of CPU."""
 
 
 @dataclass(frozen=True)
@@ -432,7 +435,10 @@ def candidates(
         if offer is None:
             yield from ((a, b) for b in below)
             continue
-        yield from ((a, b) for b in islice(below, offer.below))
+        above = (b for b in reversed(seats[:index]) if allowed(a, b))
+        # Both ways: the first and the last in the standings need partners of their own.
+        yield from ((a, b) for b in islice(below, offer.nearest))
+        yield from ((a, b) for b in islice(above, offer.nearest))
         same = (b for b in groups.members[a.score] if b is not a and allowed(a, b))
         nearest = sorted(same, key=lambda b: groups.dutch_gap(a, b))
         yield from ((a, b) for b in nearest[: offer.dutch])
@@ -440,7 +446,9 @@ def candidates(
         return
     ordered = sorted(groups.members.items(), reverse=True)
     for index, (_, upper) in enumerate(ordered):
-        for _, lower in ordered[index + 1 :]:
+        # Groups further down are reached through the floats of the groups between; a
+        # McMahon has dozens of groups, and every pair of them would be thousands of edges.
+        for _, lower in ordered[index + 1 : index + 1 + offer.floats]:
             yield from (
                 (a, b)
                 for a in upper[-offer.floats :]
