@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("games.rules",),
+    ("games.rules", "tournaments.systems"),
     ("games.engine",),
     ("games.gtpbot",),
     ("accounts",),
@@ -34,9 +34,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 part); it may import its own part and the parts of the layers below, never a layer above
 nor another part of its own layer (pairing and bots know nothing of each other)."""
 
-PURE = ("games.rules", "games.engine", "games.gtpbot", "players.glicko2")
+PURE = ("games.rules", "games.engine", "games.gtpbot", "players.glicko2", "tournaments.systems")
 """Plain Python: no Django (nor Channels, which needs it), ever: the rules, the engines,
-and the pure calculations of the apps above (a rating)."""
+and the pure calculations of the apps above (a rating, a tournament's pairing and scores)."""
 FRAMEWORKS = ("django", "channels", "daphne", "asgiref")
 
 
@@ -327,6 +327,31 @@ def test_a_pure_module_importing_an_impure_one_is_found(tree: Path) -> None:
         },
     )
     assert impure(tree) == ["players.glicko2:2 -> players.ratings"]
+
+
+def test_a_framework_in_the_tournament_systems_is_found(tree: Path) -> None:
+    write(
+        tree,
+        {
+            "tournaments/__init__.py": "",
+            "tournaments/models.py": "from django.db import models\n",
+            "tournaments/systems/__init__.py": "",
+            "tournaments/systems/swiss.py": "from channels.layers import get_channel_layer\n",
+        },
+    )
+    assert impure(tree) == ["tournaments.systems.swiss:1 -> channels.layers.get_channel_layer"]
+
+
+def test_the_tournament_systems_and_the_rules_know_nothing_of_each_other(tree: Path) -> None:
+    write(
+        tree,
+        {
+            "tournaments/__init__.py": "",
+            "tournaments/systems/__init__.py": "",
+            "tournaments/systems/swiss.py": "from games.rules import glicko2\n",
+        },
+    )
+    assert upward(dependencies(tree, PACKAGES)) == ["tournaments.systems.swiss:1 -> games.rules"]
 
 
 @pytest.mark.parametrize(
