@@ -22,7 +22,7 @@ No PyPI package is used: the kept-up ones found (``glicko2`` 2.1.0, last release
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from games.rules.clock import TimeControl
@@ -208,3 +208,20 @@ def go_rank(rating: float) -> str:
     if number >= DAN_FROM:
         return f"{min(DAN_MAX, number - DAN_FROM + 1)}d"
     return f"{min(KYU_MAX, DAN_FROM - number)}k"
+
+
+PLAYED = ("place", "pass")
+"""The moves a side makes itself (a resignation, a timeout, a forfeit are not)."""
+
+
+def both_sides_moved(first_actions: Sequence[str]) -> bool:
+    """Whether a rated game whose stored moves begin with ``first_actions`` (the actions
+    of plies 1, 2, ...) moves the ratings: each side has made a move of its own, a
+    ``place`` or a voluntary ``pass``. The sides alternate from the first move (Othello's
+    automatic pass is its side's move, and none can come among the first two), so the
+    first two moves are one of each side.
+
+    >>> both_sides_moved(["place", "place", "resign"]), both_sides_moved(["place", "resign"])
+    (True, False)
+    """
+    return len(first_actions) >= 2 and all(action in PLAYED for action in first_actions[:2])

@@ -21,9 +21,10 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games.models import Game
+from games.models import Game, Move
 from games.rules.clock import TimeControl
 from players import glicko2
 from players.models import Rating, RatingChange
@@ -54,14 +55,23 @@ def black_score(result: str) -> float:
 
 def counts(game: Game) -> bool:
     """Whether ``game``, finished, moves ratings: rated, between two accounts, with a
-    clock, and with at least ``MIN_PLY`` moves stored."""
-    return bool(
+    clock, and each side has made a move of its own (``glicko2.both_sides_moved``: a
+    resignation, a timeout or a forfeit is not one). Reads the first two moves."""
+    if not (
         game.rated
         and game.black_user_id is not None
         and game.white_user_id is not None
         and game.time_control is not None
         and game.ply >= MIN_PLY
-    )
+    ):
+        return False
+    first = Move.objects.filter(game=game, ply__lte=MIN_PLY).order_by("ply")
+    return glicko2.both_sides_moved(list(first.values_list("action", flat=True)))
+
+
+def _first_move_played(ply: int) -> Exists:
+    """A filter of games: the move at ``ply`` is a move its side made itself."""
+    return Exists(Move.objects.filter(game=OuterRef("pk"), ply=ply, action__in=glicko2.PLAYED))
 
 
 def rate_on_finish(sender: Any, *, game: Game, **kwargs: Any) -> None:
@@ -397,13 +407,15 @@ def _replace(model: type[Rating] | type[RatingChange], rows: list[Any], gone: li
 
 
 def _rated_games() -> Iterable[tuple[Any, ...]]:
-    """The finished games that count (``counts``), in the order they ended: id, kind,
+    """The finished games that count (``counts``: the same rule, as a query), in the
+    order they ended: id, kind,
     size, time control, result, Black's and White's accounts, when it ended."""
     return (
         Game.objects.filter(
+            _first_move_played(1),
+            _first_move_played(2),
             rated=True,
             status=Game.Status.FINISHED,
-            ply__gte=MIN_PLY,
             black_user__isnull=False,
             white_user__isnull=False,
             time_control__isnull=False,

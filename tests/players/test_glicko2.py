@@ -142,3 +142,25 @@ def test_a_period_without_games_only_grows_the_rd() -> None:
     assert after.rd == pytest.approx(
         glicko2.SCALE * math.sqrt((100 / glicko2.SCALE) ** 2 + 0.06**2)
     )
+
+
+@pytest.mark.parametrize(
+    ("first_actions", "moved"),
+    [
+        ([], False),
+        (["resign"], False),
+        (["timeout"], False),
+        (["place", "resign"], False),
+        (["place", "timeout"], False),
+        (["place", "forfeit"], False),
+        (["pass", "resign"], False),
+        (["place", "place"], True),
+        (["place", "pass"], True),
+        (["pass", "pass"], True),
+        (["place", "place", "resign"], True),
+    ],
+)
+def test_a_game_moves_ratings_once_each_side_has_made_a_move_of_its_own(
+    first_actions: list[str], moved: bool
+) -> None:
+    assert glicko2.both_sides_moved(first_actions) is moved

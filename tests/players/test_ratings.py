@@ -202,6 +202,46 @@ def test_a_game_ended_before_ply_2_moves_no_rating() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("moves_before", "resigner", "counted"),
+    [
+        (0, "black", False),  # resigned at once
+        (0, "white", False),  # White resigned before Black moved
+        (1, "white", False),  # Black moved once, White resigned: White never moved
+        (1, "black", False),  # Black moved once and resigned: White never moved
+        (2, "white", True),  # each side has moved
+        (2, "black", True),
+    ],
+)
+def test_a_rated_game_moves_ratings_only_once_each_side_has_moved(
+    moves_before: int, resigner: str, counted: bool
+) -> None:
+    """DESIGN.md, fourth edition: a resignation (a timeout, a forfeit) is not a move."""
+    black, white = account("ann"), account("bob")
+    game = rated_game(black, white)
+    opening(game, black, white, plies=moves_before)
+    resigning = black if resigner == "black" else white
+    services.resign(player=resigning, game_id=game.public_id)
+
+    assert RatingChange.objects.filter(game=game).count() == (2 if counted else 0)
+    assert Rating.objects.exists() is counted
+    ratings.recompute()  # the rebuild applies the same rule
+    assert RatingChange.objects.filter(game=game).count() == (2 if counted else 0)
+
+
+def test_a_timeout_of_the_side_that_never_moved_moves_no_rating(
+    frozen_clock: Any,
+) -> None:
+    black, white = account("ann"), account("bob")
+    game = rated_game(black, white, control=TimeControl.correspondence(days=1))
+    opening(game, black, white, plies=1)
+    frozen_clock.advance(2 * 86_400)
+    services.flag(game_id=game.public_id)
+
+    assert Game.objects.get(pk=game.pk).result == "B+T"
+    assert not RatingChange.objects.exists()
+
+
 def test_a_casual_game_between_accounts_moves_no_rating() -> None:
     black, white = account("ann"), account("bob")
     game = services.create_game(
