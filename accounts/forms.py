@@ -1,12 +1,30 @@
 """Sign-up: a username (unique in any case, as Django's form checks, and never the name
-every nameless guest plays under), a password twice, and an optional e-mail address."""
+every nameless guest plays under), a password twice, and an optional e-mail address; and
+the one-time token field of the forms that must do their work once (``accounts.once``)."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from accounts import once
 from accounts.players import GUEST_NAME
+
+
+class FormTokenField(forms.CharField):
+    """A form's one-time token (``accounts.once``): optional; a malformed one is an error
+    on the field."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(required=False, max_length=64, **kwargs)  # type: ignore[arg-type]
+
+    def clean(self, value: object) -> str | None:
+        try:
+            return once.checked(super().clean(value))
+        except once.TokenError as error:
+            raise forms.ValidationError(str(error)) from None
 
 
 class SignupForm(UserCreationForm):  # type: ignore[type-arg]

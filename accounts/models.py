@@ -1,6 +1,7 @@
 """What every app asks of an account, kept on the account's own row: ``Account``, one to
 one with Django's user (created the first time something is written to it; an account
-without a row is a person with the defaults)."""
+without a row is a person with the defaults); and the forms a visitor sent once
+(``Submission``)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,16 @@ class Account(models.Model):
     def of(cls, user: Any) -> Account:
         """The row of ``user`` (an account), made with the defaults when it has none."""
         return cls.objects.get_or_create(user=user)[0]
+
+
+class Submission(models.Model):
+    """A form sent with a one-time token (``accounts.once``): what it made (``outcome``,
+    e.g. a game's public id), so that the same form sent again answers the same."""
+
+    token = models.CharField(max_length=64, unique=True)
+    owner = models.CharField(max_length=64, help_text="Who sent it: Player.token.")
+    outcome = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.token[:8]}... -> {self.outcome}"

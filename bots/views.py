@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.once import TokenError, once
 from accounts.players import Player, player_of, remember_name, seat_name
 from accounts.selectors import is_bot
 from bots import accounts, services
@@ -96,17 +97,25 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
     player = player_of(request, create_session=True)
     name = seat_name(request, form.cleaned_data["name"])
     try:
-        game = services.challenge(
+        game_id = once(
+            form.cleaned_data["form_token"],
             player=player,
-            bot_username=username,
-            name=name,
-            rated=rated == "1",
-            options=form.game_options(),
+            work=lambda: (
+                services.challenge(
+                    player=player,
+                    bot_username=username,
+                    name=name,
+                    rated=rated == "1",
+                    options=form.game_options(),
+                ).public_id
+            ),
         )
     except GameError as error:
         return _refused(request, error.message)
+    except TokenError as error:
+        return _refused(request, str(error))
     remember_name(request, name)
-    return redirect("games:game", game_id=game.public_id)
+    return redirect("games:game", game_id=game_id)
 
 
 def _refused(request: HttpRequest, reason: str) -> HttpResponse:

@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 
+from accounts.forms import FormTokenField
 from games.engine import gnugo
 from games.rules import go
 from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
@@ -169,6 +170,7 @@ class NewGameForm(forms.Form):
     period_time = forms.IntegerField(label="Period (seconds)", required=False, min_value=1)
     stones = forms.IntegerField(label="Stones per period", required=False, min_value=1)
     days = forms.IntegerField(label="Days per move", required=False, min_value=1)
+    form_token = FormTokenField()
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -248,9 +250,11 @@ class NewGameForm(forms.Form):
 
 
 class JoinForm(forms.Form):
-    """`POST /games/<id>/join/`: the name to sit down with."""
+    """`POST /games/<id>/join/`: the name to sit down with (a guest's), and the form's
+    one-time token."""
 
     name = NameField()
+    form_token = FormTokenField()
 
 
 def form_context(form: NewGameForm) -> dict[str, Any]:

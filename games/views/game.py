@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of, remember_name, remembered_name, seat_name
 from games import limits, selectors, services
 from games.forms import JoinForm
@@ -40,13 +41,23 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
         return _render_game(request, game, join_form=form, status=400)
     player = player_of(request, create_session=True)
     name = seat_name(request, form.cleaned_data["name"])
-    try:
+    watching = []
+
+    def take_the_seat() -> str:
         joined = services.join_game(player=player, game_id=game.public_id, name=name)
+        watching.append(selectors.color_of(joined, player) is None)
+        return joined.public_id
+
+    try:
+        once(form.cleaned_data["form_token"], player=player, work=take_the_seat)
     except GameError as error:  # a guest at a rated game, or under an account's name
         form.add_error(error.field, error.message)
         return _render_game(request, game, join_form=form, status=400)
+    except TokenError as error:
+        form.add_error(FORM_TOKEN, str(error))
+        return _render_game(request, game, join_form=form, status=400)
     remember_name(request, name)
-    if selectors.color_of(joined, player) is None:
+    if any(watching):
         messages.info(request, "This seat was just taken: you are watching the game.")
     return redirect("games:game", game_id=game.public_id)
 

@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of, remember_name, remembered_name, seat_name
 from games import limits, selectors, services
 from games.forms import NewGameForm, form_context
@@ -33,12 +34,26 @@ def new_game(request: HttpRequest) -> HttpResponse:
     player = player_of(request, create_session=True)
     name = seat_name(request, form.cleaned_data["name"])
     try:
-        game = services.create_game(player=player, name=name, **form.game_options())
-    except GameError as error:
-        form.add_error(error.field, error.message)
+        game_id = once(
+            form.cleaned_data["form_token"],
+            player=player,
+            work=lambda: (
+                services.create_game(player=player, name=name, **form.game_options()).public_id
+            ),
+        )
+    except (GameError, TokenError) as error:
+        form.add_error(_field(error), _message(error))
         return _render_new_game(request, form, status=400)
     remember_name(request, name)
-    return redirect("games:game", game_id=game.public_id)
+    return redirect("games:game", game_id=game_id)
+
+
+def _field(error: GameError | TokenError) -> str | None:
+    return error.field if isinstance(error, GameError) else FORM_TOKEN
+
+
+def _message(error: GameError | TokenError) -> str:
+    return error.message if isinstance(error, GameError) else str(error)
 
 
 def new_game_initial(request: HttpRequest) -> dict[str, Any]:

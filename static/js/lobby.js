@@ -4,6 +4,8 @@
 // rendered with the same list, so without the socket it is merely not live. The socket
 // also carries the pools' seeks (pairing.js).
 
+import { formToken } from "./forms.js";
+
 const RECONNECT_FIRST_MS = 1000;
 const RECONNECT_MAX_MS = 30000;
 const COLOR_NAME = { black: "Black", white: "White" };
@@ -47,10 +49,16 @@ function joinForm(game) {
     placeholder: "Your name",
     value: nameInput?.value ?? "",
   });
+  const once = Object.assign(document.createElement("input"), {
+    type: "hidden",
+    name: "form_token",
+    value: formToken(),
+  });
+  form.dataset.busy = "Joining…";
   const button = Object.assign(document.createElement("button"), { type: "submit", textContent: "Join" });
   // An account plays under its username: its page has no name field, nor do its forms.
-  if (nameInput) form.append(token, label, name, button);
-  else form.append(token, button);
+  if (nameInput) form.append(token, once, label, name, button);
+  else form.append(token, once, button);
   return form;
 }
 
