@@ -6,8 +6,12 @@ switch the same code to shared services so that several daphne processes serve o
 game together.
 
 Environment variables:
-    DEBUG            1/true/yes/on or 0/false/no/off (see below for the default)
-    SECRET_KEY       required when DEBUG is off, except in the test suite
+    DEBUG            1/true/yes/on or 0/false/no/off (default off)
+    SECRET_KEY       required when DEBUG is off with DATABASE_URL set; without
+                     DATABASE_URL (the embedded default) one is made once and kept in
+                     SECRET_KEY_FILE
+    SECRET_KEY_FILE  where the embedded default keeps its key (default secret_key.txt
+                     beside the database, db.sqlite3)
     ALLOWED_HOSTS    comma-separated; default localhost, 127.0.0.1, [::1]
     CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://games.example.org
     SECURE_COOKIES   on: session and CSRF cookies only travel over HTTPS; turns on, unless
@@ -44,11 +48,11 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import shlex
-import sys
 import tempfile
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -76,23 +80,47 @@ def _list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-# DEBUG is on only when asked, with one exception: `manage.py runserver` (Django's
-# development server, never a production server) defaults to on, so that the README's
-# serve command works on a fresh clone with nothing set. Every real server (daphne,
-# uvicorn, gunicorn) and every other command start with DEBUG off.
-_RUNSERVER = Path(sys.argv[0]).name == "manage.py" and sys.argv[1:2] == ["runserver"]
-DEBUG = _flag("DEBUG", default=_RUNSERVER)
+# DEBUG is on only when asked (DEBUG=1): every server, `manage.py runserver` too (the
+# README's serve command), runs with it off, showing the site's own error pages.
+DEBUG = _flag("DEBUG", default=False)
 
 # A fixed key is only acceptable where nothing is at stake: a DEBUG process, or the test
 # suite (pytest sets PYTEST_VERSION for the whole run, so the daphne processes that tests
-# start share the key and accept the test's session cookies). Elsewhere an unset key stays
-# empty: commands that never sign anything (migrate, collectstatic) still run, and
-# Django refuses anything that signs (sessions, CSRF); othello_site.asgi checks the key
-# at start-up so that a misconfigured server fails at once, not on its first request.
+# start share the key and accept the test's session cookies). The embedded default (no
+# DATABASE_URL: one machine, SQLite) makes a key once and keeps it beside the database
+# (``SECRET_KEY_FILE``), so that sessions outlive a restart. Elsewhere an unset key stays
+# empty: commands that never sign anything (migrate, collectstatic) still run, and Django
+# refuses anything that signs (sessions, CSRF); othello_site.asgi checks the key at
+# start-up so that a misconfigured server fails at once, not on its first request.
 _DEVELOPMENT_KEY = "django-insecure-development-only-never-use-this-key-in-production"
-SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or (
-    _DEVELOPMENT_KEY if DEBUG or "PYTEST_VERSION" in os.environ else ""
-)
+SECRET_KEY_FILE = Path(os.environ.get("SECRET_KEY_FILE", "").strip() or BASE_DIR / "secret_key.txt")
+
+
+def kept_secret(path: Path, make: Callable[[], str]) -> str:
+    """The secret kept in ``path``, made with ``make()`` and written there (readable by
+    this user only) the first time. Two processes starting at once keep one: the file is
+    created exclusively, and the loser reads the winner's."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(descriptor, "w") as file:
+        file.write(make() + "\n")
+    return path.read_text().strip()
+
+
+def _secret_key() -> str:
+    given = os.environ.get("SECRET_KEY", "").strip()
+    if given:
+        return given
+    if DEBUG or "PYTEST_VERSION" in os.environ:
+        return _DEVELOPMENT_KEY
+    if not os.environ.get("DATABASE_URL", "").strip():
+        return kept_secret(SECRET_KEY_FILE, lambda: secrets.token_urlsafe(50))
+    return ""
+
+
+SECRET_KEY = _secret_key()
 
 ALLOWED_HOSTS = _list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = _list("CSRF_TRUSTED_ORIGINS")

@@ -17,3 +17,7 @@ urlpatterns = [
     path("players/", include("players.urls")),
     path("", include("games.urls")),
 ]
+
+# A bad request says why, in the site's look (403, 404 and 500: Django's own handlers
+# render templates/403.html, 404.html and 500.html).
+handler400 = "othello_site.errors.bad_request"

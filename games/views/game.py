@@ -10,7 +10,8 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.core.exceptions import BadRequest
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
@@ -72,7 +73,7 @@ def abort(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
         services.abort(player=player_of(request), game_id=game.public_id)
     except GameError as error:
-        return HttpResponseBadRequest(error.message, content_type="text/plain; charset=utf-8")
+        raise BadRequest(error.message) from None  # the site's 400 page, saying why
     messages.success(request, "The game was called off.")
     return redirect("home")
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
+from django.core.exceptions import BadRequest
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -81,7 +82,7 @@ def _at_requested_ply(view: BoardView) -> Callable[[HttpRequest, str], HttpRespo
         try:
             board = records.board_at(game, _requested_ply(request))
         except BadPly as error:
-            return _plain(str(error), status=400)
+            raise BadRequest(str(error)) from None  # the site's 400 page, saying why
         return view(request, game, board)
 
     return with_board

@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import os
 import socket
+import stat
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,7 @@ CONFIGURING = (
     "PYTEST_VERSION",
     "OTHELLO_TEST_DATABASE",
     "DJANGO_SETTINGS_MODULE",
+    "SECRET_KEY_FILE",
 )
 
 READ_SETTINGS = """
@@ -71,8 +74,16 @@ print(json.dumps({
 
 
 def clean_environment(**variables: str) -> dict[str, str]:
+    """The environment with only ``variables`` configuring the settings (the embedded
+    default's key kept in a folder of its own, never in the checkout)."""
     environment = {k: v for k, v in os.environ.items() if k not in CONFIGURING}
-    return {**environment, "DJANGO_SETTINGS_MODULE": "othello_site.settings", **variables}
+    kept = str(Path(tempfile.mkdtemp(prefix="othello-key-")) / "secret_key.txt")
+    return {
+        **environment,
+        "DJANGO_SETTINGS_MODULE": "othello_site.settings",
+        "SECRET_KEY_FILE": kept,
+        **variables,
+    }
 
 
 def run_python(code: str, *args: str, **variables: str) -> subprocess.CompletedProcess[str]:
@@ -125,22 +136,30 @@ def test_nothing_set_is_production_safe() -> None:
     read = settings_with()
 
     assert read["DEBUG"] is False
-    assert read["SECRET_KEY"] is None  # Django refuses to sign anything without one
     assert read["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1", "[::1]"]
     assert read["SECURE"] == [False, False]
     # A developer on http://127.0.0.1 is not sent to https:// nor pinned to it.
     assert read["HTTPS"] == [False, 0, False, False]
 
 
-def test_runserver_defaults_to_debug_with_a_development_key() -> None:
-    read = settings_with(argv=("manage.py", "runserver", "127.0.0.1:8000"))
+def test_the_embedded_default_makes_a_key_once_and_keeps_it_beside_the_database(
+    tmp_path: Path,
+) -> None:
+    """DESIGN.md, fourth edition: `manage.py runserver` (the README's serve command) runs
+    with DEBUG off unless DEBUG=1, with a key made once and kept."""
+    kept = tmp_path / "secret_key.txt"
+    first = settings_with(argv=("manage.py", "runserver"), SECRET_KEY_FILE=str(kept))
+    again = settings_with(argv=("daphne",), SECRET_KEY_FILE=str(kept))
 
-    assert read["DEBUG"] is True
-    assert read["SECRET_KEY"].startswith("django-insecure-")
+    assert first["DEBUG"] is False
+    assert first["SECRET_KEY"] and not first["SECRET_KEY"].startswith("django-insecure-")
+    assert len(first["SECRET_KEY"]) >= 50
+    assert again["SECRET_KEY"] == first["SECRET_KEY"] == kept.read_text().strip()
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
 
 
-def test_debug_off_wins_over_the_runserver_default() -> None:
-    read = settings_with(argv=("manage.py", "runserver"), DEBUG="0")
+def test_with_shared_services_an_unset_key_stays_unset() -> None:
+    read = settings_with(DATABASE_URL="postgres://postgres@db.example:5432/games")
 
     assert (read["DEBUG"], read["SECRET_KEY"]) == (False, None)
 
@@ -249,7 +268,7 @@ def test_a_fresh_clone_migrates_with_nothing_set_into_a_wal_database(tmp_path: P
 def test_the_asgi_server_refuses_to_start_without_a_key() -> None:
     code = "import othello_site.asgi as a; print(type(a.application).__name__)"
 
-    refused = run_python(code)
+    refused = run_python(code, DATABASE_URL="postgres://postgres@db.example:5432/games")
     started = run_python(code, SECRET_KEY="s3cret")
 
     assert refused.returncode != 0

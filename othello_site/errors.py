@@ -1,0 +1,13 @@
+"""The site's error pages: Django's own handlers render ``403.html``, ``404.html`` and
+``500.html`` (templates/, in the site's look); a bad request says why."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler400``: ``400.html`` with the reason (a ``BadRequest``'s message, e.g. "ply
+    must be an integer move number"), nothing changed."""
+    return render(request, "400.html", {"message": str(exception)}, status=400)
