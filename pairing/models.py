@@ -12,7 +12,9 @@ from games.models import Game
 class Seek(models.Model):
     """A session looking for an opponent: one a session (a new seek replaces the old).
 
-    It lives while its session has a lobby socket open on some process (``LobbySocket``).
+    It lives while its session has a lobby socket open on some process (``LobbySocket``),
+    and ``SEEK_GRACE_SECONDS`` after its last one closed (``alone_since``: a reload, a
+    dropped connection), unpaired meanwhile.
     ``time_control``: the clock's JSON (games.rules.clock.TimeControl.to_json), null for
     none; ``pool``: its compatible group (pairing.matching.pool_key); ``rating``: the
     seeker's rating in ``category`` when the seek was made (guests 1500);
@@ -34,6 +36,9 @@ class Seek(models.Model):
     category = models.CharField(max_length=40)
     rating = models.FloatField()
     created_at = models.DateTimeField()
+    alone_since = models.DateTimeField(
+        null=True, blank=True, help_text="When its session's last lobby socket closed."
+    )
 
     def __str__(self) -> str:
         return f"{self.name} in {self.pool}"

@@ -4,9 +4,11 @@ the waves that pair the seeks.
 Each is one transaction, but a wave, which makes its pairs ``CHUNK`` to a transaction
 (below). A seek lives while its session has a lobby socket open on a
 process seen within ``SEEK_PROCESS_TIMEOUT`` seconds (the processes' heartbeat,
-games.models.ServerProcess, written every second by games.workers.clockwatch): a socket that
-closes removes its session's seek at once when it was the last; a killed process's
-sockets stop counting at the next wave after its heartbeat is that old.
+games.models.ServerProcess, written every second by games.workers.clockwatch), and
+``SEEK_GRACE_SECONDS`` more once its last socket is gone (a reload, a dropped
+connection: a socket of the session that opens meanwhile keeps it; it is not paired while
+alone); a killed process's sockets stop counting at the next wave after its heartbeat is
+that old.
 
 A wave (``wave``) runs in one process at a time (``wave_lock``): it forgets the dead
 sockets and the seeks they kept, asks ``pairing.matching.pairs`` who plays whom, and makes
@@ -59,6 +61,8 @@ WAVE_LOCK_KEY = 0x5EE1C0DE
 # Pairs made in one transaction: a wave of 1,000 seekers is 5 (each of 5 queries), and
 # a pair a chunk's failure would hold back waits at most that many others' work.
 CHUNK = 100
+SEEK_GRACE_SECONDS = 5
+"""How long a seek outlives its session's last lobby socket (DESIGN.md, fourth edition)."""
 _local_wave = threading.Lock()
 
 
@@ -298,42 +302,50 @@ def _range(value: object) -> tuple[float, float] | None:
 
 @transaction.atomic
 def socket_opened(*, session_key: str, channel_name: str, process: str) -> None:
-    """A lobby socket of the session opened on ``process``: it keeps the session's seek."""
+    """A lobby socket of the session opened on ``process``: it keeps the session's seek
+    (one left alone since its last socket closed, a page reloaded, is kept again)."""
     LobbySocket.objects.update_or_create(
         channel_name=channel_name,
         defaults={"session_key": session_key, "process": process, "opened_at": timezone.now()},
     )
+    Seek.objects.filter(session_key=session_key).exclude(alone_since=None).update(alone_since=None)
 
 
 @transaction.atomic
 def socket_closed(*, channel_name: str) -> bool:
-    """The lobby socket ``channel_name`` closed: the session's seek is gone when it was its
-    last socket. Whether a seek went (the lobby is told, its counts changed)."""
+    """The lobby socket ``channel_name`` closed: when it was its session's last one, the
+    seek is left alone: it goes ``SEEK_GRACE_SECONDS`` later unless a socket of the
+    session opens meanwhile (a reload, a dropped connection: ``forget_dead_sockets``).
+    Whether a seek was left alone."""
     gone = LobbySocket.objects.filter(channel_name=channel_name).first()
     if gone is None:
         return False
     gone.delete()
     if LobbySocket.objects.filter(session_key=gone.session_key).exists():
         return False
-    deleted, _ = Seek.objects.filter(session_key=gone.session_key).delete()
-    if deleted:
-        transaction.on_commit(events.broadcast_lobby, robust=True)
-    return bool(deleted)
+    left = Seek.objects.filter(session_key=gone.session_key, alone_since=None)
+    return bool(left.update(alone_since=timezone.now()))
 
 
 @transaction.atomic
 def forget_dead_sockets(*, now: datetime.datetime, timeout: float, alive: str = "") -> int:
     """Forget the lobby sockets of processes not seen for ``timeout`` seconds but the
     process ``alive`` (a process that never wrote a heartbeat counts while its sockets are
-    younger than that), and the seeks no socket keeps any more. How many seeks went."""
+    younger than that); leave alone the seeks no socket keeps any more, and forget those
+    left alone for ``SEEK_GRACE_SECONDS``. How many seeks went."""
     cutoff = now - datetime.timedelta(seconds=timeout)
     seen = ServerProcess.objects.filter(seen_at__gte=cutoff).values_list("name", flat=True)
     gone = LobbySocket.objects.exclude(process__in=seen).exclude(process=alive)
     gone.filter(opened_at__lt=cutoff).delete()
     kept = LobbySocket.objects.values_list("session_key", flat=True)
-    orphans = Seek.objects.exclude(session_key__in=kept)
+    Seek.objects.exclude(session_key__in=kept).filter(alone_since=None).update(alone_since=now)
+    orphans = Seek.objects.filter(
+        alone_since__lte=now - datetime.timedelta(seconds=SEEK_GRACE_SECONDS)
+    )
     sessions = list(orphans.values_list("session_key", flat=True))
     deleted, _ = orphans.delete()
+    if deleted:
+        transaction.on_commit(events.broadcast_lobby, robust=True)
     # A process only stalled (its loop held up past the timeout) still has those sockets:
     # each one that made the seek makes it again (LobbyConsumer.pairing_forgotten), so a
     # seek is never lost without its player knowing. A dead process hears nothing.
@@ -403,7 +415,9 @@ def wave(*, now: datetime.datetime | None = None, process: str = "") -> list[Gam
             return None
         now = now or timezone.now()
         forget_dead_sockets(now=now, timeout=settings.SEEK_PROCESS_TIMEOUT, alive=process)
-        seekers = [seeker(seek, now=now) for seek in Seek.objects.all()]
+        # A seek left alone (its page reloading) waits: its player would not hear of it.
+        present = Seek.objects.filter(alone_since=None)
+        seekers = [seeker(seek, now=now) for seek in present]
         # One lobby message for the whole wave (each game's join would send one).
         with events.lobby_held():
             return _make(matching.pairs(seekers))

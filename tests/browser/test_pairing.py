@@ -91,3 +91,28 @@ def test_seek_again_from_a_called_off_game_seeks_at_once(
     assert page.evaluate("location.search") == ""
     page.get_by_role("button", name="Cancel").click()
     expect(page.locator("#pools")).to_be_visible()
+
+
+def test_a_reload_while_seeking_keeps_the_seek_and_the_time_waited(
+    new_context: NewContext, base_url: str
+) -> None:
+    """DESIGN.md, fourth edition: a seek outlives its page by 5 s; the page that loads
+    meanwhile says it is still looking, with the time already waited."""
+    page = new_context(viewport=DESKTOP).new_page()
+    watcher = new_context(viewport=PHONE).new_page()
+    page.goto(base_url + "/")
+    watcher.goto(base_url + "/")
+    page.locator("#pools .pool").filter(has_text="13×13").click()
+    expect(page.locator("#seek-text")).to_contain_text("0:02", timeout=5000)
+
+    page.reload()
+
+    expect(page.locator("#seek-status")).to_be_visible()
+    expect(page.locator("#seek-text")).to_contain_text(
+        re.compile(r"Looking for an opponent… 0:0[2-9]")
+    )
+    expect(page.locator("#seek-picker")).to_be_hidden()
+    waiting = watcher.locator("#pools .pool").filter(has_text="13×13")
+    expect(waiting).to_contain_text("1 waiting")
+    page.wait_for_timeout(6000)  # past the 5 s a reload has: the seek was kept
+    expect(waiting).to_contain_text("1 waiting")

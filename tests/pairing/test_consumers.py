@@ -239,8 +239,36 @@ async def test_a_seek_lives_while_its_session_has_a_lobby_socket() -> None:
             await tab.receive()
         # One socket of the session is still open: the seek stays.
         assert await database_sync_to_async(Seek.objects.count)() == 1
-    assert not await database_sync_to_async(Seek.objects.exists)()
     assert not await database_sync_to_async(LobbySocket.objects.exists)()
+    # Its last socket closed: it outlives it by SEEK_GRACE_SECONDS, then goes.
+    assert await database_sync_to_async(forget_after)(4) == 0
+    assert await database_sync_to_async(Seek.objects.count)() == 1
+    assert await database_sync_to_async(forget_after)(6) == 1
+    assert not await database_sync_to_async(Seek.objects.exists)()
+
+
+def forget_after(seconds: float) -> int:
+    """The wave's forgetting, ``seconds`` from now."""
+    later = timezone.now() + datetime.timedelta(seconds=seconds)
+    return services.forget_dead_sockets(now=later, timeout=4)
+
+
+async def test_a_reloaded_page_finds_its_seek_waiting_with_the_time_waited() -> None:
+    """DESIGN.md, fourth edition: a seek outlives its session's last lobby socket by 5 s,
+    and a socket that opens meanwhile is told ``seeking`` at once."""
+    cookie = await database_sync_to_async(visit)()
+    async with lobby(cookie) as ws:
+        await ws.receive_until("lobby")
+        await ws.send(BLITZ)
+        first = (await ws.receive_until("seeking"))["seek"]
+    # The page reloads: its socket closed, the new one opens two seconds later.
+    assert await database_sync_to_async(forget_after)(2) == 0
+    async with lobby(cookie) as reloaded:
+        again = (await reloaded.receive_until("seeking"))["seek"]
+        assert (again["id"], again["since"]) == (first["id"], first["since"])
+        # Kept again: the grace no longer runs.
+        assert await database_sync_to_async(forget_after)(30) == 0
+        assert await database_sync_to_async(Seek.objects.count)() == 1
 
 
 async def test_a_socket_without_a_session_gets_one() -> None:
@@ -265,11 +293,12 @@ async def test_a_seek_forgotten_while_its_process_stalled_is_made_again() -> Non
         await ws.send(BLITZ)
         first = (await ws.receive_until("seeking"))["seek"]
 
-        def forget() -> int:
-            later = timezone.now() + datetime.timedelta(seconds=60)
+        def forget(after: float = 60) -> int:
+            later = timezone.now() + datetime.timedelta(seconds=after)
             return services.forget_dead_sockets(now=later, timeout=4, alive="another")
 
-        assert await database_sync_to_async(forget)() == 1
+        assert await database_sync_to_async(forget)() == 0  # left alone for the grace
+        assert await database_sync_to_async(forget)(66) == 1
         again = (await ws.receive_until("seeking"))["seek"]
         assert {key: again[key] for key in BLITZ if key != "type"} == {
             key: first[key] for key in BLITZ if key != "type"
@@ -279,5 +308,5 @@ async def test_a_seek_forgotten_while_its_process_stalled_is_made_again() -> Non
         # Cancelled, it stays cancelled when forgotten again: nothing to make again.
         await ws.send({"type": "cancel_seek"})
         await ws.receive_until("seek_cancelled")
-        assert await database_sync_to_async(forget)() == 0
+        assert await database_sync_to_async(forget)(66) == 0
         assert not await database_sync_to_async(Seek.objects.exists)()

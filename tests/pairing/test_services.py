@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
+from django.utils import timezone
 
 from accounts.players import Player
 from accounts.services import make_bot
@@ -270,10 +271,28 @@ def test_a_seek_goes_when_its_last_socket_closes(
         assert pairing.socket_closed(channel_name="ann-session-1") is False
     assert Seek.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
-        assert pairing.socket_closed(channel_name="ann-2") is True
-    assert not Seek.objects.exists() and not LobbySocket.objects.exists()
+        assert pairing.socket_closed(channel_name="ann-2") is True  # left alone
+    alone = Seek.objects.get().alone_since
+    assert alone is not None and not LobbySocket.objects.exists()
+    assert layer.to(events.LOBBY_GROUP) == []  # still waiting: the counts are the same
+    assert pairing.wave(now=alone + datetime.timedelta(seconds=4)) == []
+    assert Seek.objects.exists(), "not paired, not gone: its page is reloading"
+    with django_capture_on_commit_callbacks(execute=True):
+        pairing.wave(now=alone + datetime.timedelta(seconds=6))
+    assert not Seek.objects.exists()
     [lobby] = layer.to(events.LOBBY_GROUP)
     assert lobby["seeking"] == {}
+
+
+def test_a_seek_left_alone_is_not_paired_until_its_page_is_back(now: datetime.datetime) -> None:
+    seeking(guest("ann"), now)
+    seeking(guest("bob"), now)
+    pairing.socket_closed(channel_name="bob-session-1")  # Bob's page reloads
+
+    assert pairing.wave(now=timezone.now()) == []
+
+    pairing.socket_opened(session_key="bob-session", channel_name="bob-2", process="here")
+    assert len(pairing.wave(now=timezone.now()) or []) == 1
 
 
 def test_a_killed_processs_seeks_go_once_its_heartbeat_is_old(
@@ -287,13 +306,18 @@ def test_a_killed_processs_seeks_go_once_its_heartbeat_is_old(
     frozen_clock.advance(3)
     services.heartbeat(process="alive")
     assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 0
-    frozen_clock.advance(2)  # "killed" last seen 5 s ago
+    frozen_clock.advance(2)  # "killed" last seen 5 s ago: its seek is left alone
+    assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 0
+    frozen_clock.advance(5)
+    services.heartbeat(process="alive")
     assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 1
     assert list(Seek.objects.values_list("session_key", flat=True)) == ["ann-session"]
     assert ServerProcess.objects.filter(name="killed").exists()  # games' sweep forgets it
     # The process running the wave counts its own sockets, even with a late heartbeat.
     frozen_clock.advance(10)
     assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4, alive="alive") == 0
+    assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 0
+    frozen_clock.advance(5)
     assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 1
 
 
