@@ -18,8 +18,8 @@ from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControl
 from games.services import HANDICAP_KOMI, KOMI_LIMIT, NAME_MAX_LENGTH
 
 OTHELLO_SIZES = tuple(range(4, 17, 2))
-# The three usual Go boards first, then the other odd sizes the engine allows.
-GO_SIZES = (9, 13, 19, 3, 5, 7, 11, 15, 17)
+# Every odd size the engine allows, smallest first (the usual 9, 13 and 19 among them).
+GO_SIZES = tuple(range(3, 20, 2))
 SIZES = {"othello": OTHELLO_SIZES, "go": GO_SIZES}
 DEFAULT_SIZES = {"othello": 8, "go": 19}
 DEFAULT_KOMI = 6.5
@@ -246,7 +246,7 @@ class NewGameForm(forms.Form):
         try:
             cleaned["time_control"] = TimeControl.build(system, **settings)
         except TimeControlError as error:
-            self.add_error(error.field, str(error).capitalize() + ".")
+            self.add_error(error.field, f"{error}.")
 
 
 class JoinForm(forms.Form):

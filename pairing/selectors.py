@@ -43,7 +43,8 @@ def seeking_part() -> dict[str, Any]:
 def seek_json(seek: Seek) -> dict[str, Any]:
     """The ``seek`` of the ``seeking`` message: the fields the seek was made with (the
     clock's settings, null where unused), its ``id``, and what the page shows: its
-    ``pool``, the seeker's ``rating`` and ``window`` now, and ``since`` (ISO 8601)."""
+    ``pool``, the seeker's ``rating`` and ``window`` now, ``since`` (ISO 8601), and
+    ``label`` (``seek_words``)."""
     clock = seek.time_control or {"system": "none"}
     low, high = window(seeker(seek, now=None))
     return {
@@ -59,7 +60,15 @@ def seek_json(seek: Seek) -> dict[str, Any]:
         "rating": seek.rating,
         "window": [low, high],
         "since": seek.created_at.isoformat(),
+        "label": seek_words(seek),
     }
+
+
+def seek_words(seek: Seek) -> str:
+    """What a seek looks for, in the create form's words: "Go 9x9, 2 min, +5 s per move
+    (Fischer)", "Othello 8x8, no clock" (with the multiplication sign)."""
+    clock = TimeControl.from_json(seek.time_control).describe() if seek.time_control else "no clock"
+    return f"{Game.Kind(seek.kind).label} {seek.size}\N{MULTIPLICATION SIGN}{seek.size}, {clock}"
 
 
 def pairing_of(game: Game) -> Pairing | None:

@@ -46,7 +46,7 @@ from games import services
 from games.forms import SIZES, NewGameForm
 from games.models import Game, ServerProcess
 from games.realtime import events
-from games.rules.clock import SETTINGS, TimeControl
+from games.rules.clock import SETTING_NAMES, SETTINGS, TimeControl
 from games.services.base import is_int
 from pairing import matching
 from pairing.models import LobbySocket, Pairing, Seek
@@ -181,18 +181,18 @@ def _new_seek(request: SeekRequest, *, bots: set[int]) -> Seek:
     ``seek`` (``bots``: the accounts among the requests' that are bots)."""
     player, message = request.player, request.message
     if not player.session_key:
-        raise PairingError("bad_request", "seeking needs a session: load a page first")
+        raise PairingError("bad_request", "Seeking needs a session: load a page first")
     kind, size, control = _game_fields(message)
     rated = message.get("rated", False)
     if not isinstance(rated, bool):
-        raise PairingError("bad_request", "rated must be true or false", field="rated")
+        raise PairingError("bad_request", "Rated must be yes or no (true or false)", field="rated")
     if rated and control is None:
-        raise PairingError("bad_request", "a rated game needs a clock", field="rated")
+        raise PairingError("bad_request", "A rated game needs a clock", field="rated")
     bounds = _range(message.get("range"))
     if rated and player.user_id is None:
         raise PairingError("login_required", "log in to play rated games")
     if player.user_id in bots:
-        raise PairingError("bad_request", "bots do not seek: people challenge them")
+        raise PairingError("bad_request", "Bots do not seek: people challenge them")
     clock = control.to_json() if control is not None else None
     category = matching.category(kind, size, clock)
     return Seek(
@@ -257,24 +257,27 @@ def _checked_fields(
 def _check_game_fields(message: dict[str, Any]) -> tuple[str, int, TimeControl | None]:
     kind = message.get("kind")
     if not isinstance(kind, str) or kind not in SIZES:
-        raise PairingError("bad_request", "kind must be othello or go", field="kind")
+        raise PairingError("bad_request", "The game must be Othello or Go", field="kind")
     clock = message.get("clock", "none")
     if not isinstance(clock, str):
-        raise PairingError("bad_request", "clock must be a string", field="clock")
+        raise PairingError("bad_request", "The clock must be one of the systems", field="clock")
     data: dict[str, Any] = {"kind": kind, "clock": clock}
     for field in ("size", *SETTINGS):
         value = message.get(field)
         if value is None:
             continue
         if not is_int(value):
-            raise PairingError("bad_request", f"{field} must be an integer", field=field)
+            words, unit = SETTING_NAMES.get(field, ("The board size", ""))
+            whole = f"a whole number of {unit}" if unit else "a whole number"
+            raise PairingError("bad_request", f"{words} must be {whole}", field=field)
         data[field] = value
     if "size" not in data:
-        raise PairingError("bad_request", "size is needed", field="size")
+        raise PairingError("bad_request", "The board size is needed", field="size")
     form = NewGameForm(data)
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
-        raise PairingError("bad_request", f"{field}: {' '.join(errors)}", field=field)
+        # The create form's own words (DESIGN.md: checked as POST /games/new/ checks them).
+        raise PairingError("bad_request", " ".join(errors), field=field)
     time_control: TimeControl | None = form.cleaned_data["time_control"]
     return kind, data["size"], time_control
 
@@ -292,7 +295,8 @@ def _range(value: object) -> tuple[float, float] | None:
         return float(value[0]), float(value[1])
     raise PairingError(
         "bad_request",
-        f"range must be null or [low, high], numbers from 0 to {RATING_LIMIT:g}, low <= high",
+        f"The opponent's rating: a lowest and a highest rating from 0 to {RATING_LIMIT:g}, "
+        "the lowest first",
         field="range",
     )
 

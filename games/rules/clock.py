@@ -50,6 +50,15 @@ SYSTEM_NAMES: dict[System, str] = {
     "correspondence": "correspondence",
 }
 SETTINGS = ("main_time", "increment", "periods", "period_time", "stones", "days")
+SETTING_NAMES = {
+    "main_time": ("Main time", "seconds"),
+    "increment": ("The increment", "seconds"),
+    "periods": ("The number of periods", ""),
+    "period_time": ("A period", "seconds"),
+    "stones": ("The stones to play in a period", ""),
+    "days": ("The days per move", "days"),
+}
+"""Each setting in a player's words, and its unit (the create form's labels say the same)."""
 
 SECOND = 1000
 DAY = 86_400 * SECOND
@@ -142,19 +151,26 @@ class TimeControl:
         others dropped. Raises TimeControlError (naming the field) for an unknown system, a
         missing setting, one that is not an integer, or one out of range (LIMITS)."""
         if system not in SYSTEMS:
-            raise TimeControlError("clock", f"clock must be one of none, {', '.join(SYSTEMS)}")
+            raise TimeControlError("clock", f"The clock must be one of none, {', '.join(SYSTEMS)}")
         values: dict[str, int] = {}
         for field in NEEDS[system]:
             value = settings.get(field)
+            words, unit = SETTING_NAMES[field]
             if value is None:
-                raise TimeControlError(field, f"{field} is needed for a {system} clock")
+                article = "an" if SYSTEM_NAMES[system][0] in "aeiou" else "a"
+                raise TimeControlError(
+                    field, f"{words} is needed for {article} {SYSTEM_NAMES[system]} clock"
+                )
             if not isinstance(value, int) or isinstance(value, bool):
-                raise TimeControlError(field, f"{field} must be an integer")
+                whole = f"a whole number of {unit}" if unit else "a whole number"
+                raise TimeControlError(field, f"{words} must be {whole}")
             low, high = LIMITS[field]
             if field == "main_time" and system in ("fischer", "absolute"):
                 low = 1  # no main time: no time at all
             if not low <= value <= high:
-                raise TimeControlError(field, f"{field} must be from {low} to {high}")
+                raise TimeControlError(
+                    field, f"{words} must be from {low:,} to {high:,} {unit}".strip()
+                )
             values[field] = value
         return cls(system=system, **values)
 

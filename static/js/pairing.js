@@ -32,11 +32,10 @@ function drawCounts() {
   }
 }
 
+/** "Go 9×9, 2 min, +5 s per move (Fischer), casual": the server's words for the seek. */
 function poolName(seek) {
-  const preset = buttons.find((button) => [button.dataset.casual, button.dataset.rated].includes(seek.pool));
-  const game = `${KIND_NAME[seek.kind] ?? seek.kind} ${seek.size}×${seek.size}`;
-  const clock = preset ? preset.querySelector(".pool-clock").textContent : seek.pool.split("-").slice(1, -1).join(" ");
-  return `${game} ${clock}, ${seek.rated ? "rated" : "casual"}`;
+  const label = seek.label ?? `${KIND_NAME[seek.kind] ?? seek.kind} ${seek.size}×${seek.size}`;
+  return `${label}, ${seek.rated ? "rated" : "casual"}`;
 }
 
 function elapsedSeconds() {
@@ -146,6 +145,13 @@ function integer(input) {
   return input.value.trim() === "" ? null : Number(input.value);
 }
 
+/** The main time in seconds from its minutes and seconds (null when both are empty). */
+function mainTime(elements) {
+  const [minutes, seconds] = [integer(elements.seek_main_minutes), integer(elements.seek_main_seconds)];
+  if (minutes === null && seconds === null) return null;
+  return (minutes ?? 0) * 60 + (seconds ?? 0);
+}
+
 customForm.addEventListener("change", fillCustom);
 customForm.addEventListener("submit", (event) => {
   event.preventDefault();
@@ -158,9 +164,16 @@ customForm.addEventListener("submit", (event) => {
     rated: Boolean(rated?.checked),
     range: null,
   };
-  for (const name of needs[message.clock] ?? []) message[name] = integer(elements[`seek_${name}`]);
+  for (const name of needs[message.clock] ?? []) {
+    message[name] = name === "main_time" ? mainTime(elements) : integer(elements[`seek_${name}`]);
+  }
   const [low, high] = [integer(elements.seek_range_low), integer(elements.seek_range_high)];
   if (low !== null || high !== null) message.range = [low ?? 0, high ?? 4000];
+  if (message.range && message.range[0] > message.range[1]) {
+    showError("The opponent's rating: the lowest first, then the highest.");
+    elements.seek_range_low.focus();
+    return;
+  }
   seek(message);
 });
 fillCustom();

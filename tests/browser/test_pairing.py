@@ -32,7 +32,9 @@ def test_two_people_click_the_same_pool_and_land_on_the_same_game(
         page.goto(base_url + "/")
     ann.locator("#pools .pool").filter(has_text="5m + 5×10s").click()
     expect(ann.locator("#seek-text")).to_contain_text("Looking for an opponent… 0:0")
-    expect(ann.locator("#seek-details")).to_contain_text("Go 9×9 5m + 5×10s, casual")
+    expect(ann.locator("#seek-details")).to_contain_text(
+        "Go 9×9, 5 min + 5 x 10 s (byo-yomi), casual"
+    )
     # 1500 +- (200 + 20 a second waited)
     expect(ann.locator("#seek-details")).to_contain_text(re.compile(r"rated 1[23]\d0-1[67]\d0"))
     # Bob's page counts Ann (the pairing loop sends the counts within a second).
@@ -54,9 +56,12 @@ def test_a_seek_is_cancelled_and_the_window_widens(new_context: NewContext, base
     page.select_option("#seek-kind", "go")
     page.select_option("#seek-size", "13")
     page.select_option("#seek-clock", "absolute")
-    page.fill("#seek-main_time", "777")
+    page.fill("#seek-main_minutes", "12")
+    page.fill("#seek-main_seconds", "57")
     page.get_by_role("button", name="Seek", exact=True).click()
-    expect(page.locator("#seek-details")).to_contain_text("Go 13×13 absolute 777, casual")
+    expect(page.locator("#seek-details")).to_contain_text(
+        "Go 13×13, 12 min 57 s in all (absolute), casual"
+    )
     expect(page.locator("#seek-text")).to_contain_text("0:02", timeout=5000)
     expect(page.locator("#seek-details")).to_contain_text(re.compile(r"rated 1[12]\d0-1[78]\d0"))
     page.get_by_role("button", name="Cancel").click()
@@ -87,7 +92,9 @@ def test_seek_again_from_a_called_off_game_seeks_at_once(
         "&period_time=10&rated=0"
     )
     expect(page.locator("#seek-text")).to_contain_text("Looking for an opponent… 0:0")
-    expect(page.locator("#seek-details")).to_contain_text("Go 9×9 5m + 5×10s, casual")
+    expect(page.locator("#seek-details")).to_contain_text(
+        "Go 9×9, 5 min + 5 x 10 s (byo-yomi), casual"
+    )
     assert page.evaluate("location.search") == ""
     page.get_by_role("button", name="Cancel").click()
     expect(page.locator("#pools")).to_be_visible()
@@ -116,3 +123,33 @@ def test_a_reload_while_seeking_keeps_the_seek_and_the_time_waited(
     expect(waiting).to_contain_text("1 waiting")
     page.wait_for_timeout(6000)  # past the 5 s a reload has: the seek was kept
     expect(waiting).to_contain_text("1 waiting")
+
+
+def test_the_custom_seek_speaks_the_create_forms_words(
+    new_context: NewContext, base_url: str
+) -> None:
+    """Sizes in order, the main time in minutes and seconds, errors in words."""
+    page = new_context(viewport=PHONE).new_page()
+    page.goto(base_url + "/")
+    page.locator("#custom-seek summary").click()
+    page.select_option("#seek-kind", "go")
+    sizes = page.locator("#seek-size option").all_text_contents()
+    assert sizes == [f"{n}×{n}" for n in range(3, 20, 2)]
+    page.select_option("#seek-clock", "fischer")
+    page.fill("#seek-main_minutes", "")
+    page.fill("#seek-main_seconds", "")
+    page.get_by_role("button", name="Seek", exact=True).click()
+    expect(page.locator("#seek-error")).to_have_text("Main time is needed for a Fischer clock.")
+    page.fill("#seek-range-low", "1900")
+    page.fill("#seek-range-high", "1200")
+    page.fill("#seek-main_minutes", "2")
+    page.get_by_role("button", name="Seek", exact=True).click()
+    expect(page.locator("#seek-error")).to_contain_text("the lowest first")
+    page.fill("#seek-range-low", "")
+    page.fill("#seek-range-high", "")
+    page.fill("#seek-increment", "5")
+    page.get_by_role("button", name="Seek", exact=True).click()
+    expect(page.locator("#seek-details")).to_contain_text(
+        "Go 19×19, 2 min, +5 s per move (Fischer), casual"
+    )
+    expect(page.locator("#seek-error")).to_be_hidden()
