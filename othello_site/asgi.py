@@ -18,6 +18,7 @@ from bots.middleware import TokenAuthMiddleware  # noqa: E402
 from bots.routing import websocket_urlpatterns as bot_websockets  # noqa: E402
 from games.realtime.routing import websocket_urlpatterns  # noqa: E402
 from games.workers import clockwatch  # noqa: E402
+from notifications import loop as outbox_loop  # noqa: E402
 from othello_site import websocket_flow  # noqa: E402
 from pairing import loop as pairing_loop  # noqa: E402
 from pairing.routing import websocket_urlpatterns as pairing_urlpatterns  # noqa: E402
@@ -32,6 +33,8 @@ websocket_flow.install()
 clockwatch.start_when_serving()
 # And one of them at a time pairs the seeks (pairing.loop).
 pairing_loop.start_when_serving()
+# Every process sends the notifications' deliveries it claims (notifications.loop).
+outbox_loop.start_when_serving()
 
 application = ProtocolTypeRouter(
     {

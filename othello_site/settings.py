@@ -35,11 +35,22 @@ Environment variables:
     REVIEW_GO_COMMAND  the GTP engine that reviews Go games, a command line (default GNU
                      Go at GNUGO_PATH); it must answer GNU Go's top_moves_black/white and
                      estimate_score
-    EMAIL_HOST       an SMTP server for the password reset mails; unset, they are printed
-                     on the console (Django's console backend)
+    EMAIL_BACKEND    Django's e-mail backend (e.g. django.core.mail.backends.filebased
+                     .EmailBackend, with EMAIL_FILE_PATH); default: SMTP with EMAIL_HOST
+                     set, else the console
+    EMAIL_FILE_PATH  the folder of the file backend's mails
+    EMAIL_HOST       an SMTP server for the password reset and notification mails; unset
+                     (and no EMAIL_BACKEND), they are printed on the console
     EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL
                      that server's port (default 25), login and encryption (on/off)
     DEFAULT_FROM_EMAIL  the mails' sender (default "Othello & Go <noreply@localhost>")
+    SITE_URL         the site's address as the outside sees it, for the links in e-mails
+                     (default http://127.0.0.1:8000)
+    VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY  Web Push's key pair (PEM or base64url); unset,
+                     one is made once and kept in VAPID_KEY_FILE (default vapid_key.pem
+                     beside the database)
+    VAPID_SUBJECT    the contact a push service may write to (default
+                     mailto:noreply@localhost)
     DATABASE_URL     e.g. postgres://user@host:5432/name (psycopg 3)
     REDIS_URL        e.g. redis://host:6379/0 (channels-redis)
 """
@@ -172,6 +183,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "accounts",
+    "notifications",
     "games",
     "pairing",
     "players",
@@ -232,6 +244,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # The bell in the header: the account's unread notifications.
+                "notifications.context.unread",
             ],
         },
     },
@@ -376,34 +390,65 @@ LOGOUT_REDIRECT_URL = "/"
 
 
 def email_settings(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Django's e-mail settings (the password reset mails) from ``environ``: SMTP when
-    EMAIL_HOST is set, else the console backend, which prints each mail on the server's
-    output (enough for one person running the server)."""
+    """Django's e-mail settings (password resets, notifications) from ``environ``:
+    ``EMAIL_BACKEND`` when set (with ``EMAIL_FILE_PATH`` for Django's file backend), else
+    SMTP when EMAIL_HOST is set, else the console backend, which prints each mail on the
+    server's output (enough for one person running the server)."""
     sender = environ.get("DEFAULT_FROM_EMAIL", "").strip() or "Othello & Go <noreply@localhost>"
     host = environ.get("EMAIL_HOST", "").strip()
+    backend = environ.get("EMAIL_BACKEND", "").strip()
+    if backend:
+        chosen: dict[str, Any] = {
+            "EMAIL_BACKEND": backend,
+            "DEFAULT_FROM_EMAIL": sender,
+            "SERVER_EMAIL": sender,
+        }
+        if environ.get("EMAIL_FILE_PATH", "").strip():
+            chosen["EMAIL_FILE_PATH"] = environ["EMAIL_FILE_PATH"].strip()
+        if host:
+            chosen.update(_smtp(environ, host))
+        return chosen
     if not host:
         return {
             "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
             "DEFAULT_FROM_EMAIL": sender,
             "SERVER_EMAIL": sender,
         }
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        **_smtp(environ, host),
+        "DEFAULT_FROM_EMAIL": sender,
+        "SERVER_EMAIL": sender,
+    }
+
+
+def _smtp(environ: Mapping[str, str], host: str) -> dict[str, Any]:
     port = environ.get("EMAIL_PORT", "").strip() or "25"
     if not port.isdigit():
         raise ImproperlyConfigured(f"EMAIL_PORT={port!r}: expected a port number")
     return {
-        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
         "EMAIL_HOST": host,
         "EMAIL_PORT": int(port),
         "EMAIL_HOST_USER": environ.get("EMAIL_HOST_USER", ""),
         "EMAIL_HOST_PASSWORD": environ.get("EMAIL_HOST_PASSWORD", ""),
         "EMAIL_USE_TLS": _flag("EMAIL_USE_TLS", default=False, environ=environ),
         "EMAIL_USE_SSL": _flag("EMAIL_USE_SSL", default=False, environ=environ),
-        "DEFAULT_FROM_EMAIL": sender,
-        "SERVER_EMAIL": sender,
+        "EMAIL_TIMEOUT": 10,
     }
 
 
 globals().update(email_settings(os.environ))
+
+# Notifications (the notifications app): the address the site's links in e-mails start
+# with, and Web Push's VAPID key pair (made once and kept beside the database when not
+# given) and the contact a push service may write to.
+SITE_URL = os.environ.get("SITE_URL", "").strip() or "http://127.0.0.1:8000"
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_KEY_FILE = Path(os.environ.get("VAPID_KEY_FILE", "").strip() or BASE_DIR / "vapid_key.pem")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip() or "mailto:noreply@localhost"
+# Push endpoints on this machine over plain HTTP: only the tests' own push service.
+PUSH_LOCAL_ENDPOINTS = "PYTEST_VERSION" in os.environ
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"

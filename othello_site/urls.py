@@ -5,11 +5,15 @@ from django.contrib import admin
 from django.urls import include, path
 
 from home import views as home
+from notifications import views as notification_views
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("notifications.json", notification_views.notifications_json, name="notifications_json"),
+    path("notifications/", include("notifications.urls")),
+    path("sw.js", notification_views.service_worker, name="service_worker"),
     path("accounts/", include("django.contrib.auth.urls")),
     # Before games' routes: bots.urls holds /games/<id>/decline/ and /players/bots/
     # (before the players' /players/<username>/).

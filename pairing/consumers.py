@@ -25,6 +25,7 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.players import Player, spoken_name
+from broadcast import account_group
 from games import selectors
 from games.realtime import events
 from games.realtime.sockets import (
@@ -158,10 +159,19 @@ def _seeks_here() -> _Seeks:
 
 
 class LobbyConsumer(DirectDispatchConsumer):
-    """One home page: the lobby, live, and its session's seek."""
+    """One home page: the lobby, live, and its session's seek; for an account, its
+    notifications (on every page: a socket opened with ``?bell=1``, as the header's bell
+    opens it, hears only those, and keeps no seek)."""
 
     async def connect(self) -> None:
         await self.accept()
+        user = self.scope.get("user")
+        self.account = user.pk if user is not None and user.is_authenticated else None
+        if self.account is not None:
+            await self.channel_layer.group_add(account_group(self.account), self.channel_name)
+        self.bell_only = b"bell=1" in self.scope.get("query_string", b"").split(b"&")
+        if self.bell_only:
+            return
         await self.channel_layer.group_add(events.LOBBY_GROUP, self.channel_name)
         try:
             self.player, lobby, seek = await database(_open, self.scope, self.channel_name)
@@ -176,6 +186,10 @@ class LobbyConsumer(DirectDispatchConsumer):
             await self.send_json({"type": "seeking", "seek": seek})
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "account", None) is not None:
+            await self.channel_layer.group_discard(account_group(self.account), self.channel_name)
+        if getattr(self, "bell_only", False):
+            return
         await self.channel_layer.group_discard(events.LOBBY_GROUP, self.channel_name)
         if not hasattr(self, "group"):
             return
@@ -190,6 +204,8 @@ class LobbyConsumer(DirectDispatchConsumer):
             if text_data is None:
                 raise GameError("bad_request", "binary frames are not accepted")
             message = parse_message(text_data, MESSAGE_TYPES)
+            if self.bell_only:
+                raise GameError("bad_request", "this socket hears notifications only")
             if message["type"] == "seek":
                 seek, tabs = await _seeks_here().seek(self.scope, self.player, message)
                 self.sought: dict[str, Any] | None = message
@@ -259,6 +275,8 @@ class LobbyConsumer(DirectDispatchConsumer):
         """The channel layer lost this socket's groups for a while (a Redis restart): what
         was sent meanwhile reached nobody, so the client gets the lobby and its seek as
         they are now (a seek paired meanwhile: the session's game is on its home page)."""
+        if self.bell_only:
+            return
         try:
             lobby, seek = await database(_now, self.player)
         except GameError:
@@ -266,6 +284,22 @@ class LobbyConsumer(DirectDispatchConsumer):
         await self.send_json(lobby)
         if seek is not None:
             await self.send_json({"type": "seeking", "seek": seek})
+
+    async def account_notification(self, event: dict[str, Any]) -> None:
+        """Something happened for this socket's account (notifications.services.notify):
+        ``{"type": "notification", "notification": N, "unread": n}``."""
+        await self.send_json(
+            {
+                "type": "notification",
+                "notification": event["notification"],
+                "unread": event["unread"],
+            }
+        )
+
+    async def account_unread(self, event: dict[str, Any]) -> None:
+        """Some of the account's notifications were marked read (another tab, say):
+        ``{"type": "unread", "unread": n}``."""
+        await self.send_json({"type": "unread", "unread": event["unread"]})
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """The lobby changed, from `events.broadcast_lobby`."""

@@ -14,6 +14,7 @@ from games import rules, signals
 from games.models import Game, Move
 from games.realtime import events
 from games.rules import go
+from games.services import tell
 
 # The contract's error codes, in the order that decides which one a request gets when
 # several apply. rate_limited and unavailable come from outside the services (the
@@ -157,6 +158,7 @@ def finish(game: Game, *, result: str) -> None:
     game.result = result
     game.finished_at = timezone.now()
     signals.game_finished.send(sender=Game, game=game)
+    tell.ended(game)
     on_commit(events.broadcast_lobby)
 
 

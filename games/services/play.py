@@ -18,7 +18,7 @@ from games.models import Game, Move
 from games.realtime import events
 from games.rules import go
 from games.selectors import color_of, position_of, remember_position
-from games.services import clock
+from games.services import clock, tell
 from games.services.base import (
     GameError,
     check_ply,
@@ -170,6 +170,7 @@ def apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Mov
     # A move that does not end play writes only what a move changes: building and
     # encoding the UPDATE of every column (ten of them JSON) was a fifth of a move's cost.
     game.save(update_fields=None if position.is_over else MOVED_FIELDS)
+    tell.moved(game, mover=moves[0].color)
     nudge_computer(game)
     on_commit(lambda: events.broadcast_moved(game, moves))
     return moves

@@ -128,6 +128,36 @@ function draw(message) {
   list.replaceChildren(table);
 }
 
+// "Your games": a game where it is now this player's move (a notification `your_move`)
+// comes first, marked, without a reload.
+const myGames = document.querySelector(".lobby-mine");
+document.addEventListener("notification", (event) => {
+  const notification = event.detail.notification;
+  if (!notification || notification.kind !== "your_move" || !myGames) return;
+  let body = myGames.querySelector("tbody");
+  if (!body) {
+    const table = Object.assign(document.createElement("table"), { className: "stacking" });
+    body = document.createElement("tbody");
+    table.append(body);
+    myGames.querySelector("p.muted")?.remove();
+    myGames.append(table);
+  }
+  let link = [...body.querySelectorAll("a")].find((a) => a.getAttribute("href") === notification.url);
+  if (!link) {
+    const row = document.createElement("tr");
+    const cell = document.createElement("td");
+    link = Object.assign(document.createElement("a"), { href: notification.url, textContent: notification.text });
+    cell.append(link);
+    row.append(cell);
+    body.prepend(row);
+  }
+  const cell = link.closest("td");
+  if (!cell.querySelector(".your-move")) {
+    cell.append(" ", Object.assign(document.createElement("span"), { className: "your-move", textContent: "Your move" }));
+  }
+  body.prepend(link.closest("tr"));
+});
+
 let pending = null;
 list.addEventListener("focusout", () => {
   setTimeout(() => {

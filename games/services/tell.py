@@ -1,0 +1,83 @@
+"""What the games tell their players through notifications (DESIGN.md, "Notifications"),
+in the transaction of the move or the end that caused it.
+
+- ``your_move``: after a move, the side now to move, when it is an account's: in a
+  correspondence game always (by e-mail too, as the account chose), in any other game
+  when none of its sockets is open on the game (its seat offline). The mover's own
+  ``your_move`` of the game is marked read: it has acted on it.
+- ``game_over``: when a game ends, each account seated in it that is not on its page (a
+  correspondence game: always).
+"""
+
+from __future__ import annotations
+
+from games.models import Game
+from games.records import result_text
+from notifications import services as notifications
+from notifications.models import Kind
+
+
+def subject_of(game: Game) -> str:
+    return f"game:{game.public_id}"
+
+
+def _url(game: Game) -> str:
+    return f"/games/{game.public_id}/"
+
+
+def _by_correspondence(game: Game) -> bool:
+    return bool(game.time_control) and game.time_control.get("system") == "correspondence"
+
+
+def _label(game: Game) -> str:
+    return f"{Game.Kind(game.kind).label} {game.size}\N{MULTIPLICATION SIGN}{game.size}"
+
+
+def moved(game: Game, mover: str) -> None:
+    """After ``mover``'s move in ``game`` (saved in this transaction): the mover's
+    ``your_move`` read; the side to move told, when it is an account that is away (or the
+    game is by correspondence)."""
+    subject = subject_of(game)
+    mover_id = getattr(game, f"{mover}_user_id")
+    if mover_id is not None:
+        notifications.seen(user_id=mover_id, subject=subject)
+    if game.status != Game.Status.ACTIVE:
+        return
+    side = str(game.to_move)
+    user_id = getattr(game, f"{side}_user_id")
+    if side == mover or user_id is None or side == game.computer_color:
+        return
+    correspondence = _by_correspondence(game)
+    if not correspondence and getattr(game, f"{side}_online"):
+        return
+    opponent = getattr(game, f"{mover}_name", "") or "your opponent"
+    notifications.notify(
+        user_id=user_id,
+        kind=Kind.YOUR_MOVE,
+        text=f"Your move against {opponent} ({_label(game)})",
+        url=_url(game),
+        subject=subject,
+        email=correspondence,
+    )
+
+
+def ended(game: Game) -> None:
+    """``game`` has just finished: each of its accounts away from it told the result."""
+    correspondence = _by_correspondence(game)
+    words = result_text(game.result, str(game.kind)) or "ended"
+    for side in ("black", "white"):
+        user_id = getattr(game, f"{side}_user_id")
+        if user_id is None or side == game.computer_color:
+            continue
+        if not correspondence and getattr(game, f"{side}_online"):
+            continue
+        other = "white" if side == "black" else "black"
+        opponent = getattr(game, f"{other}_name", "") or "your opponent"
+        notifications.seen(user_id=user_id, subject=subject_of(game))
+        notifications.notify(
+            user_id=user_id,
+            kind=Kind.GAME_OVER,
+            text=f"Your game against {opponent} ({_label(game)}) is over: {words}",
+            url=_url(game),
+            subject=subject_of(game),
+        )

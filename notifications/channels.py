@@ -1,0 +1,124 @@
+"""How a delivery leaves the site: an e-mail (Django's mail, a plain-text and an HTML part,
+a signed one-click unsubscribe link and the ``List-Unsubscribe`` headers, RFC 2369 and
+8058), or a Web Push message (``pywebpush``: VAPID, RFC 8291's encryption) to one device."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from notifications import keys
+from notifications.models import Delivery, Kind, Notification
+from notifications.outbox import Gone
+
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+PUSH_TTL = 24 * 3600
+"""How long a push service keeps a message for a device that is offline (seconds)."""
+
+
+def send(delivery: Delivery) -> None:
+    """Send ``delivery`` by its channel. Raises ``outbox.Gone`` for a device whose push
+    subscription is gone, anything else for a failure worth trying again."""
+    if delivery.channel == Delivery.Channel.EMAIL:
+        send_email(delivery.notification)
+    else:
+        assert delivery.subscription is not None
+        send_push(delivery)
+
+
+def absolute(path: str) -> str:
+    """``path`` on the site as the outside sees it (``SITE_URL``)."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def unsubscribe_token(*, user_id: int, kind: str) -> str:
+    """A signed token that stops ``kind``'s e-mails to the account (no login needed)."""
+    return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str]:
+    """The account and kind of an unsubscribe token; raises ``signing.BadSignature``."""
+    found: Any = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    if not isinstance(found, dict) or found.get("k") not in Kind.values:
+        raise signing.BadSignature("not an unsubscribe token")
+    return int(found["u"]), str(found["k"])
+
+
+def email_message(notification: Notification) -> EmailMultiAlternatives:
+    """The e-mail of ``notification``: a subject, a plain-text part and an HTML part, each
+    with the link to the page and the one-click unsubscribe link of its kind."""
+    user = notification.user
+    unsubscribe = absolute(
+        reverse(
+            "notifications:unsubscribe",
+            args=[unsubscribe_token(user_id=user.pk, kind=notification.kind)],
+        )
+    )
+    context = {
+        "notification": notification,
+        "username": user.get_username(),
+        "link": absolute(notification.url),
+        "unsubscribe": unsubscribe,
+        "kind": Kind(notification.kind).label.lower(),
+        "settings": absolute(reverse("notifications:settings")),
+    }
+    message = EmailMultiAlternatives(
+        subject=f"Othello & Go: {notification.text}",
+        body=render_to_string("notifications/email.txt", context),
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(render_to_string("notifications/email.html", context), "text/html")
+    return message
+
+
+def send_email(notification: Notification) -> None:
+    """Send ``notification`` by e-mail to its account's address."""
+    email_message(notification).send(fail_silently=False)
+
+
+def push_payload(notification: Notification) -> dict[str, Any]:
+    """What a device's service worker gets: the notification (N) and its title."""
+    return {
+        "title": "Othello & Go",
+        "body": notification.text,
+        "url": notification.url,
+        "kind": notification.kind,
+        "id": notification.pk,
+    }
+
+
+def send_push(delivery: Delivery) -> None:
+    """Push ``delivery``'s notification to its device. Raises ``Gone`` when the push
+    service says the subscription no longer exists (404, 410)."""
+    from pywebpush import WebPushException, webpush  # heavy: only where pushes are sent
+
+    subscription = delivery.subscription
+    assert subscription is not None
+    info = {
+        "endpoint": subscription.endpoint,
+        "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+    }
+    try:
+        webpush(
+            subscription_info=info,
+            data=json.dumps(push_payload(delivery.notification)),
+            vapid_private_key=keys.vapid_private_key(),
+            vapid_claims={"sub": settings.VAPID_SUBJECT},
+            ttl=PUSH_TTL,
+            timeout=10,
+        )
+    except WebPushException as error:
+        status = getattr(error.response, "status_code", None)
+        if status in (404, 410):
+            raise Gone(f"the push service answered {status}") from None
+        raise

@@ -1,0 +1,259 @@
+"""Notifications' use cases: telling an account that something happened, reading them,
+marking them read, the account's choices, a device's push subscription.
+
+``notify`` is called by the apps above inside the transaction of the event (a move, a
+challenge): the notification and its deliveries (an e-mail, a push per device, as the
+account chose) are written there, so that an event that rolls back tells nobody, and one
+that commits is never lost (the outbox sends the deliveries afterwards). Once the
+transaction commits, the account's open pages hear ``{"type": "notification"}`` on their
+lobby socket, and this process's outbox is nudged to send at once.
+
+Your move, once: while an account has an unread ``your_move`` for a game, a new one for
+that game refreshes it (no second notification, no second e-mail); the account's own move
+in the game marks it read (``seen``). So a player never gets more than one ``your_move``
+mail for a game until they have moved.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.dispatch import Signal
+from django.utils import timezone
+
+from broadcast import account_group, send_to_group
+from notifications.models import Delivery, Kind, Notification, Preference, PushSubscription
+
+LATEST = 50
+"""How many notifications ``GET /notifications.json`` lists."""
+
+DEFAULTS: dict[str, tuple[bool, bool]] = {
+    Kind.YOUR_MOVE: (True, True),
+    Kind.CHALLENGE: (True, True),
+    Kind.CHALLENGE_DECLINED: (False, True),
+    Kind.GAME_OVER: (False, True),
+    Kind.TOURNAMENT_STARTING: (False, True),
+    Kind.ROUND_PAIRED: (False, True),
+}
+"""Each kind's (e-mail, push) without a choice of the account's: e-mail for a challenge
+and for your move in a correspondence game (DESIGN.md), push for everything on the
+devices the account asked it on."""
+
+delivery_due = Signal()
+"""Sent after a commit that wrote deliveries: this process's outbox sends them at once
+instead of at its next tick."""
+
+
+class NotificationError(ValueError):
+    """A request the notifications refuse (an unknown kind, a bad subscription)."""
+
+
+def notification_json(notification: Notification) -> dict[str, Any]:
+    """N: ``{"id", "kind", "text", "url", "created" (ISO 8601), "read"}``."""
+    return {
+        "id": notification.pk,
+        "kind": str(notification.kind),
+        "text": notification.text,
+        "url": notification.url,
+        "created": notification.created_at.isoformat(),
+        "read": notification.read_at is not None,
+    }
+
+
+def notify(
+    *,
+    user_id: int,
+    kind: str,
+    text: str,
+    url: str,
+    subject: str = "",
+    email: bool = True,
+    now: datetime.datetime | None = None,
+) -> Notification:
+    """Tell the account ``user_id`` that something happened (call it inside the event's
+    transaction): the stored notification, its deliveries as the account chose (``email``
+    false: none by e-mail whatever the choice, e.g. a move in a game that is not by
+    correspondence), and after the commit its pages told. An unread ``your_move`` of the
+    same ``subject`` is refreshed instead of made again."""
+    if kind not in DEFAULTS:
+        raise NotificationError(f"unknown kind {kind!r}")
+    now = now or timezone.now()
+    if kind == Kind.YOUR_MOVE and subject:
+        waiting = Notification.objects.filter(
+            user_id=user_id, subject=subject, kind=kind, read_at=None
+        ).first()
+        if waiting is not None:
+            waiting.text, waiting.url, waiting.created_at = text, url, now
+            waiting.save(update_fields=["text", "url", "created_at"])
+            _tell_pages(waiting)
+            return waiting
+    notification = Notification.objects.create(
+        user_id=user_id, kind=kind, text=text[:300], url=url, subject=subject, created_at=now
+    )
+    by_email, by_push = choices(user_id=user_id, kind=kind)
+    deliveries = []
+    if email and by_email and _address(user_id):
+        deliveries.append(_delivery(notification, Delivery.Channel.EMAIL, now))
+    if by_push:
+        for subscription in PushSubscription.objects.filter(user_id=user_id).only("pk"):
+            deliveries.append(
+                _delivery(notification, Delivery.Channel.PUSH, now, subscription=subscription)
+            )
+    if deliveries:
+        Delivery.objects.bulk_create(deliveries)
+        transaction.on_commit(lambda: delivery_due.send(sender=Delivery), robust=True)
+    _tell_pages(notification)
+    return notification
+
+
+def _delivery(
+    notification: Notification,
+    channel: str,
+    now: datetime.datetime,
+    *,
+    subscription: PushSubscription | None = None,
+) -> Delivery:
+    return Delivery(
+        notification=notification,
+        channel=channel,
+        subscription=subscription,
+        next_try_at=now,
+        created_at=now,
+    )
+
+
+def _address(user_id: int) -> str:
+    found = get_user_model().objects.filter(pk=user_id).values_list("email", flat=True).first()
+    return str(found or "")
+
+
+def _tell_pages(notification: Notification) -> None:
+    """After the commit: ``{"type": "notification", "notification": N, "unread": n}`` to
+    the account's lobby sockets."""
+    user_id = notification.user_id
+
+    def tell() -> None:
+        event = {
+            "type": "account.notification",
+            "notification": notification_json(notification),
+            "unread": unread_count(user_id),
+        }
+        send_to_group(account_group(user_id), event)
+
+    transaction.on_commit(tell, robust=True)
+
+
+def seen(*, user_id: int, subject: str, kind: str = Kind.YOUR_MOVE) -> int:
+    """The account's unread notifications of ``kind`` about ``subject`` marked read (it
+    acted on them: it moved in the game). How many."""
+    return Notification.objects.filter(
+        user_id=user_id, subject=subject, kind=kind, read_at=None
+    ).update(read_at=timezone.now())
+
+
+def unread_count(user_id: int) -> int:
+    """How many of the account's notifications are unread."""
+    return Notification.objects.filter(user_id=user_id, read_at=None).count()
+
+
+def recent(*, user_id: int) -> list[Notification]:
+    """The account's latest notifications, newest first, ``LATEST`` at most."""
+    found = Notification.objects.filter(user_id=user_id).order_by("-created_at", "-pk")
+    return list(found[:LATEST])
+
+
+def latest(*, user_id: int) -> dict[str, Any]:
+    """``GET /notifications.json``: ``{"unread": n, "notifications": [N, ...]}``, newest
+    first, ``LATEST`` at most."""
+    return {
+        "unread": unread_count(user_id),
+        "notifications": [notification_json(n) for n in recent(user_id=user_id)],
+    }
+
+
+@transaction.atomic
+def mark_read(*, user_id: int, ids: list[int] | None) -> int:
+    """The account's notifications ``ids`` (all of them for None) marked read; another
+    account's ids are left as they are. How many were marked."""
+    unread = Notification.objects.filter(user_id=user_id, read_at=None)
+    if ids is not None:
+        unread = unread.filter(pk__in=ids)
+    marked = unread.update(read_at=timezone.now())
+    if marked:
+        count = unread_count(user_id)
+        event = {"type": "account.unread", "unread": count}
+        transaction.on_commit(lambda: send_to_group(account_group(user_id), event), robust=True)
+    return marked
+
+
+# The account's choices
+
+
+def choices(*, user_id: int, kind: str) -> tuple[bool, bool]:
+    """(e-mail, push) for ``kind``: the account's choice, else the default."""
+    chosen = Preference.objects.filter(user_id=user_id, kind=kind).values_list("email", "push")
+    return tuple(chosen.first() or DEFAULTS[kind])  # type: ignore[return-value]
+
+
+def all_choices(*, user_id: int) -> dict[str, tuple[bool, bool]]:
+    """Every kind's (e-mail, push) for the account, in the kinds' order."""
+    chosen = {
+        row[0]: (row[1], row[2])
+        for row in Preference.objects.filter(user_id=user_id).values_list("kind", "email", "push")
+    }
+    return {kind: chosen.get(kind, default) for kind, default in DEFAULTS.items()}
+
+
+@transaction.atomic
+def choose(*, user_id: int, kind: str, email: bool, push: bool) -> None:
+    """The account's choice for ``kind``."""
+    if kind not in DEFAULTS:
+        raise NotificationError(f"unknown kind {kind!r}")
+    Preference.objects.update_or_create(
+        user_id=user_id, kind=kind, defaults={"email": email, "push": push}
+    )
+
+
+# Devices
+
+
+@transaction.atomic
+def subscribe(*, user_id: int, subscription: Any) -> PushSubscription:
+    """Keep a browser's push subscription (``PushSubscription.toJSON()``: ``{"endpoint",
+    "keys": {"p256dh", "auth"}}``) for the account. Raises NotificationError for anything
+    else."""
+    try:
+        endpoint = subscription["endpoint"]
+        keys = subscription["keys"]
+        p256dh, auth = keys["p256dh"], keys["auth"]
+    except (KeyError, TypeError):
+        raise NotificationError("a subscription is {endpoint, keys: {p256dh, auth}}") from None
+    if not all(isinstance(value, str) and value for value in (endpoint, p256dh, auth)):
+        raise NotificationError("a subscription's endpoint and keys are strings")
+    if not endpoint.startswith("https://") and not _local(endpoint):
+        raise NotificationError("a push endpoint is an https:// URL")
+    if len(endpoint) > 1000 or len(p256dh) > 200 or len(auth) > 100:
+        raise NotificationError("a subscription's endpoint or keys are too long")
+    found, _ = PushSubscription.objects.update_or_create(
+        endpoint=endpoint, defaults={"user_id": user_id, "p256dh": p256dh, "auth": auth}
+    )
+    return found
+
+
+def _local(endpoint: str) -> bool:
+    """A push service on this machine over plain HTTP: only where ``PUSH_LOCAL_ENDPOINTS``
+    allows it (the tests' own, which decrypts what it gets), never a way to make the server
+    post to its own host's services."""
+    return settings.PUSH_LOCAL_ENDPOINTS and endpoint.startswith(
+        ("http://127.0.0.1:", "http://localhost:")
+    )
+
+
+def unsubscribe_device(*, user_id: int, endpoint: str) -> bool:
+    """The account's subscription at ``endpoint`` forgotten; whether there was one."""
+    deleted, _ = PushSubscription.objects.filter(user_id=user_id, endpoint=endpoint).delete()
+    return bool(deleted)

@@ -1,0 +1,54 @@
+// The bell in the header: the account's unread notifications, live. It hears
+// {"type": "notification"} (and {"type": "unread"} when another tab marks some read) on
+// the lobby's socket: the home page's own (lobby.js), else a socket of its own in "bell"
+// mode, which hears only the account's notifications. The tab's title counts them.
+
+const bell = document.getElementById("bell");
+const count = document.getElementById("bell-count");
+const RECONNECT_FIRST_MS = 1000;
+const RECONNECT_MAX_MS = 30000;
+const title = document.title.replace(/^\(\d+\) /, "");
+
+function show(unread) {
+  const n = Math.max(0, Number(unread) || 0);
+  count.hidden = n === 0;
+  count.firstChild.textContent = String(n);
+  bell.dataset.unread = String(n);
+  document.title = n > 0 ? `(${n}) ${title}` : title;
+}
+
+function hear(message) {
+  if (message.type === "notification" || message.type === "unread") {
+    show(message.unread);
+    document.dispatchEvent(new CustomEvent("notification", { detail: message }));
+  }
+}
+
+function ownSocket() {
+  let attempts = 0;
+  const connect = () => {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(`${scheme}//${location.host}/ws/lobby/?bell=1`);
+    socket.addEventListener("open", () => {
+      attempts = 0;
+    });
+    socket.addEventListener("message", (event) => hear(JSON.parse(event.data)));
+    socket.addEventListener("close", (event) => {
+      if (event.code === 4401) return; // logged out meanwhile: nothing to hear
+      const wait = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** attempts);
+      attempts += 1;
+      setTimeout(connect, wait * (0.75 + Math.random() / 2));
+    });
+  };
+  connect();
+}
+
+if (bell && count) {
+  show(bell.dataset.unread);
+  if (document.getElementById("lobby-mine")) {
+    const { listenToLobby } = await import("./lobby.js");
+    listenToLobby(hear);
+  } else {
+    ownSocket();
+  }
+}

@@ -1,0 +1,161 @@
+# ruff: noqa: RUF001 (the words name a board with the multiplication sign, as the site does)
+"""What the games tell their players (games.services.tell): your move, in a game the
+player is away from or by correspondence; the game's end; and the account's open pages
+hear it on the lobby socket at once."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.test import Client
+
+from accounts.players import Player
+from games import selectors, services
+from games.models import Game
+from games.rules.clock import TimeControl
+from notifications.models import Delivery, Notification
+from othello_site.asgi import application
+from tests.pairing.test_consumers import HEADERS, TIMEOUT
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CORRESPONDENCE = TimeControl.correspondence(days=3)
+BLITZ = TimeControl.fischer(main_time=300, increment=3)
+
+
+def account(name: str) -> tuple[User, Player]:
+    user = User.objects.create_user(name, email=f"{name}@example.org")
+    return user, Player(session_key=f"{name}-session", user_id=user.pk, username=name)
+
+
+def game_between(black: Player, white: Player, control: TimeControl | None) -> Game:
+    game = services.create_game(
+        player=black, kind="othello", size=8, color="black", name="", time_control=control
+    )
+    return services.join_game(player=white, game_id=game.public_id, name="")
+
+
+def move(game: Game, player: Player) -> Game:
+    game = Game.objects.get(pk=game.pk)
+    point = selectors.position_of(game).legal_moves()[0]
+    services.play(player=player, game_id=game.public_id, ply=game.ply, point=list(point))
+    return Game.objects.get(pk=game.pk)
+
+
+def notifications_of(user: User) -> list[tuple[str, str, bool]]:
+    return [
+        (n.kind, n.text, n.read_at is None)
+        for n in Notification.objects.filter(user=user).order_by("created_at", "pk")
+    ]
+
+
+def test_a_correspondence_move_tells_the_opponent_by_site_and_mail() -> None:
+    (ann, black), (bob, white) = account("ann"), account("bob")
+    game = game_between(black, white, CORRESPONDENCE)
+
+    game = move(game, black)
+
+    assert notifications_of(bob) == [("your_move", "Your move against ann (Othello 8×8)", True)]
+    assert notifications_of(ann) == []
+    assert list(Delivery.objects.values_list("channel", "notification__user__username")) == [
+        ("email", "bob")
+    ]
+    move(game, white)  # Bob moved: his your_move is read; Ann's turn now
+    assert notifications_of(bob) == [("your_move", "Your move against ann (Othello 8×8)", False)]
+    assert [kind for kind, _, unread in notifications_of(ann) if unread] == ["your_move"]
+
+
+def test_a_blitz_move_tells_an_opponent_only_when_away_and_never_by_mail() -> None:
+    (_, black), (bob, white) = account("ann"), account("bob")
+    game = game_between(black, white, BLITZ)
+    Game.objects.filter(pk=game.pk).update(white_online=True)
+
+    game = move(game, black)
+    assert notifications_of(bob) == []
+
+    game = move(game, white)
+    Game.objects.filter(pk=game.pk).update(white_online=False)
+    move(game, black)
+    assert [kind for kind, _, _ in notifications_of(bob)] == ["your_move"]
+    assert not Delivery.objects.exists()
+
+
+def test_guests_and_the_computer_are_told_nothing() -> None:
+    _, black = account("ann")
+    game = services.create_game(
+        player=black, kind="othello", size=8, color="black", name="", time_control=CORRESPONDENCE
+    )
+    services.join_game(player=Player(session_key="guest"), game_id=game.public_id, name="Gil")
+    move(game, black)
+    against_computer = services.create_game(
+        player=black,
+        kind="othello",
+        size=8,
+        color="black",
+        name="",
+        opponent="computer",
+        level=1,
+    )
+    move(against_computer, black)
+    assert not Notification.objects.exists()
+
+
+def test_the_end_of_a_game_tells_its_away_players() -> None:
+    (ann, black), (bob, white) = account("ann"), account("bob")
+    game = game_between(black, white, CORRESPONDENCE)
+    game = move(game, black)
+
+    services.resign(player=white, game_id=game.public_id)
+
+    assert notifications_of(ann)[-1] == (
+        "game_over",
+        "Your game against bob (Othello 8×8) is over: Black wins by resignation",
+        True,
+    )
+    assert [(kind, unread) for kind, _, unread in notifications_of(bob)] == [
+        ("your_move", False),
+        ("game_over", True),
+    ]
+
+
+@asynccontextmanager
+async def bell(username: str) -> AsyncIterator[WebsocketCommunicator]:
+    def cookie() -> str:
+        browser = Client()
+        browser.force_login(User.objects.get(username=username))
+        browser.get("/games/")
+        return browser.cookies["sessionid"].value
+
+    headers = [
+        *HEADERS,
+        (b"cookie", f"sessionid={await database_sync_to_async(cookie)()}".encode()),
+    ]
+    socket = WebsocketCommunicator(application, "/ws/lobby/?bell=1", headers=headers)
+    assert (await socket.connect(timeout=TIMEOUT))[0]
+    try:
+        yield socket
+    finally:
+        await socket.disconnect()
+
+
+async def test_the_accounts_open_pages_hear_it_on_the_lobby_socket() -> None:
+    (_, black), (_, white) = await database_sync_to_async(
+        lambda: (account("ann"), account("bob"))
+    )()
+    game = await database_sync_to_async(game_between)(black, white, CORRESPONDENCE)
+    async with bell("bob") as socket:
+        assert await socket.receive_nothing(timeout=0.2)  # a bell hears no lobby
+        await database_sync_to_async(move)(game, black)
+        heard: dict[str, Any] = await socket.receive_json_from(timeout=2)
+        assert heard["type"] == "notification" and heard["unread"] == 1
+        assert heard["notification"]["kind"] == "your_move"
+        assert heard["notification"]["url"] == f"/games/{game.public_id}/"
+        # A seek on a bell: refused, and nothing is stored.
+        await socket.send_json_to({"type": "cancel_seek"})
+        assert (await socket.receive_json_from(timeout=2))["code"] == "bad_request"

@@ -1,0 +1,174 @@
+"""notifications.services: a notification stored for an account in the event's
+transaction, with its deliveries as the account chose; reading and marking read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from notifications import services
+from notifications.models import Delivery, Kind, Notification, PushSubscription
+
+pytestmark = pytest.mark.django_db
+
+
+def account(name: str, email: str = "") -> User:
+    return User.objects.create_user(name, email=email)
+
+
+def subscribe(user: User, n: int = 1) -> None:
+    for number in range(n):
+        PushSubscription.objects.create(
+            user=user,
+            endpoint=f"https://push.example/{user.pk}/{number}",
+            p256dh="key",
+            auth="secret",
+        )
+
+
+def notify(user: User, kind: str = Kind.CHALLENGE, **fields: Any) -> Notification:
+    return services.notify(
+        user_id=user.pk,
+        kind=kind,
+        text=fields.pop("text", "Bob challenges you"),
+        url=fields.pop("url", "/games/x/"),
+        **fields,
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "email", "push_devices", "channels"),
+    [
+        (Kind.CHALLENGE, "ann@example.org", 0, ["email"]),
+        (Kind.CHALLENGE, "", 0, []),  # no address: no e-mail
+        (Kind.CHALLENGE, "ann@example.org", 2, ["email", "push", "push"]),
+        (Kind.GAME_OVER, "ann@example.org", 1, ["push"]),  # e-mail off by default
+        (Kind.YOUR_MOVE, "ann@example.org", 0, ["email"]),
+    ],
+)
+def test_deliveries_follow_the_defaults(
+    kind: str, email: str, push_devices: int, channels: list[str]
+) -> None:
+    ann = account("ann", email)
+    subscribe(ann, push_devices)
+
+    notify(ann, kind, subject="game:x")
+
+    assert sorted(Delivery.objects.values_list("channel", flat=True)) == channels
+
+
+def test_the_accounts_choice_wins_over_the_default() -> None:
+    ann = account("ann", "ann@example.org")
+    subscribe(ann)
+    services.choose(user_id=ann.pk, kind=Kind.CHALLENGE, email=False, push=False)
+    services.choose(user_id=ann.pk, kind=Kind.GAME_OVER, email=True, push=False)
+
+    notify(ann, Kind.CHALLENGE)
+    notify(ann, Kind.GAME_OVER)
+
+    assert list(Delivery.objects.values_list("channel", "notification__kind")) == [
+        ("email", "game_over")
+    ]
+    assert Notification.objects.count() == 2, "the site always shows them"
+
+
+def test_an_event_that_rolls_back_tells_nobody() -> None:
+    ann = account("ann", "ann@example.org")
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        notify(ann)
+        raise RuntimeError("the move failed")
+
+    assert not Notification.objects.exists() and not Delivery.objects.exists()
+
+
+def test_your_move_is_one_notification_and_one_mail_until_the_player_moves() -> None:
+    ann = account("ann", "ann@example.org")
+    for text in ("Your move (1)", "Your move (2)"):
+        notify(ann, Kind.YOUR_MOVE, subject="game:g1", text=text)
+
+    assert list(Notification.objects.values_list("text", flat=True)) == ["Your move (2)"]
+    assert Delivery.objects.count() == 1
+
+    assert services.seen(user_id=ann.pk, subject="game:g1") == 1  # Ann moved
+    notify(ann, Kind.YOUR_MOVE, subject="game:g1", text="Your move (3)")
+    assert Notification.objects.count() == 2 and Delivery.objects.count() == 2
+    notify(ann, Kind.YOUR_MOVE, subject="game:g2", text="Another game")
+    assert Delivery.objects.count() == 3
+
+
+def test_a_move_not_by_correspondence_is_not_mailed() -> None:
+    ann = account("ann", "ann@example.org")
+    subscribe(ann)
+
+    notify(ann, Kind.YOUR_MOVE, subject="game:g", email=False)
+
+    assert list(Delivery.objects.values_list("channel", flat=True)) == ["push"]
+
+
+def test_latest_lists_newest_first_fifty_at_most_and_counts_unread() -> None:
+    ann, bob = account("ann"), account("bob")
+    for number in range(55):
+        notify(ann, text=f"n{number}")
+    notify(bob, text="bob's")
+    services.mark_read(
+        user_id=ann.pk,
+        ids=list(Notification.objects.filter(user=ann).values_list("pk", flat=True)[:5]),
+    )
+
+    found = services.latest(user_id=ann.pk)
+
+    assert found["unread"] == 50
+    assert len(found["notifications"]) == 50
+    assert found["notifications"][0]["text"] == "n54"
+    assert set(found["notifications"][0]) == {"id", "kind", "text", "url", "created", "read"}
+
+
+def test_marking_read_touches_only_the_accounts_own() -> None:
+    ann, bob = account("ann"), account("bob")
+    mine = notify(ann)
+    theirs = notify(bob)
+
+    assert services.mark_read(user_id=ann.pk, ids=[mine.pk, theirs.pk]) == 1
+    assert Notification.objects.get(pk=theirs.pk).read_at is None
+    assert services.mark_read(user_id=bob.pk, ids=None) == 1
+    assert services.unread_count(bob.pk) == 0
+
+
+@pytest.mark.parametrize(
+    "subscription",
+    [
+        None,
+        {},
+        {"endpoint": "https://push.example/1"},
+        {"endpoint": "https://push.example/1", "keys": {"p256dh": "a"}},
+        {"endpoint": "http://evil.example/1", "keys": {"p256dh": "a", "auth": "b"}},
+        {"endpoint": 3, "keys": {"p256dh": "a", "auth": "b"}},
+    ],
+)
+def test_a_bad_subscription_is_refused(subscription: Any) -> None:
+    ann = account("ann")
+    with pytest.raises(services.NotificationError):
+        services.subscribe(user_id=ann.pk, subscription=subscription)
+    assert not PushSubscription.objects.exists()
+
+
+def test_the_same_device_subscribes_once(settings: Any) -> None:
+    ann = account("ann")
+    body = {"endpoint": "https://push.example/1", "keys": {"p256dh": "a", "auth": "b"}}
+    services.subscribe(user_id=ann.pk, subscription=body)
+    services.subscribe(user_id=ann.pk, subscription={**body, "keys": {"p256dh": "c", "auth": "d"}})
+    assert list(PushSubscription.objects.values_list("p256dh", flat=True)) == ["c"]
+
+
+def test_a_local_plain_http_endpoint_needs_the_setting(settings: Any) -> None:
+    ann = account("ann")
+    body = {"endpoint": "http://127.0.0.1:9/push", "keys": {"p256dh": "a", "auth": "b"}}
+    settings.PUSH_LOCAL_ENDPOINTS = False
+    with pytest.raises(services.NotificationError):
+        services.subscribe(user_id=ann.pk, subscription=body)
+    settings.PUSH_LOCAL_ENDPOINTS = True
+    services.subscribe(user_id=ann.pk, subscription=body)
