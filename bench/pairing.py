@@ -46,6 +46,7 @@ from websockets.typing import Origin
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import broadcast
 from pairing.matching import Seeker, pairs
 from pairing.pools import POOLS
 from tests.support.daphne import Daphne, environment, migrate, running
@@ -276,7 +277,6 @@ def timed_wave(backend: str, url: str, count: int) -> None:
     from django.utils import timezone
 
     from accounts.players import Player
-    from games.realtime import events
     from pairing import services
 
     now = timezone.now()
@@ -285,7 +285,7 @@ def timed_wave(backend: str, url: str, count: int) -> None:
         services.socket_opened(session_key=session, channel_name=f"c{n}", process="bench")
         player = Player(session_key=session)
         services.seek(player=player, user=None, name="Guest", message=SEEK, now=now)
-    with events.outbox():
+    with broadcast.outbox():
         started, cpu = time.perf_counter(), time.process_time()
         made = services.wave(process="bench") or []
         cpu, wall = time.process_time() - cpu, time.perf_counter() - started

@@ -30,6 +30,7 @@ from asgiref.sync import SyncToAsync
 from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
+import broadcast
 from games.realtime import events
 from games.workers import clockwatch
 from pairing import consumers, selectors, services
@@ -92,7 +93,7 @@ class PairingLoop:
         return result
 
     def _wave(self) -> tuple[int, list[tuple[str, dict[str, Any]]], bool]:
-        with events.outbox() as kept, events.lobby_noted() as lobby_changed:
+        with broadcast.outbox() as kept, events.lobby_noted() as lobby_changed:
             for channel_name in list(consumers.closed_later()):
                 services.socket_closed(channel_name=channel_name)
                 consumers.closed_later().discard(channel_name)

@@ -40,6 +40,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
+import broadcast
 from accounts import selectors as accounts
 from accounts.players import Player
 from games import services
@@ -355,7 +356,7 @@ def forget_dead_sockets(*, now: datetime.datetime, timeout: float, alive: str = 
     # seek is never lost without its player knowing. A dead process hears nothing.
     for session_key in sessions:
         tell = functools.partial(
-            events.send_to_group, seeker_group(session_key), {"type": "pairing.forgotten"}
+            broadcast.send_to_group, seeker_group(session_key), {"type": "pairing.forgotten"}
         )
         transaction.on_commit(tell, robust=True)
     return deleted
@@ -540,7 +541,7 @@ def _tell_paired(games: list[Game]) -> None:
     socket finds its own session's game in it (``paired_event``). A wave pairs hundreds of
     sessions: an event to each session's group would cost each process a message from
     Redis for every socket paired, this one a message from Redis per process."""
-    events.send_to_group(
+    broadcast.send_to_group(
         events.LOBBY_GROUP,
         paired_event(
             {

@@ -35,6 +35,7 @@ from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.utils import timezone
 
+import broadcast
 from accounts.players import Player
 from games.engine import analysis
 from games.models import Game
@@ -219,9 +220,9 @@ class RecordingLayer:
 
 @pytest.fixture
 def recording_layer(monkeypatch: pytest.MonkeyPatch) -> RecordingLayer:
-    """The layer games.realtime.events sends to, recording."""
+    """The layer every group event is sent to (broadcast), recording."""
     layer = RecordingLayer()
-    monkeypatch.setattr(events, "get_channel_layer", lambda: layer)
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
     return layer
 
 

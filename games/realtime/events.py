@@ -23,28 +23,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
-
+import broadcast
 from games.models import ChatMessage, Game, Move
 from games.selectors import chat_json, game_state, lobby_json, move_json, seat_tokens
-
-_outbox: ContextVar[list[tuple[str, dict[str, Any]]] | None] = ContextVar("outbox", default=None)
-
-
-@contextmanager
-def outbox() -> Iterator[list[tuple[str, dict[str, Any]]]]:
-    """Within it, the events the services broadcast (once their transaction commits) are
-    kept, as ``(group, event)``, for the caller to send from its event loop, instead of
-    being sent at once from the database thread (which would wait for the loop to do it).
-    The list reaches the thread through the context that ``database_sync_to_async``
-    copies."""
-    kept: list[tuple[str, dict[str, Any]]] = []
-    token = _outbox.set(kept)
-    try:
-        yield kept
-    finally:
-        _outbox.reset(token)
 
 
 def group_name(public_id: str) -> str:
@@ -130,7 +111,7 @@ def broadcast_lobby() -> None:
     if held is not None:
         held.append(True)
         return
-    send_to_group(LOBBY_GROUP, lobby_event())
+    broadcast.send_to_group(LOBBY_GROUP, lobby_event())
 
 
 def lobby_event() -> dict[str, Any]:
@@ -173,15 +154,5 @@ def _public_state(
     return state, seat_tokens(game)
 
 
-def send_to_group(group: str, event: dict[str, Any]) -> None:
-    """Send ``event`` to the channel-layer ``group``: kept in the outbox when there is one
-    (``outbox``), else at once."""
-    kept = _outbox.get()
-    if kept is not None:
-        kept.append((group, event))
-        return
-    async_to_sync(get_channel_layer().group_send)(group, event)
-
-
 def _send(game: Game, event: dict[str, Any]) -> None:
-    send_to_group(group_name(game.public_id), event)
+    broadcast.send_to_group(group_name(game.public_id), event)

@@ -14,7 +14,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError
 
-from games.realtime import events
+import broadcast
 from games.services import GameError
 
 MAX_MESSAGE_BYTES = 4096
@@ -55,9 +55,9 @@ async def database(call: Callable[..., _Result], *args: Any, **kwargs: Any) -> _
     cannot be reached (each service is one transaction: it rolled back).
 
     What the call broadcasts is sent from here, on the event loop, once it has returned
-    (``events.outbox``): its transaction has committed, and the database thread goes on
+    (``broadcast.outbox``): its transaction has committed, and the database thread goes on
     to the next message instead of waiting for the loop to send."""
-    with events.outbox() as kept:
+    with broadcast.outbox() as kept:
         try:
             return await database_sync_to_async(call)(*args, **kwargs)
         except (OperationalError, InterfaceError):

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
 
+import broadcast
 from accounts.players import Player
 from accounts.services import make_bot
 from games import services
@@ -58,7 +59,7 @@ def lobby_changed(layer: Recorder) -> list[dict[str, Any]]:
 @pytest.fixture
 def layer(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     recorder = Recorder()
-    monkeypatch.setattr(events, "get_channel_layer", lambda: recorder)
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recorder)
     return recorder
 
 
