@@ -189,6 +189,7 @@ INSTALLED_APPS = [
     "players",
     "bots",
     "home",
+    "manual",
 ]
 
 # An account's page is its profile (the players app): the games app's templates link a

@@ -1,14 +1,24 @@
-"""URLs: the home page, the game pages, the players' pages, the admin, and accounts (ours
-and Django's own views)."""
+"""URLs: the home page, the help pages, the game pages, the players' pages, the admin, and
+accounts (ours and Django's own views).
+
+The help's routes are named here, at the site's level and without a namespace
+(``help``, ``help-topic``, ``rules``, ``faq``), so that the templates of every app may
+link a word to its explanation (``{% url 'help-topic' 'ratings' %}``): the site's own
+names are everyone's, as ``home`` is (tests/site/test_layers.py)."""
 
 from django.contrib import admin
 from django.urls import include, path
 
 from home import views as home
+from manual import views as manual
 from notifications import views as notification_views
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("help/", manual.index, name="help"),
+    path("help/<slug:topic>/", manual.topic, name="help-topic"),
+    path("rules/", manual.rules, name="rules"),
+    path("faq/", manual.faq, name="faq"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("notifications.json", notification_views.notifications_json, name="notifications_json"),

@@ -130,27 +130,36 @@ def profile_json(user: AbstractBaseUser) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class History:
-    """A category's ratings after each rated game, in order, and the days of the first
-    and the last of those games."""
+    """A category's rating before its first rated game (``start``: 1500 for a new
+    player), the ratings after each rated game, in order, and the days of the first and
+    the last of those games."""
 
+    start: float
     ratings: list[float]
     first: datetime.datetime
     last: datetime.datetime
 
 
 def history_of(user: AbstractBaseUser) -> dict[str, History]:
-    """The account's rating after each rated game that counts, per category, in order.
+    """The account's rating before its first rated game that counts and after each one,
+    per category, in order.
 
     Two queries: the ratings (numbers only: turning 5,000 dates into datetimes was most
     of a long history's cost) and each category's first and last dates."""
     counted = RatingChange.objects.filter(user=user, annulled=False)
+    starts: dict[str, float] = {}
     ratings: dict[str, list[float]] = {}
-    rows = counted.order_by("category", "ended_at", "pk").values_list("category", "rating_after")
-    for category, rating in rows:
-        ratings.setdefault(category, []).append(rating)
+    rows = counted.order_by("category", "ended_at", "pk").values_list(
+        "category", "rating_before", "rating_after"
+    )
+    for category, before, after in rows:
+        starts.setdefault(category, before)
+        ratings.setdefault(category, []).append(after)
     spans = counted.values("category").annotate(first=Min("ended_at"), last=Max("ended_at"))
     return {
-        span["category"]: History(ratings[span["category"]], span["first"], span["last"])
+        span["category"]: History(
+            starts[span["category"]], ratings[span["category"]], span["first"], span["last"]
+        )
         for span in spans.order_by()
     }
 

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 
 from accounts import selectors as accounts
 from games.models import Game
-from players import graph, selectors
+from players import glicko2, graph, selectors
 
 
 def _player_or_404(username: str) -> AbstractBaseUser:
@@ -49,6 +49,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "filtered": filters != selectors.GameFilters(),
         "kinds": Game.Kind.choices,
         "results_choices": selectors.RESULTS,
+        "provisional_rd": glicko2.PROVISIONAL_RD,
     }
     return render(request, "players/profile.html", context)
 
@@ -56,7 +57,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 def _graph(history: selectors.History | None, label: str) -> str:
     if history is None:
         return ""
-    return graph.rating_graph(history.ratings, first=history.first, last=history.last, label=label)
+    return graph.rating_graph(
+        history.ratings,
+        start=history.start,
+        first=history.first,
+        last=history.last,
+        label=label,
+    )
 
 
 @require_GET
@@ -70,9 +77,12 @@ def top(request: HttpRequest) -> HttpResponse:
     """`GET /players/top/`: one table per category, its best non-provisional players;
     then the bots' tables, kept apart."""
     boards = selectors.leaderboards()
-    return render(
-        request, "players/top.html", {"boards": boards[False], "bot_boards": boards[True]}
-    )
+    context = {
+        "boards": boards[False],
+        "bot_boards": boards[True],
+        "provisional_rd": glicko2.PROVISIONAL_RD,
+    }
+    return render(request, "players/top.html", context)
 
 
 @require_GET

@@ -289,20 +289,20 @@ function linkToProfile(row, username) {
 }
 
 /** A rated game's seat: the rating before the game, then once it ends the new rating and
- * the change ("1512 +12"); "?" marks a provisional rating. */
+ * the change ("1512 +12"); "?" marks a provisional rating, a link to the ratings' help
+ * with its title (the page's #provisional-mark holds it). */
 function drawRating(row, color) {
   const rating = row.querySelector(".player-rating");
   const seat = game.ratings?.[color];
   rating.hidden = !seat;
   if (!seat) return;
   linkToProfile(row, seat.username);
-  const mark = seat.provisional ? "?" : "";
-  if (seat.change === null) {
-    rating.textContent = `${Math.round(seat.rating)}${mark}`;
-    return;
-  }
+  const ended = seat.change !== null;
+  rating.replaceChildren(String(Math.round(ended ? seat.rating + seat.change : seat.rating)));
+  if (seat.provisional) rating.append($("provisional-mark").content.cloneNode(true));
+  if (!ended) return;
   const change = Math.round(seat.change);
-  rating.textContent = `${Math.round(seat.rating + seat.change)}${mark} ${change < 0 ? "-" : "+"}${Math.abs(change)}`;
+  rating.append(` ${change < 0 ? "-" : "+"}${Math.abs(change)}`);
   rating.dataset.change = change < 0 ? "down" : "up";
 }
 

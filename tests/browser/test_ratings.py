@@ -1,11 +1,12 @@
 """Two accounts play a rated game: both pages show each player's change and new rating,
-and the winner's profile draws a point on the rating graph."""
+and the winner's profile draws the rating graph from 1500 to the new rating."""
 
 from __future__ import annotations
 
 import re
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
@@ -28,15 +29,14 @@ def sign_up(page: Page, username: str) -> None:
     page.wait_for_url(re.compile(r"/$"))
 
 
-def test_a_rated_game_moves_both_ratings_and_draws_the_graph(
-    new_context: NewContext, output_path: str
-) -> None:
+def rated_game(new_context: NewContext, **options: Any) -> tuple[GamePage, GamePage, str]:
+    """Two new accounts, Alice and Bob, seated at a rated 4x4 Othello game (Alice Black),
+    their contexts opened with ``options``; and Alice's username."""
     suffix = uuid.uuid4().hex[:6]
     alice_name, bob_name = f"alice{suffix}", f"bob{suffix}"
-    alice_page, bob_page = new_context().new_page(), new_context().new_page()
+    alice_page, bob_page = new_context(**options).new_page(), new_context(**options).new_page()
     sign_up(alice_page, alice_name)
     sign_up(bob_page, bob_name)
-
     alice = create_game(
         alice_page,
         kind="othello",
@@ -46,7 +46,13 @@ def test_a_rated_game_moves_both_ratings_and_draws_the_graph(
         rated=True,
     )
     expect(alice.page.locator("#rated-tag")).to_have_text("Rated")
-    bob = join_game(bob_page, alice.url, name=bob_name)
+    return alice, join_game(bob_page, alice.url, name=bob_name), alice_name
+
+
+def test_a_rated_game_moves_both_ratings_and_draws_the_graph(
+    new_context: NewContext, output_path: str
+) -> None:
+    alice, bob, alice_name = rated_game(new_context)
     for view in (alice, bob):
         expect(view.player("black").locator(".player-rating")).to_have_text("1500?")
 
@@ -70,7 +76,8 @@ def test_a_rated_game_moves_both_ratings_and_draws_the_graph(
     profile.click('.player[data-color="black"] a.player-name')
     profile.wait_for_url(re.compile(rf"/players/{alice_name}/$"))
     card = profile.locator('.rating-card[data-category="othello4-blitz"]')
-    expect(card.locator("svg.rating-graph circle.point")).to_have_count(1)
+    # The graph: the rating before the game (1500), then after it.
+    expect(card.locator("svg.rating-graph circle.point")).to_have_count(2)
     expect(card.locator(".rating-value strong")).to_have_text(re.compile(r"^\d+\?$"))
     expect(profile.locator("#results")).to_have_text("1 won, 0 lost, 0 drawn")
     profile.screenshot(path=f"{output_path}/profile.png", full_page=True)

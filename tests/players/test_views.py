@@ -5,6 +5,7 @@ the admin's lists and its "annul rating"."""
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 import pytest
@@ -50,6 +51,12 @@ def test_a_logged_in_player_creates_a_rated_game() -> None:
     assert game.rated
     page = ann.get(response.url).content.decode()
     assert 'id="rated-tag">Rated<' in page
+    # The "?" of a provisional rating by a seat (js/game.js copies it) explains itself.
+    assert re.search(
+        r'<template id="provisional-mark"><a class="rating-help" '
+        r'href="/help/ratings/#provisional" title="Provisional rating[^"]+">\?</a></template>',
+        page,
+    )
     state = ann.get(f"{response.url}state.json").json()
     assert state["rated"] is True and state["ratings"]["category"] == "othello8-blitz"
 
@@ -161,11 +168,47 @@ def test_the_profile_page_shows_ratings_graph_results_and_games() -> None:
     page = Client().get("/players/ann/").content.decode()
 
     assert "Othello 8\N{MULTIPLICATION SIGN}8 blitz" in page
-    assert page.count('<circle class="point"') == 2  # the graph: one dot a game
+    assert page.count('<circle class="point') == 3  # the graph: the start, then each game
     assert "1 won, 1 lost, 0 drawn" in page
     assert page.count("<tr data-game=") == 3
     assert casual.public_id in page
     assert 'href="/players/bob/"' in page
+
+
+def test_the_profile_explains_the_question_mark_rd_and_provisional() -> None:
+    ann, bob = account("ann"), account("bob")
+    finished_rated_game(ann, bob)
+
+    page = Client().get("/players/ann/").content.decode()
+    card = page.split('class="rating-card"')[1].split("</section>")[0]
+
+    assert re.search(
+        r'<strong>\d+<a class="rating-help" href="/help/ratings/#provisional" '
+        r'title="Provisional rating: not settled yet \(RD above 110\)\.[^"]*">\?</a></strong>',
+        card,
+    )
+    assert re.search(r'class="rating-help" href="/help/ratings/#rd" title="[^"]+">RD</a> \d+', card)
+    assert re.search(r'href="/help/ratings/#provisional" title="[^"]+">provisional</a>', card)
+
+
+def test_the_profile_graph_starts_at_the_rating_before_the_first_game() -> None:
+    ann, bob = account("ann"), account("bob")
+    finished_rated_game(ann, bob)
+    change = RatingChange.objects.get(user__username="ann")
+
+    page = Client().get("/players/ann/").content.decode()
+
+    assert change.rating_before == glicko2.BASE
+    assert page.count('<circle class="point') == 2
+    assert f"from 1500 to {change.rating_after:.0f} over 1 game" in page
+
+
+def test_a_settled_rating_has_no_question_mark() -> None:
+    settled("sam", 1700)
+
+    page = Client().get("/players/sam/").content.decode()
+
+    assert "<strong>1700</strong>" in page and "#provisional" not in page
 
 
 @pytest.mark.parametrize(
@@ -245,6 +288,8 @@ def test_the_top_page_has_a_table_per_category() -> None:
         and "Go 19\N{MULTIPLICATION SIGN}19 classical" in page
     )
     assert 'href="/players/high/"' in page
+    assert re.search(r'href="/help/ratings/#provisional" title="[^"]+">settled</a>', page)
+    assert re.search(r'href="/help/ratings/#rd" title="[^"]+">RD</a> 110 or less', page)
 
 
 # Names link to profiles

@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("games",),
     ("players",),
     ("pairing", "bots"),
-    ("home",),
+    ("home", "manual"),
     ("othello_site",),
 )
 """Lowest first. A module belongs to the longest of these prefixes that names it (its
