@@ -5,7 +5,8 @@ verdict show; other moves are tried on a side board and the player comes back. A
 9x9 Go game is reviewed by GNU Go the same way, in points. On a desktop and a phone: at a
 blunder the panel says what it cost its mover and what the mover should have played,
 the graph has its scale and zero line and shows values on hover and on focus, and the
-summary each player's accuracy (a 4x4 game, solved at once), and axe finds nothing amiss."""
+summary each player's accuracy (a 4x4 game, solved at once), and axe finds nothing amiss.
+An aborted game is offered no review."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.browser.game_page import create_game
 from tests.browser.test_accessibility import VIEWPORTS, violations
 from tests.browser.test_replay import ReplayPage, import_record, random_record
 
@@ -269,6 +271,33 @@ def test_the_graph_has_a_scale_a_zero_line_and_values_on_hover_and_focus(
     page.keyboard.press("ArrowUp")
     expect(graph).to_have_attribute("aria-valuenow", "2")
     expect(page.locator("#replay")).to_have_attribute("data-ply", "2")
+
+
+@pytest.mark.parametrize("screen", VIEWPORTS)
+def test_an_aborted_game_is_not_offered_a_review(new_context: NewContext, screen: str) -> None:
+    alice = create_game(
+        new_context(**VIEWPORTS[screen]).new_page(), kind="othello", size=6, name="Alice"
+    )
+    page = alice.page
+    game_url = alice.url
+    page.click("#abort-button")
+    page.click("#abort-yes")
+    expect(page.locator(".flash")).to_have_text("The game was called off.")
+    page.goto(game_url)
+    expect(alice.status).to_have_text(re.compile(r"^Aborted"))
+    expect(page.locator("#after-game")).to_be_visible()
+    expect(page.get_by_role("link", name="Replay")).to_be_visible()
+    expect(page.get_by_role("link", name="Analyse this game")).to_have_count(0)
+
+    page.get_by_role("link", name="Replay").click()
+    page.wait_for_url(re.compile(r"/replay/"))
+    expect(page.get_by_role("button", name="Analyse this game")).to_have_count(0)
+    expect(page.get_by_role("heading", name="Engine review")).to_have_count(0)
+    expect(page.get_by_text("The engines review a game once it is finished")).to_be_hidden()
+    # Asked for on the address anyway: nothing is asked.
+    page.goto(f"{game_url}replay/?analyse")
+    expect(page.locator("#review-status")).to_be_hidden()
+    assert page.request.get(f"{game_url}analysis.json").status == 404
 
 
 @pytest.mark.parametrize("screen", VIEWPORTS)
