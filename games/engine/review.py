@@ -9,18 +9,42 @@ included).
 8
 >>> judgement(8, kind="othello", size=8)
 'mistake'
+
+``annotate`` adds what the replay page shows of a stored review and the JSON lacks
+(DESIGN.md: the page draws what the JSON holds, nothing recomputed in the browser): for
+each move, the move its mover should have played and the advice in words (as lichess's
+``Advice.scala`` writes "Blunder. Nxe5 was best."), and each player's summary with the
+accuracy of games.engine.accuracy.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from games.rules.base import Color
+from games.rules import Position, new_position
+from games.rules.base import Color, Point
 
-__all__ = ["JUDGEMENTS", "judgement", "move_loss", "thresholds"]
+from .accuracy import Played, game_accuracy, win_percent
+
+__all__ = [
+    "JUDGEMENTS",
+    "MARKS",
+    "advice",
+    "annotate",
+    "judgement",
+    "mistake",
+    "move_loss",
+    "thresholds",
+]
 
 JUDGEMENTS = ("inaccuracy", "mistake", "blunder")
 """The judgements from the mildest, each for a loss at least its threshold."""
+MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+"""How the move list marks each judgement."""
+_NAMED = {"inaccuracy": "an inaccuracy", "mistake": "a mistake", "blunder": "a blunder"}
 
 OTHELLO_THRESHOLDS = (4, 8, 16)
 """The losses in discs that make an inaccuracy, a mistake, a blunder on 8x8."""
@@ -66,6 +90,19 @@ def thresholds(kind: str, size: int) -> tuple[int, int, int]:
     return low, middle, high
 
 
+def mistake(kind: str, size: int) -> float:
+    """The loss that makes a mistake, unrounded: what scales the accuracy's win percentage.
+
+    >>> mistake("othello", 6)
+    4.5
+    """
+    if kind == "go":
+        return GO_THRESHOLDS[1]
+    if kind != "othello":
+        raise ValueError(f"no judgements for the kind {kind!r}")
+    return OTHELLO_THRESHOLDS[1] * size * size / 64
+
+
 def judgement(loss: float, *, kind: str, size: int) -> str | None:
     """``"inaccuracy"``, ``"mistake"``, ``"blunder"`` or None for a move that lost ``loss``."""
     named = None
@@ -73,3 +110,116 @@ def judgement(loss: float, *, kind: str, size: int) -> str | None:
         if loss >= limit:
             named = name
     return named
+
+
+def _amount(value: float, unit: str) -> str:
+    """``16 discs``, ``1 disc``, ``7.5 points``."""
+    number = f"{value:g}"
+    return f"{number} {unit}" if value == 1 else f"{number} {unit}s"
+
+
+def advice(
+    *,
+    mover: Color,
+    played: str,
+    best: str | None,
+    loss: float,
+    judged: str | None,
+    unit: str,
+    automatic: bool = False,
+) -> str:
+    """What move ``played`` (in the game's notation) did for its ``mover``, in words:
+    what it cost (``loss``, in ``unit``: ``disc`` or ``point``) and the move ``best`` the
+    engine preferred there, marked as the move list marks the judgement ``judged``.
+
+    >>> advice(mover=Color.WHITE, played="g1", best="h1", loss=16, judged="blunder", unit="disc")
+    "White's g1?? cost 16 discs, a blunder; h1 was best."
+    >>> advice(mover=Color.BLACK, played="D4", best="D4", loss=0, judged=None, unit="point")
+    "Black's D4 was the best move."
+    """
+    who = "Black" if mover is Color.BLACK else "White"
+    if automatic:
+        return f"{who} passed: no move to play."
+    move = f"{who}'s {played}{MARKS.get(judged or '', '')}"
+    if loss > 0:
+        cost = f"{move} cost {_amount(loss, unit)}"
+        if judged:
+            cost += f", {_NAMED[judged]}"
+        return f"{cost}; {best} was best." if best else f"{cost}."
+    if best is None or best == played:
+        return f"{move} was the best move."
+    return f"{move} cost nothing; {best} was as good."
+
+
+@functools.cache
+def _start(kind: str, size: int) -> Position:
+    return new_position(kind, size)
+
+
+def _named(kind: str, size: int, step: Sequence[int] | str | None) -> str | None:
+    """A move as the review stores it (``[r, c]``, ``"pass"`` or None) in the game's
+    notation."""
+    if step is None or isinstance(step, str):
+        return step
+    return _start(kind, size).format_point((step[0], step[1]))
+
+
+def annotate(
+    plies: Sequence[Mapping[str, Any]],
+    moves: Sequence[tuple[Color, Point | None]],
+    *,
+    kind: str,
+    size: int,
+) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The review's positions ``plies`` (as stored) with what each move meant for its
+    mover, and each player's summary.
+
+    ``moves`` are the game's placements and passes in order, as ``(colour, point or
+    None)``. Each position after a move (k >= 1) gains ``best_for_mover`` (the best move
+    of the position before it: what its mover should have played) and ``advice``
+    (``advice``'s words). The summary, by colour, counts that player's analysed moves
+    (``moves``; Othello's automatic passes, no choice, are left out), its
+    ``inaccuracies``, ``mistakes`` and ``blunders``, its ``average_loss`` (to a tenth) and
+    its ``accuracy`` (0..100; None before any move of theirs is analysed).
+    """
+    unit = "disc" if kind == "othello" else "point"
+    annotated = [dict(plies[0])] if plies else []
+    played: list[Played] = []
+    counts = {color: dict.fromkeys(JUDGEMENTS, 0) for color in Color}
+    losses: dict[Color, list[float]] = {color: [] for color in Color}
+    for before, entry in itertools.pairwise(plies):
+        mover, point = moves[entry["ply"] - 1]
+        automatic = kind == "othello" and point is None
+        best = before["best"]
+        loss = entry["loss"]
+        words = advice(
+            mover=mover,
+            played="pass" if point is None else _start(kind, size).format_point(point),
+            best=_named(kind, size, best),
+            loss=loss,
+            judged=entry["judgement"],
+            unit=unit,
+            automatic=automatic,
+        )
+        annotated.append({**entry, "best_for_mover": best, "advice": words})
+        value = before["eval"] if mover is Color.BLACK else -before["eval"]
+        played.append(Played(mover=mover, before=value, loss=loss, counted=not automatic))
+        if not automatic:
+            losses[mover].append(loss)
+            if entry["judgement"]:
+                counts[mover][entry["judgement"]] += 1
+    accuracy = game_accuracy(played, functools.partial(win_percent, mistake=mistake(kind, size)))
+    summary = {
+        color.value: {
+            "moves": len(losses[color]),
+            "inaccuracies": counts[color]["inaccuracy"],
+            "mistakes": counts[color]["mistake"],
+            "blunders": counts[color]["blunder"],
+            "average_loss": round(sum(losses[color]) / len(losses[color]), 1)
+            if losses[color]
+            else 0.0,
+            "accuracy": accuracy[color],
+        }
+        for color in Color
+    }
+    return annotated, summary

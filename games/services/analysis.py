@@ -28,7 +28,7 @@ from games.engine.gnugo import gnugo_command
 from games.engine.go_review import GtpAnalyser
 from games.engine.gtp import EngineError, GtpError
 from games.engine.othello.review import Analyser
-from games.engine.review import judgement, move_loss
+from games.engine.review import annotate, judgement, move_loss
 from games.models import Analysis, Game, Move
 from games.realtime import events
 from games.rules.base import Color
@@ -115,15 +115,24 @@ def _engine_name(kind: str) -> str:
 
 
 def analysis_json(game_id: str) -> dict[str, Any] | None:
-    """``GET /games/<id>/analysis.json``: None before any request."""
-    analysis = Analysis.objects.filter(game__public_id=game_id).first()
+    """``GET /games/<id>/analysis.json``: None before any request. The stored positions
+    gain what each move meant for its mover, and the players their summary
+    (``games.engine.review.annotate``)."""
+    analysis = Analysis.objects.filter(game__public_id=game_id).select_related("game").first()
     if analysis is None:
         return None
+    game = analysis.game
+    moves = [
+        (Color(move.color), None if move.row is None else (move.row, move.col))
+        for move in _played(game)
+    ]
+    plies, summary = annotate(analysis.plies, moves, kind=str(game.kind), size=game.size)
     return {
         "status": analysis.status,
         "progress": analysis.progress,
         "engine": analysis.engine,
-        "plies": analysis.plies,
+        "plies": plies,
+        "summary": summary,
     }
 
 

@@ -498,6 +498,8 @@ function drawRematch() {
   // Ways onward (replay, SGF, a new game like this one) for everyone once it is over;
   // the rematch for its players.
   $("after-game").hidden = !["finished", "aborted"].includes(game.status);
+  // The engines review finished games only: an aborted one is not offered it.
+  $("analyse-link").hidden = game.status !== "finished";
   // A game the pools made that was called off (nobody moved): seek again at once.
   const seekAgain = document.getElementById("seek-again");
   if (seekAgain) seekAgain.hidden = game.status !== "aborted";

@@ -1,8 +1,11 @@
 // The engines' review on the replay page (DESIGN.md, "Review"): asks for it, follows
-// its progress, and shows it: an evaluation graph under the board (click: go to that
-// move), the moves marked ?! ? ??, the best move at the shown position on the board
-// (its line on hover or focus), each player's summary, and the perfect-play result
-// on exactly solved positions. Everything comes from /games/<id>/analysis.json.
+// its progress, and shows it: an evaluation graph under the board, scaled in discs or
+// points with its zero line and the judged moves as dots (the value under the pointer
+// or at the shown move; click: go to that move; focused, the keys step through it), the
+// moves marked ?! ? ??, what the shown move cost its mover and the move it should have
+// played (a dashed ring), the best move at the shown position (a ring; its line on hover
+// or focus), each player's summary with their accuracy, and the perfect-play result on
+// exactly solved positions. Everything comes from /games/<id>/analysis.json.
 
 import { createBoard, pointName } from "./board.js";
 
@@ -14,8 +17,6 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const MARK = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const NAME = { black: "Black", white: "White" };
 const POLL_MS = 1500;
-const WIDTH = 400;
-const HEIGHT = 100;
 
 let review = null;
 let shown = Number(page.dataset.ply) || 0;
@@ -181,33 +182,114 @@ $("explore-return").addEventListener("click", () => {
 
 // --- drawing -----------------------------------------------------------------
 
-function drawGraph() {
+// The graph: evals (Black's side) against moves, its scale in discs or points. Drawn
+// in the box's own pixels (redrawn when the box resizes), so its text and dots keep
+// their shape at any width.
+const GRAPH = { height: 150, left: 42, right: 10, top: 10, bottom: 22 };
+// The scale's top: the first of these at least the game's widest eval (Othello: at most
+// every disc), labelled at it and at its half.
+const LIMITS = [1, 2, 4, 6, 8, 10, 12, 16, 20, 24, 30, 40, 50, 60, 80, 100, 120, 160, 200, 300, 400];
+let hovered = null;
+
+const unitName = (value) => `${data.kind === "othello" ? "disc" : "point"}${value === 1 ? "" : "s"}`;
+
+/** Move `ply` as the move list shows it, with its mark: "White g1??"; "Start" at 0. */
+function moveLabel(ply) {
+  if (ply === 0) return "Start";
+  const move = data.moves[ply - 1];
+  const mark = MARK[review.plies[ply]?.judgement] ?? "";
+  return move ? `Move ${ply}, ${NAME[move.color]} ${move.notation}${mark}` : `Move ${ply}`;
+}
+
+/** The value at `ply` in words, for the graph's readout: "Move 5, Black d3: Black ahead
+ * by 4 discs". */
+function pointText(ply) {
+  const entry = review.plies[ply];
+  if (!entry) return `${moveLabel(ply)}: not analysed yet`;
+  const value = Math.abs(entry.eval);
+  const side = entry.eval > 0 ? "Black" : "White";
+  let words;
+  if (entry.eval === 0) words = entry.exact ? "a draw with perfect play" : "even";
+  else if (entry.exact) words = `${side} wins by ${value} ${unitName(value)} with perfect play`;
+  else words = `${side} ahead by ${value} ${unitName(value)}`;
+  return `${moveLabel(ply)}: ${words}`;
+}
+
+const signed = (value) => (value === 0 ? "0" : `${value > 0 ? "B" : "W"}+${Math.abs(value)}`);
+
+function niceStep(value) {
+  const power = 10 ** Math.floor(Math.log10(value));
+  const fraction = value / power;
+  return power * (fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10);
+}
+
+function graphScale() {
   const graph = $("review-graph");
-  const title = graph.querySelector("title");
-  graph.replaceChildren(title);
+  const width = Math.max(graph.getBoundingClientRect().width, 200);
   const plies = review.plies;
   const total = Math.max(data.moves.length, plies.length - 1, 1);
-  // Othello: every disc; Go: the game's widest lead, at least 10 points.
-  const widest = Math.max(10, ...plies.map((entry) => Math.abs(entry.eval)));
-  const limit = data.kind === "othello" ? data.size * data.size : widest;
-  const x = (ply) => (ply / total) * WIDTH;
-  const y = (value) => HEIGHT / 2 - (Math.max(-limit, Math.min(limit, value)) / limit) * (HEIGHT / 2);
-  svg("rect", { class: "graph-white", x: 0, y: 0, width: WIDTH, height: HEIGHT }, graph);
+  const widest = Math.max(1, ...plies.map((entry) => Math.abs(entry.eval)));
+  const cap = data.kind === "othello" ? data.size * data.size : Infinity;
+  const limit = Math.min(LIMITS.find((step) => step >= widest) ?? widest, cap);
+  const right = width - GRAPH.right;
+  const bottom = GRAPH.height - GRAPH.bottom;
+  const x = (ply) => GRAPH.left + (ply / total) * (right - GRAPH.left);
+  const y = (value) => GRAPH.top + ((limit - value) / (2 * limit)) * (bottom - GRAPH.top);
+  const plyAt = (clientX) => {
+    const box = graph.getBoundingClientRect();
+    const at = ((clientX - box.left) * (width / box.width) - GRAPH.left) / (right - GRAPH.left);
+    return Math.max(0, Math.min(total, Math.round(at * total)));
+  };
+  return { width, total, limit, right, bottom, x, y, plyAt };
+}
+
+function drawGraph() {
+  const graph = $("review-graph");
+  const scale = graphScale();
+  const { width, total, limit, right, bottom, x, y } = scale;
+  graph.setAttribute("viewBox", `0 0 ${width} ${GRAPH.height}`);
+  graph.replaceChildren();
+  const plies = review.plies;
+  svg("rect", { class: "graph-white", x: GRAPH.left, y: GRAPH.top, width: right - GRAPH.left, height: bottom - GRAPH.top }, graph);
   if (plies.length) {
     const points = plies.map((entry) => `${x(entry.ply)},${y(entry.eval)}`);
-    const area = `0,${HEIGHT} ${points.join(" ")} ${x(plies.at(-1).ply)},${HEIGHT}`;
+    const area = `${x(0)},${bottom} ${points.join(" ")} ${x(plies.at(-1).ply)},${bottom}`;
     svg("polygon", { class: "graph-black", points: area }, graph);
-    svg("polyline", { class: "graph-line", points: points.join(" ") }, graph);
-    for (const entry of plies) {
-      if (entry.judgement) {
-        const dot = { cx: x(entry.ply), cy: y(entry.eval), r: 2.5 };
-        svg("circle", { ...dot, class: `graph-mark ${entry.judgement}` }, graph);
-      }
-    }
   }
-  svg("line", { class: "graph-middle", x1: 0, x2: WIDTH, y1: HEIGHT / 2, y2: HEIGHT / 2 }, graph);
-  svg("line", { class: "graph-now", x1: x(shown), x2: x(shown), y1: 0, y2: HEIGHT }, graph);
-  graph.dataset.total = total;
+  // The scale: the limit and its half on each side, and the zero line.
+  for (const value of [limit, limit / 2, 0, -limit / 2, -limit]) {
+    const at = y(value);
+    svg("line", { class: value === 0 ? "graph-zero" : "graph-grid", x1: GRAPH.left, x2: right, y1: at, y2: at }, graph);
+    const label = svg("text", { class: "graph-tick", x: GRAPH.left - 4, y: at, "text-anchor": "end", "dominant-baseline": "middle" }, graph);
+    label.textContent = signed(value);
+  }
+  const step = Math.max(1, niceStep(total / 6));
+  for (let ply = step; ply <= total; ply += step) {
+    const label = svg("text", { class: "graph-tick graph-move", x: x(ply), y: GRAPH.height - 6, "text-anchor": "middle" }, graph);
+    label.textContent = String(ply);
+  }
+  if (plies.length) {
+    svg("polyline", { class: "graph-line", points: plies.map((entry) => `${x(entry.ply)},${y(entry.eval)}`).join(" ") }, graph);
+  }
+  svg("line", { class: "graph-now", x1: x(shown), x2: x(shown), y1: GRAPH.top, y2: bottom }, graph);
+  if (hovered !== null && hovered !== shown) {
+    svg("line", { class: "graph-hover", x1: x(hovered), x2: x(hovered), y1: GRAPH.top, y2: bottom }, graph);
+  }
+  for (const entry of plies) {
+    if (!entry.judgement) continue;
+    const dot = svg("circle", { cx: x(entry.ply), cy: y(entry.eval), r: 4.5, class: `graph-mark ${entry.judgement}` }, graph);
+    svg("title", {}, dot).textContent = entry.advice;
+  }
+  for (const ply of new Set([shown, hovered])) {
+    const entry = plies[ply];
+    if (ply === null || !entry) continue;
+    svg("circle", { cx: x(ply), cy: y(entry.eval), r: 7, class: ply === shown ? "graph-now-dot" : "graph-hover-dot" }, graph);
+  }
+  graph.setAttribute("aria-valuemax", String(total));
+  graph.setAttribute("aria-valuenow", String(shown));
+  graph.setAttribute("aria-valuetext", pointText(shown));
+  $("graph-readout").textContent = pointText(hovered ?? shown);
+  $("graph-unit").textContent = `${data.kind === "othello" ? "Discs" : "Points"}, from Black's side (B+: Black ahead, W+: White ahead).`;
 }
 
 function markMoves() {
@@ -218,7 +300,7 @@ function markMoves() {
     const mark = document.createElement("span");
     mark.className = `review-mark ${entry.judgement}`;
     mark.textContent = MARK[entry.judgement];
-    mark.title = `${entry.judgement}: lost ${entry.loss}`;
+    mark.title = entry.advice;
     mark.setAttribute("aria-label", `, ${entry.judgement}`);
     link.append(mark);
   }
@@ -228,12 +310,11 @@ function drawSummary() {
   const body = $("review-summary").querySelector("tbody");
   body.replaceChildren();
   for (const color of ["black", "white"]) {
-    const own = review.plies.filter((entry, index) => index > 0 && review.plies[index - 1].to_move === color);
-    const count = (judgement) => own.filter((entry) => entry.judgement === judgement).length;
-    const average = own.length ? own.reduce((sum, entry) => sum + entry.loss, 0) / own.length : 0;
+    const summary = review.summary[color];
     const row = document.createElement("tr");
     row.dataset.color = color;
-    const cells = [count("inaccuracy"), count("mistake"), count("blunder"), average.toFixed(1)];
+    const accuracy = summary.accuracy === null ? "–" : `${summary.accuracy}%`;
+    const cells = [summary.inaccuracies, summary.mistakes, summary.blunders, summary.average_loss.toFixed(1), accuracy];
     const head = document.createElement("th");
     head.scope = "row";
     head.textContent = NAME[color];
@@ -243,20 +324,60 @@ function drawSummary() {
       cell.textContent = String(value);
       row.append(cell);
     }
+    row.lastElementChild.className = "review-accuracy";
     body.append(row);
   }
 }
 
+/** A small ring like the board's, before the words that name its point. */
+function ringIcon(kind) {
+  const icon = document.createElementNS(SVG_NS, "svg");
+  icon.setAttribute("class", `ring-icon ring-${kind}`);
+  icon.setAttribute("viewBox", "0 0 16 16");
+  icon.setAttribute("aria-hidden", "true");
+  svg("circle", { cx: 8, cy: 8, r: 5.5 }, icon);
+  return icon;
+}
+
+function ring(board, point, kind, share) {
+  const cell = board.querySelector(`.hit[data-point="${point[0]},${point[1]}"]`);
+  if (!cell) return;
+  const size = Number(cell.getAttribute("width"));
+  const group = svg("g", { class: "review-best", "aria-hidden": "true" }, board);
+  svg(
+    "circle",
+    {
+      cx: Number(cell.getAttribute("x")) + size / 2,
+      cy: Number(cell.getAttribute("y")) + size / 2,
+      r: size * share,
+      class: kind,
+    },
+    group,
+  );
+}
+
 function drawBest() {
   const board = $("board");
-  board.querySelector(".review-best")?.remove();
+  for (const old of board.querySelectorAll(".review-best")) old.remove();
   const entry = review.plies[shown];
   const here = $("review-here");
+  const move = $("review-move");
   const best = $("review-best");
+  move.replaceChildren();
+  move.className = "";
   if (!entry) {
     here.textContent = review.status === "done" ? "" : "Not analysed yet.";
     best.replaceChildren();
     return;
+  }
+  // The move that led here, for its mover: what it cost, and what was better.
+  if (entry.advice) {
+    move.className = `review-move ${entry.judgement ?? ""}`.trim();
+    if (entry.loss > 0 && entry.best_for_mover) move.append(ringIcon("better"));
+    move.append(entry.advice);
+    if (entry.loss > 0 && Array.isArray(entry.best_for_mover)) {
+      ring(board, entry.best_for_mover, "review-better-ring", 0.4);
+    }
   }
   here.textContent = `${verdictText(entry)}.`;
   best.replaceChildren();
@@ -265,7 +386,7 @@ function drawBest() {
   const words = document.createElement("button");
   words.type = "button";
   words.className = "link-button review-best-move";
-  words.textContent = `Best: ${stepName(entry.best)}`;
+  words.textContent = `Best for ${NAME[entry.to_move]}: ${stepName(entry.best)}`;
   words.setAttribute("aria-describedby", "review-line");
   const shownLine = document.createElement("span");
   shownLine.id = "review-line";
@@ -282,41 +403,47 @@ function drawBest() {
     words.addEventListener(type, reveal(on));
   }
   words.addEventListener("click", () => show(shownLine.style.visibility === "hidden"));
-  best.append(words, shownLine);
-  if (entry.best === "pass") return;
-  const cell = board.querySelector(`.hit[data-point="${entry.best[0]},${entry.best[1]}"]`);
-  if (!cell) return;
-  const size = Number(cell.getAttribute("width"));
-  const group = svg("g", { class: "review-best", "aria-hidden": "true" }, board);
-  svg(
-    "circle",
-    {
-      cx: Number(cell.getAttribute("x")) + size / 2,
-      cy: Number(cell.getAttribute("y")) + size / 2,
-      r: size * 0.3,
-      class: "review-best-ring",
-    },
-    group,
-  );
+  best.append(ringIcon("best"), words, shownLine);
+  if (entry.best !== "pass") ring(board, entry.best, "review-best-ring", 0.3);
 }
 
 function draw() {
   if (!review) return;
   $("review-results").hidden = review.plies.length === 0;
   $("review-graph-box").hidden = review.plies.length === 0;
-  drawGraph();
+  if (review.plies.length) drawGraph();
   markMoves();
   drawSummary();
   drawBest();
 }
 
-$("review-graph").addEventListener("click", (event) => {
-  const graph = event.currentTarget;
-  const box = graph.getBoundingClientRect();
-  const total = Number(graph.dataset.total) || 1;
-  const ply = Math.round(((event.clientX - box.left) / box.width) * total);
+const graph = $("review-graph");
+graph.addEventListener("click", (event) => {
+  const ply = graphScale().plyAt(event.clientX);
   page.dispatchEvent(new CustomEvent("review:goto", { detail: { ply } }));
 });
+// The value under the pointer; the shown move's again once it leaves.
+graph.addEventListener("pointermove", (event) => {
+  const ply = Math.min(graphScale().plyAt(event.clientX), review.plies.length - 1);
+  if (ply === hovered) return;
+  hovered = ply;
+  drawGraph();
+});
+graph.addEventListener("pointerleave", () => {
+  hovered = null;
+  drawGraph();
+});
+// The keyboard: ← → Home End step the replay (replay.js) wherever the focus is; a
+// slider's ↑ ↓ too.
+graph.addEventListener("keydown", (event) => {
+  const step = { ArrowUp: 1, ArrowDown: -1 }[event.key];
+  if (!step) return;
+  event.preventDefault();
+  page.dispatchEvent(new CustomEvent("review:goto", { detail: { ply: shown + step } }));
+});
+new ResizeObserver(() => {
+  if (review?.plies.length) drawGraph();
+}).observe($("review-graph-box"));
 
 page.addEventListener("replay:drawn", (event) => {
   shown = event.detail.ply;

@@ -1,6 +1,6 @@
 """axe-core, the accessibility engine, finds nothing on the pages a player uses: home, a
 game waiting, in play, watched, counted and over, the replay and the archive, on a desktop
-and on a phone."""
+and on a phone (a reviewed replay: tests/browser/test_review.py)."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import itertools
 import os
+import re
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from games.engine.analysis import verdict
 from games.engine.review import judgement
 from games.models import Analysis, Game
 from games.rules.go import GoPosition
+from games.rules.othello import OthelloPosition
 from games.rules.sgf import import_sgf
 from games.services import AnalysisJob
 from games.services.analysis import LEASE
@@ -26,7 +28,9 @@ from tests.games.test_records import new_game, play_random
 pytestmark = pytest.mark.django_db
 
 FIRST_KEYS = {"ply", "to_move", "eval", "exact", "best", "pv"}
-"""The fields of every position's entry; after a move, "loss" and "judgement" too."""
+"""The fields of every position's entry; after a move, MOVE_KEYS too."""
+MOVE_KEYS = {"loss", "judgement", "best_for_mover", "advice"}
+SUMMARY_KEYS = {"moves", "inaccuracies", "mistakes", "blunders", "average_loss", "accuracy"}
 
 
 def finished_othello(size: int = 4, seed: int = 1) -> Game:
@@ -141,12 +145,24 @@ def test_the_json_has_every_field_and_the_losses_add_up(client: Client) -> None:
     now = timezone.now()
     [job] = services.claim_analyses(process="one", limit=1, now=now)
     run(job, "one", range(job.total), now)
-    plies = read(client, game).json()["plies"]
+    body = read(client, game).json()
+    plies = body["plies"]
     first = plies[0]
     assert set(first) == FIRST_KEYS
     assert first["to_move"] == "black"
+    position = OthelloPosition.start(4)
+    moves = list(game.moves.filter(action__in=["place", "pass"]))
     for before, after in itertools.pairwise(plies):
-        assert set(after) == {*FIRST_KEYS, "loss", "judgement"}
+        assert set(after) == FIRST_KEYS | MOVE_KEYS
+        # What the mover should have played: the best move before the move, not after.
+        assert after["best_for_mover"] == before["best"]
+        move = moves[after["ply"] - 1]
+        if move.row is not None:
+            played = position.format_point((move.row, move.col))
+            assert after["advice"].startswith(f"{move.color.title()}'s {played}")
+            if after["loss"]:
+                best = position.format_point(tuple(before["best"]))
+                assert after["advice"].endswith(f"; {best} was best.")
         # 4x4: every position is solved exactly, so each loss is the drop in the value.
         assert after["exact"]
         mover = before["to_move"]
@@ -165,6 +181,17 @@ def test_the_json_has_every_field_and_the_losses_add_up(client: Client) -> None:
         )
     last = plies[-1]
     assert (last["to_move"], last["best"], last["pv"]) == (None, None, [])
+    # Each player's summary: their moves' judgements, average loss and accuracy.
+    summary = body["summary"]
+    assert set(summary) == {"black", "white"}
+    for color, numbers in summary.items():
+        assert set(numbers) == SUMMARY_KEYS
+        own = [entry for entry, move in zip(plies[1:], moves, strict=True) if move.color == color]
+        judged = [entry["judgement"] for entry in own]
+        assert numbers["blunders"] == judged.count("blunder")
+        assert numbers["mistakes"] == judged.count("mistake")
+        assert 0 <= numbers["accuracy"] <= 100
+        assert (numbers["accuracy"] == 100) == all(entry["loss"] == 0 for entry in own)
 
 
 needs_gnugo = pytest.mark.skipif(
@@ -206,7 +233,10 @@ def test_a_finished_go_game_is_reviewed_by_gnu_go_to_the_end(client: Client) -> 
         for move in game.moves.filter(action__in=["place", "pass"])
     ]
     for before, after in itertools.pairwise(plies):
-        assert set(after) == {*FIRST_KEYS, "loss", "judgement"}
+        assert set(after) == FIRST_KEYS | MOVE_KEYS
+        assert after["best_for_mover"] == before["best"]
+        if after["loss"]:
+            assert re.search(r" cost [\d.]+ points?[,;]", after["advice"])
         assert after["exact"] is False
         assert isinstance(after["eval"], int | float)
         assert after["loss"] >= 0
