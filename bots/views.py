@@ -41,6 +41,8 @@ def tokens(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "The token was revoked.")
                 return redirect("bots:tokens")
             elif action == "become_bot":
+                if request.POST.get("confirm") != "1":
+                    raise GameError("bad_request", "tick the box to confirm: this is for good")
                 services.become_bot(user=request.user)
                 messages.success(request, "This account is now a bot.")
                 return redirect("bots:tokens")

@@ -146,11 +146,25 @@ def test_bot_token_makes_a_bot_and_an_account_with_games_cannot_become_one() -> 
     client = person("ann")
     assert not accounts_selectors.is_bot(User.objects.get(username="ann"))
     client.post("/games/new/", {"kind": "othello", "size": 8, "color": "black"})
-    refused = client.post("/account/tokens/", {"action": "become_bot"})
+    refused = client.post("/account/tokens/", {"action": "become_bot", "confirm": "1"})
     assert refused.status_code == 400
     fresh = person("bea")
-    assert fresh.post("/account/tokens/", {"action": "become_bot"}).status_code == 302
+    confirmed = {"action": "become_bot", "confirm": "1"}
+    assert fresh.post("/account/tokens/", confirmed).status_code == 302
     assert accounts_selectors.is_bot(User.objects.get(username="bea"))
+
+
+@pytest.mark.django_db
+def test_becoming_a_bot_needs_a_confirmation_saying_it_is_for_good() -> None:
+    client = person("cid")
+    page = client.get("/account/tokens/").content.decode()
+    assert 'name="confirm" value="1" required' in page
+    assert "cid will be a bot for ever" in page and 'href="/help/bots/"' in page
+
+    unconfirmed = client.post("/account/tokens/", {"action": "become_bot"})
+
+    assert unconfirmed.status_code == 400 and "tick the box" in unconfirmed.content.decode()
+    assert not accounts_selectors.is_bot(User.objects.get(username="cid"))
 
 
 @pytest.mark.django_db
