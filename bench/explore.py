@@ -1,36 +1,46 @@
 """What trying moves on a replay (``POST /games/<id>/explore.json``) costs the other
 requests of the same daphne process (a benchmark, not a test).
 
-    .venv/bin/python bench/explore.py               # about a minute
-    .venv/bin/python bench/explore.py --probes 200 --explorers 6
+    .venv/bin/python bench/explore.py                   # about two minutes
+    .venv/bin/python bench/explore.py --compare HEAD~1  # that commit's code too: about four
+    .venv/bin/python bench/explore.py --probes 200 --explorers 6 --seconds 30
 
 One daphne process on the embedded default (SQLite, ``RATE_LIMITS=off``), as the
 README's serve command runs it, with two finished games imported as SGF: an 8x8 Othello
-game and a 9x9 Go game of random moves. Then, in three phases:
+game and a 9x9 Go game of random moves. Then, in four phases:
 
 1. quiet: a probe fetches a static file (``/static/css/base.css``) and a page (the
-   replay page of the Othello game) one after the other, ``--probes`` times each;
+   replay page of the Othello game) in turn, one request at a time, ``--probes`` times
+   each;
 2. while ``--explorers`` clients (6) each ask ``explore.json`` about 8x8 Othello
    midgame positions (ply 16 to 31: the engine's 0.3 s search) in a loop, the same
-   probes;
-3. the same with 9x9 Go explores with the engine (``"engine": true``: GNU Go, level 5).
+   probes, for ``--seconds`` (20) at least;
+3. the same with 9x9 Go explores with the engine (``"engine": true``: GNU Go, level 5);
+4. quiet again.
 
-Printed: the machine, the date, and for each phase the probes' median and p90 (ms), how
-many explores were answered and their median time; and, before the phases, one Othello
-explore alone and six at once (their wall time says whether the requests overlap).
-Everything is bounded: each phase stops after its probes, the explorers after the
-explore they are in.
+With ``--compare REF`` a second daphne process serves that commit's code (``git
+archive`` into a temporary folder, the same interpreter), and each phase runs on it and
+then on this checkout: both see the same machine at nearly the same time, which matters
+on a machine shared with other work.
+
+Printed: the machine, the date, and for each phase and code the static file's median
+and p90 (ms) and its median over the quiet one, the page's, how many explores were
+answered meanwhile and their median time; and, before the phases, one Othello explore
+alone and six at once (a wall time under six times one's says the requests overlap).
+Everything is bounded: each phase stops after its probes and time, the explorers after
+the explore they are in (each request times out after a minute).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
-import json
 import platform
 import random
 import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -38,6 +48,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -45,7 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games.rules import Color, Move, new_position
 from games.rules.sgf import GameRecord, export_sgf
 from tests.support.clients import Browser
-from tests.support.daphne import Daphne, environment, running
+from tests.support.daphne import ROOT, Daphne, environment, running
 
 STATIC = "/static/css/base.css"
 TIMEOUT = 60  # one request
@@ -95,36 +106,11 @@ def random_sgf(kind: str, size: int, seed: int, moves: int) -> str:
     return export_sgf(record)
 
 
-def upload_sgf(browser: Browser, text: str) -> str:
-    """Import one SGF record through ``POST /games/import/`` (multipart): its game id."""
-    browser.get("/games/import/")
-    boundary = secrets.token_hex(16)
-    body = "".join(
-        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"{extra}\r\n\r\n{value}\r\n'
-        for name, extra, value in (
-            ("csrfmiddlewaretoken", "", browser.cookie("csrftoken")),
-            ("sgf", '; filename="game.sgf"\r\nContent-Type: application/x-go-sgf', text),
-        )
-    )
-    request = urllib.request.Request(
-        browser.base + "/games/import/",
-        data=(body + f"--{boundary}--\r\n").encode(),
-        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
-    )
-    with browser.opener.open(request, timeout=TIMEOUT) as response:
-        return str(response.geturl()).rstrip("/").split("/")[-1]
-
-
 def explore(browser: Browser, game_id: str, ply: int, engine: bool) -> dict[str, object]:
     """One ``explore.json`` answer (raises for an error status)."""
-    request = urllib.request.Request(
-        f"{browser.base}/games/{game_id}/explore.json",
-        data=json.dumps({"ply": ply, "moves": [], "engine": engine}).encode(),
-        headers={"Content-Type": "application/json", "X-CSRFToken": browser.cookie("csrftoken")},
-    )
-    with browser.opener.open(request, timeout=TIMEOUT) as response:
-        answer: dict[str, object] = json.loads(response.read())
-        return answer
+    body = {"ply": ply, "moves": [], "engine": engine}
+    answer: dict[str, object] = browser.post_json(f"/games/{game_id}/explore.json", body)
+    return answer
 
 
 def timed(call: Callable[[], object]) -> float:
@@ -138,12 +124,15 @@ def fetch(base: str, path: str) -> None:
         response.read()
 
 
-def probe(base: str, path: str, count: int) -> list[float]:
-    """``count`` fetches of ``path``, one after the other: their times in seconds."""
-    times = []
-    for _ in range(count):
-        times.append(timed(lambda: fetch(base, path)))
-        time.sleep(GAP)
+def probe(base: str, paths: tuple[str, str], count: int, seconds: float) -> list[list[float]]:
+    """Fetches of each of ``paths`` in turn, one after the other, until each was fetched
+    ``count`` times and ``seconds`` have passed: the times of each, in seconds."""
+    times: list[list[float]] = [[] for _ in paths]
+    deadline = time.monotonic() + seconds
+    while len(times[0]) < count or time.monotonic() < deadline:
+        for path, measured in zip(paths, times, strict=True):
+            measured.append(timed(lambda path=path: fetch(base, path)))  # type: ignore[misc]
+            time.sleep(GAP)
     return times
 
 
@@ -197,31 +186,24 @@ class Explorers:
             thread.join(TIMEOUT)
 
 
-def phase(name: str, base: str, page: str, probes: int, explorers: Explorers | None) -> None:
-    static = probe(base, STATIC, probes)
-    pages = probe(base, page, probes)
-    words = [
-        f"| {name} | {ms(statistics.median(static))} / {ms(percentile(static, 0.9))}",
-        f"{ms(statistics.median(pages))} / {ms(percentile(pages, 0.9))}",
-    ]
-    if explorers is None:
-        words.append("")
-    else:
-        times = explorers.times
-        median = f"{statistics.median(times):.2f} s" if times else "-"
-        errors = f", {len(explorers.errors)} errors" if explorers.errors else ""
-        words.append(f"{len(times)} answered, median {median}{errors}")
-    print(" | ".join(words) + " |", flush=True)
-    if explorers is not None and explorers.errors:
-        print(f"  first error: {explorers.errors[0]}", flush=True)
+@dataclass
+class Site:
+    """One daphne process serving one checkout, with its two imported games."""
+
+    label: str
+    server: Daphne
+    othello: str = ""
+    go: str = ""
+    quiet: float = 0.0  # the static file's quiet median, in seconds
+
+    @property
+    def page(self) -> str:
+        return f"/games/{self.othello}/"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--probes", type=int, default=100, help="fetches of each probe")
-    parser.add_argument("--explorers", type=int, default=6, help="explores at once")
-    arguments = parser.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="bench-explore-"))
+def site(label: str, work: Path, cwd: Path) -> Site:
+    """A daphne process (not started) serving ``cwd`` on a fresh SQLite file; migrated."""
+    work.mkdir()
     env = environment(
         {
             "DATABASE_URL": f"sqlite:///{work / 'db.sqlite3'}",
@@ -232,46 +214,118 @@ def main() -> None:
             "RATE_LIMITS": "off",
         }
     )
-    server = Daphne(env, work / "daphne.log")
+    server = Daphne(env, work / "daphne.log", cwd=cwd)
     server.migrate()
+    return Site(label, server)
+
+
+def checkout(ref: str, into: Path) -> Path:
+    """The files of ``ref`` (a commit of this repository) in ``into`` (``git archive``)."""
+    into.mkdir()
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", ref], cwd=ROOT, check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def prepare(target: Site, explorers: int) -> None:
+    """Import the games, warm the engines up, and time explores alone and at once."""
+    browser = Browser(target.server.url)
+    target.othello = browser.import_sgf(random_sgf("othello", 8, seed=11, moves=100))
+    target.go = browser.import_sgf(random_sgf("go", 9, seed=12, moves=50))
+    for ply in (20, 24):  # warm up: the first explore imports the engine (or starts a worker)
+        explore(browser, target.othello, ply, False)
+    explore(browser, target.go, 20, True)
+    alone = [
+        timed(lambda p=ply: explore(browser, target.othello, p, False)) for ply in (18, 22, 26)
+    ]
+    with ThreadPoolExecutor(explorers) as pool:
+        started = time.perf_counter()
+        plies = [16 + 2 * n for n in range(explorers)]
+        list(pool.map(lambda p: explore(browser, target.othello, p, False), plies))
+        together = time.perf_counter() - started
+    print(
+        f"{target.label}: one Othello explore alone, median {statistics.median(alone):.2f} s; "
+        f"{explorers} at once, {together:.2f} s wall"
+    )
+
+
+def phase(name: str, target: Site, arguments: argparse.Namespace, load: str | None) -> None:
+    """Probe ``target`` quiet (``load`` None) or while explorers ask about ``load``'s
+    game (``"othello"`` or ``"go"``); print the table's row."""
+    base = target.server.url
+    explorers: Explorers | None = None
+    if load is not None:
+        game = target.othello if load == "othello" else target.go
+        plies = OTHELLO_PLIES if load == "othello" else GO_PLIES
+        explorers = Explorers(base, game, plies, load == "go", arguments.explorers)
+    with explorers or contextlib.nullcontext():
+        seconds = 0.0 if explorers is None else arguments.seconds
+        static, pages = probe(base, (STATIC, target.page), arguments.probes, seconds)
+    median = statistics.median(static)
+    if name == "quiet":
+        target.quiet = median
+    words = [
+        f"| {name} | {target.label}",
+        f"{ms(median)} / {ms(percentile(static, 0.9))}",
+        f"{median / target.quiet:.1f}x" if target.quiet else "",
+        f"{ms(statistics.median(pages))} / {ms(percentile(pages, 0.9))}",
+    ]
+    if explorers is None:
+        words.append("")
+    else:
+        times = explorers.times
+        answered = f"{statistics.median(times):.2f} s" if times else "-"
+        errors = f", {len(explorers.errors)} errors" if explorers.errors else ""
+        words.append(f"{len(times)} answered, median {answered}{errors}")
+    print(" | ".join(words) + " |", flush=True)
+    if explorers is not None and explorers.errors:
+        print(f"  first error: {explorers.errors[0]}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--probes", type=int, default=100, help="fetches of each probe")
+    parser.add_argument("--explorers", type=int, default=6, help="explores at once")
+    parser.add_argument(
+        "--seconds", type=float, default=20, help="the least time of a phase under load"
+    )
+    parser.add_argument(
+        "--compare", metavar="REF", help="also serve this commit's code, each phase in turn"
+    )
+    arguments = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bench-explore-"))
+    targets = []
+    if arguments.compare:
+        label = subprocess.run(
+            ["git", "rev-parse", "--short", arguments.compare],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        targets.append(site(label, work / "before", checkout(arguments.compare, work / "code")))
+    targets.append(site("this checkout", work / "this", ROOT))
     print(f"{datetime.date.today()}, {machine()}")
-    with running([server]):
-        base = server.url
-        browser = Browser(base)
-        othello = upload_sgf(browser, random_sgf("othello", 8, seed=11, moves=100))
-        go = upload_sgf(browser, random_sgf("go", 9, seed=12, moves=50))
-        page = f"/games/{othello}/"
-        print(f"one daphne process ({base}); Othello game {othello}, Go game {go}")
-        for ply in (20, 24):  # warm up: the first explore imports the engine
-            explore(browser, othello, ply, False)
-        explore(browser, go, 20, True)
-        alone = [timed(lambda p=ply: explore(browser, othello, p, False)) for ply in (18, 22, 26)]
-        with ThreadPoolExecutor(arguments.explorers) as pool:
-            started = time.perf_counter()
-            list(
-                pool.map(
-                    lambda p: explore(browser, othello, p, False),
-                    [16 + 2 * n for n in range(arguments.explorers)],
-                )
-            )
-            together = time.perf_counter() - started
-        print(
-            f"Othello explore alone: median {statistics.median(alone):.2f} s; "
-            f"{arguments.explorers} at once: {together:.2f} s wall"
-        )
+    with running([target.server for target in targets]):
+        for target in targets:
+            prepare(target, arguments.explorers)
         print()
         print(
-            "| phase | static file median / p90 (ms) | replay page median / p90 (ms) "
-            "| explores meanwhile |"
+            "| phase | code | static file median / p90 (ms) | x quiet "
+            "| replay page median / p90 (ms) | explores meanwhile |"
         )
-        print("| --- | --- | --- | --- |")
-        phase("quiet", base, page, arguments.probes, None)
+        print("| --- | --- | --- | --- | --- | --- |")
         n = arguments.explorers
-        with Explorers(base, othello, OTHELLO_PLIES, False, n) as explorers:
-            phase(f"{n} Othello 8x8 explores", base, page, arguments.probes, explorers)
-        with Explorers(base, go, GO_PLIES, True, n) as explorers:
-            phase(f"{n} Go 9x9 explores (GNU Go)", base, page, arguments.probes, explorers)
-        phase("quiet again", base, page, arguments.probes, None)
+        for name, load in (
+            ("quiet", None),
+            (f"{n} Othello 8x8 explores", "othello"),
+            (f"{n} Go 9x9 explores (GNU Go)", "go"),
+            ("quiet again", None),
+        ):
+            for target in targets:
+                phase(name, target, arguments, load)
 
 
 if __name__ == "__main__":

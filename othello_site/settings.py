@@ -124,6 +124,7 @@ SEEK_PROCESS_TIMEOUT = float(os.environ.get("SEEK_PROCESS_TIMEOUT", "4"))
 # The computer opponent (games.workers.engines): engines thinking at once in each process, and
 # GNU Go (Debian's gnugo).
 COMPUTER_ENGINES = int(os.environ.get("COMPUTER_ENGINES", "2"))
+ENGINE_NICENESS = int(os.environ.get("ENGINE_NICENESS", "10"))
 GNUGO_PATH = os.environ.get("GNUGO_PATH", "/usr/games/gnugo")
 # The review's Go engine (games.engine.go_review): a GTP command line answering GNU Go's
 # top_moves_black/white and estimate_score; empty: GNU Go at GNUGO_PATH.

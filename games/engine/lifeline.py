@@ -34,7 +34,14 @@ import threading
 import time
 from collections.abc import Callable
 
-__all__ = ["ORPHANED", "WATCH_INTERVAL", "die_with_parent", "until_orphaned", "watch_parent"]
+__all__ = [
+    "ORPHANED",
+    "WATCH_INTERVAL",
+    "die_with_parent",
+    "engine_worker",
+    "until_orphaned",
+    "watch_parent",
+]
 
 WATCH_INTERVAL = 0.2
 """Seconds between two looks of a worker at its parent."""
@@ -71,6 +78,17 @@ def watch_parent(parent: int, interval: float = WATCH_INTERVAL) -> None:
         os._exit(ORPHANED)
 
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+def engine_worker(parent: int, niceness: int = 0) -> None:
+    """The initializer of the server's engine processes (``initializer=engine_worker,
+    initargs=(os.getpid(), niceness)``): this process (and the engines it starts, GNU Go)
+    runs ``niceness`` steps below its parent's priority, so that the web process that
+    started it gets the CPU first when both want it; and it ends with its parent
+    (``watch_parent``)."""
+    if niceness:
+        os.nice(niceness)
+    watch_parent(parent)
 
 
 def die_with_parent() -> Callable[[], None] | None:
