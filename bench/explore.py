@@ -14,7 +14,7 @@ game and a 9x9 Go game of random moves. Then, in four phases:
    each;
 2. while ``--explorers`` clients (6) each ask ``explore.json`` about 8x8 Othello
    midgame positions (ply 16 to 31: the engine's 0.3 s search) in a loop, the same
-   probes, for ``--seconds`` (20) at least;
+   probes for ``--seconds`` (20);
 3. the same with 9x9 Go explores with the engine (``"engine": true``: GNU Go, level 5);
 4. quiet again.
 
@@ -24,9 +24,12 @@ then on this checkout: both see the same machine at nearly the same time, which 
 on a machine shared with other work.
 
 Printed: the machine, the date, and for each phase and code the static file's median
-and p90 (ms) and its median over the quiet one, the page's, how many explores were
-answered meanwhile and their median time; and, before the phases, one Othello explore
-alone and six at once (a wall time under six times one's says the requests overlap).
+and p90 (ms) and its median over the quiet one, the page's, the server process's CPU
+(user + system over the phase's time: 100% is one core) and the most threads it had,
+the machine's load average at the end of the phase (other work on a shared machine),
+how many explores were answered meanwhile and their median time; and, before the
+phases, one Othello explore alone and six at once (a wall time under six times one's
+says the requests overlap).
 Everything is bounded: each phase stops after its probes and time, the explorers after
 the explore they are in (each request times out after a minute).
 """
@@ -36,6 +39,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import os
 import platform
 import random
 import secrets
@@ -61,6 +65,7 @@ from tests.support.daphne import ROOT, Daphne, environment, running
 STATIC = "/static/css/base.css"
 TIMEOUT = 60  # one request
 GAP = 0.02  # seconds between two probes
+MIN_PROBES = 20  # of each path, in a phase under load
 OTHELLO_PLIES = range(16, 32)  # midgame: 33 to 48 empties, the 0.3 s search
 GO_PLIES = range(10, 40)
 
@@ -74,8 +79,6 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    import os
-
     return f"{os.cpu_count()} cores ({model}), Python {platform.python_version()}"
 
 
@@ -125,15 +128,54 @@ def fetch(base: str, path: str) -> None:
 
 
 def probe(base: str, paths: tuple[str, str], count: int, seconds: float) -> list[list[float]]:
-    """Fetches of each of ``paths`` in turn, one after the other, until each was fetched
-    ``count`` times and ``seconds`` have passed: the times of each, in seconds."""
+    """Fetches of each of ``paths`` in turn, one request at a time: ``count`` of each, or
+    with ``seconds``, as many as fit in them (``MIN_PROBES`` at least). Their times, in
+    seconds."""
     times: list[list[float]] = [[] for _ in paths]
     deadline = time.monotonic() + seconds
-    while len(times[0]) < count or time.monotonic() < deadline:
+
+    def more() -> bool:
+        if not seconds:
+            return len(times[0]) < count
+        return time.monotonic() < deadline or len(times[0]) < MIN_PROBES
+
+    while more():
         for path, measured in zip(paths, times, strict=True):
             measured.append(timed(lambda path=path: fetch(base, path)))  # type: ignore[misc]
             time.sleep(GAP)
     return times
+
+
+class Watch:
+    """The server process's threads (the most seen, sampled every 50 ms) and CPU time
+    (user + system, from /proc) over a phase."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.threads = 0
+        self.stop = threading.Event()
+        self.sampler = threading.Thread(target=self.sample, daemon=True)
+        self.cpu = 0.0
+        self.seconds = 0.0
+
+    def cpu_time(self) -> float:
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def sample(self) -> None:
+        while not self.stop.wait(0.05):
+            self.threads = max(self.threads, len(os.listdir(f"/proc/{self.pid}/task")))
+
+    def __enter__(self) -> Watch:
+        self.started, self.cpu = time.monotonic(), self.cpu_time()
+        self.sampler.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.sampler.join()
+        self.cpu = self.cpu_time() - self.cpu
+        self.seconds = time.monotonic() - self.started
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -142,7 +184,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def ms(value: float) -> str:
-    return f"{value * 1000:.0f}"
+    return f"{value * 1000:.1f}"
 
 
 class Explorers:
@@ -234,8 +276,9 @@ def prepare(target: Site, explorers: int) -> None:
     browser = Browser(target.server.url)
     target.othello = browser.import_sgf(random_sgf("othello", 8, seed=11, moves=100))
     target.go = browser.import_sgf(random_sgf("go", 9, seed=12, moves=50))
-    for ply in (20, 24):  # warm up: the first explore imports the engine (or starts a worker)
-        explore(browser, target.othello, ply, False)
+    # Warm up: the first explores import the engine, or start the engines' processes.
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(lambda p: explore(browser, target.othello, p, False), (20, 24)))
     explore(browser, target.go, 20, True)
     alone = [
         timed(lambda p=ply: explore(browser, target.othello, p, False)) for ply in (18, 22, 26)
@@ -260,7 +303,8 @@ def phase(name: str, target: Site, arguments: argparse.Namespace, load: str | No
         game = target.othello if load == "othello" else target.go
         plies = OTHELLO_PLIES if load == "othello" else GO_PLIES
         explorers = Explorers(base, game, plies, load == "go", arguments.explorers)
-    with explorers or contextlib.nullcontext():
+    assert target.server.process is not None
+    with explorers or contextlib.nullcontext(), Watch(target.server.process.pid) as watch:
         seconds = 0.0 if explorers is None else arguments.seconds
         static, pages = probe(base, (STATIC, target.page), arguments.probes, seconds)
     median = statistics.median(static)
@@ -271,6 +315,8 @@ def phase(name: str, target: Site, arguments: argparse.Namespace, load: str | No
         f"{ms(median)} / {ms(percentile(static, 0.9))}",
         f"{median / target.quiet:.1f}x" if target.quiet else "",
         f"{ms(statistics.median(pages))} / {ms(percentile(pages, 0.9))}",
+        f"{watch.cpu / watch.seconds:.0%}, {watch.threads}",
+        f"{os.getloadavg()[0]:.1f}",
     ]
     if explorers is None:
         words.append("")
@@ -314,9 +360,10 @@ def main() -> None:
         print()
         print(
             "| phase | code | static file median / p90 (ms) | x quiet "
-            "| replay page median / p90 (ms) | explores meanwhile |"
+            "| replay page median / p90 (ms) | server CPU, threads | load average "
+            "| explores meanwhile |"
         )
-        print("| --- | --- | --- | --- | --- | --- |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         n = arguments.explorers
         for name, load in (
             ("quiet", None),

@@ -95,7 +95,9 @@ async def test_an_explore_waiting_for_an_engine_does_not_hold_up_other_requests(
             content_type="application/json",
         )
     )
-    while not pool.explores:
+    deadline = asyncio.get_running_loop().time() + 10
+    while not pool.explores:  # the request reaches the view through the middleware's thread
+        assert asyncio.get_running_loop().time() < deadline, "the explore was not queued"
         await asyncio.sleep(0.01)
     # Meanwhile the process answers another request.
     page = await request(client.get, f"/games/{game.public_id}/analysis.json")
