@@ -93,8 +93,8 @@ def engine_worker(parent: int, niceness: int = 0) -> None:
     has no more share than an idle one that wakes), a niced worker also leaves the
     server's session for one of its own: the engines' thinking then takes nothing from
     the server's session, whose requests get the CPU as soon as they want it
-    (``bench/explore.py``: a page's time under six explores went from 2.7x its quiet
-    time to 1.0x on a machine shared with other work)."""
+    (``bench/explore.py`` on a machine shared with other work: a static file's median
+    under six explores went from 1.2x to 3.7x its quiet time to 1.0x to 1.3x)."""
     if niceness:
         os.nice(niceness)
         with contextlib.suppress(OSError):  # a session leader already: nice alone
