@@ -29,8 +29,8 @@ engine back to queued explores as it does to owed turns. It waits at most
 ``EXPLORE_QUEUE`` seconds for an engine and then the engine's own time (the job's
 ``seconds``) and ``EXPLORE_GRACE`` more; beyond, the answer is the engine's "could not
 answer" (``{"engine_error"}``), as when the engine fails. A process where no pool serves
-(the test client, ``manage.py runserver``, a command) runs the job in a thread of its own
-instead.
+(the test client, a WSGI server; daphne's ``runserver`` has one) runs the job in a
+thread of its own instead.
 """
 
 from __future__ import annotations
@@ -268,8 +268,8 @@ class EnginePool:
 
 async def explore(job: Mapping[str, Any]) -> Verdict:
     """The engine's verdict on ``job`` (``games.engine.explore``): from this process's
-    pool when one serves on this event loop (a daphne process); else (the test client,
-    ``manage.py runserver``) computed in a thread of this process, as slow for its other
+    pool when one serves on this event loop (a daphne process, ``runserver`` too); else
+    (the test client, a WSGI server) computed in a thread of this process, as slow for its other
     requests as a search in the web process is."""
     pool = _serving
     if pool is not None and pool.loop is asyncio.get_running_loop():
