@@ -57,7 +57,8 @@ async def explore_json(request: HttpRequest, game_id: str) -> JsonResponse:
 
     Async: the rules' part (the database) runs in the request's thread, and the engine's
     verdict comes from this process's engines (games.workers.engines), awaited on the
-    event loop: the search never runs in the web process."""
+    event loop: in a daphne process the search never runs in the web process (where no
+    engines' pool serves, as under the test client, a thread of it searches)."""
     try:
         body = json.loads(request.body or b"{}")
     except ValueError:
