@@ -33,7 +33,6 @@ import statistics
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,26 +177,6 @@ async def load(base: str, games: int) -> None:
     )
 
 
-def upload_sgf(browser: Browser, text: str) -> str:
-    """Import one SGF record through ``POST /games/import/`` (multipart): its game id."""
-    browser.get("/games/import/")
-    boundary = secrets.token_hex(16)
-    body = "".join(
-        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"{extra}\r\n\r\n{value}\r\n'
-        for name, extra, value in (
-            ("csrfmiddlewaretoken", "", browser.cookie("csrftoken")),
-            ("sgf", '; filename="game.sgf"\r\nContent-Type: application/x-go-sgf', text),
-        )
-    )
-    request = urllib.request.Request(
-        browser.base + "/games/import/",
-        data=(body + f"--{boundary}--\r\n").encode(),
-        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
-    )
-    with browser.opener.open(request, timeout=60) as response:
-        return str(response.geturl()).rstrip("/").split("/")[-1]
-
-
 def random_othello_sgf(seed: int) -> str:
     """A finished 8x8 Othello game of random legal moves, as SGF."""
     chooser = random.Random(seed)
@@ -220,7 +199,7 @@ def review_progress(browser: Browser, game_ids: list[str]) -> str:
 
 async def load_beside_reviews(base: str, games: int, reviews: int) -> None:
     browser = Browser(base)
-    game_ids = [upload_sgf(browser, random_othello_sgf(500 + seed)) for seed in range(reviews)]
+    game_ids = [browser.import_sgf(random_othello_sgf(500 + seed)) for seed in range(reviews)]
     for game_id in game_ids:
         browser.post(f"/games/{game_id}/analysis/", {})
     await asyncio.sleep(2)

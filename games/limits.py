@@ -19,14 +19,17 @@ import functools
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_ratelimit.core import get_usage
 
 logger = logging.getLogger(__name__)
+
+View = TypeVar("View", bound=Callable[..., Any])
 
 SOCKET_MESSAGES = 20
 SOCKET_WINDOW = 1.0
@@ -108,32 +111,49 @@ def _usages(
     return usages
 
 
+def refusal(request: HttpRequest, group: str, per_session: str, per_ip: str) -> HttpResponse | None:
+    """Count this ``POST`` against ``group``'s limits: None within them, else the 429 to
+    answer (with ``Retry-After``: seconds until the window that is full ends)."""
+    full = [
+        usage for usage in _usages(request, group, per_session, per_ip) if usage["should_limit"]
+    ]
+    if not full:
+        return None
+    retry_after = max(1, *(int(usage["time_left"]) for usage in full))
+    response = render(request, "429.html", {"retry_after": retry_after, "group": group}, status=429)
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
 def limit_posts(
     group: str, *, per_session: str = HTTP_PER_SESSION, per_ip: str = HTTP_PER_IP
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+) -> Callable[[View], View]:
     """A view decorator: each ``POST`` counts against ``group``'s limits (``per_session``
     and ``per_ip``, django-ratelimit's rates); beyond either, the view is not called and
     the answer is 429 with ``Retry-After`` (seconds until the window that is full ends).
-    Other methods pass."""
+    Other methods pass. An async view stays async (the count, which reads the session and
+    the cache, runs in the request's thread)."""
 
-    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorate(view: View) -> View:
+        if iscoroutinefunction(view):
+
+            @functools.wraps(view)
+            async def limited_async(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+                if request.method == "POST" and enabled():
+                    refused = await sync_to_async(refusal)(request, group, per_session, per_ip)
+                    if refused is not None:
+                        return refused
+                return await view(request, *args, **kwargs)
+
+            return limited_async
+
         @functools.wraps(view)
-        def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if request.method != "POST" or not enabled():
-                return view(request, *args, **kwargs)
-            full = [
-                usage
-                for usage in _usages(request, group, per_session, per_ip)
-                if usage["should_limit"]
-            ]
-            if not full:
-                return view(request, *args, **kwargs)
-            retry_after = max(1, *(int(usage["time_left"]) for usage in full))
-            response = render(
-                request, "429.html", {"retry_after": retry_after, "group": group}, status=429
-            )
-            response["Retry-After"] = str(retry_after)
-            return response
+        def limited(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+            if request.method == "POST" and enabled():
+                refused = refusal(request, group, per_session, per_ip)
+                if refused is not None:
+                    return refused
+            return view(request, *args, **kwargs)
 
         return limited
 

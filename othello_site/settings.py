@@ -31,6 +31,7 @@ Environment variables:
                      sockets stop keeping their seeks alive (default 4: a seek is gone
                      within 5 s of its last socket, a killed process's too)
     COMPUTER_ENGINES the computer's engines thinking at once in each process (default 2)
+    ENGINE_NICENESS  how far below the server's priority the engines run (default 10)
     GNUGO_PATH       GNU Go's program (default /usr/games/gnugo, Debian's gnugo)
     REVIEW_GO_COMMAND  the GTP engine that reviews Go games, a command line (default GNU
                      Go at GNUGO_PATH); it must answer GNU Go's top_moves_black/white and
@@ -163,6 +164,9 @@ SEEK_PROCESS_TIMEOUT = float(os.environ.get("SEEK_PROCESS_TIMEOUT", "4"))
 # The computer opponent (games.workers.engines): engines thinking at once in each process, and
 # GNU Go (Debian's gnugo).
 COMPUTER_ENGINES = int(os.environ.get("COMPUTER_ENGINES", "2"))
+# The engines' processes run this many steps below the server's priority (os.nice), so
+# that a page never waits for an engine's CPU: bench/explore.py.
+ENGINE_NICENESS = int(os.environ.get("ENGINE_NICENESS", "10"))
 GNUGO_PATH = os.environ.get("GNUGO_PATH", "/usr/games/gnugo")
 # The review's Go engine (games.engine.go_review): a GTP command line answering GNU Go's
 # top_moves_black/white and estimate_score; empty: GNU Go at GNUGO_PATH.
@@ -292,9 +296,11 @@ def _database() -> dict[str, Any]:
             **database.get("OPTIONS", {}),
         }
         # Persistent: opening and closing a SQLite connection for every websocket message
-        # was a quarter of the move path's CPU (bench/speed.py). Safe here: one process,
-        # whose database work runs on one thread (channels' database_sync_to_async, and
-        # Django's sync views, share it), the clock watch's on another, each keeping its own.
+        # was a quarter of the move path's CPU (bench/speed.py). Safe here: a connection
+        # belongs to one thread, and the consumers' database work shares one thread of the
+        # process (channels' database_sync_to_async), the clock watch's runs on another;
+        # each HTTP request runs on a thread of its own (Django's ASGI handler gives each
+        # its own ThreadSensitiveContext), with its own connection (docs/operations.md).
         database["CONN_MAX_AGE"] = None
         # A file, not Django's in-memory default: channels' live server runs in another
         # process.

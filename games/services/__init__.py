@@ -20,6 +20,7 @@ holds what they share. Callers use this package's names.
 
 from games.services.analysis import (
     AnalysisJob,
+    Exploration,
     NotFinished,
     analysis_json,
     claim_analyses,
@@ -83,6 +84,7 @@ __all__ = [
     "NAME_MAX_LENGTH",
     "OTHELLO_MAX_SIZE",
     "AnalysisJob",
+    "Exploration",
     "GameError",
     "NewPair",
     "NotFinished",

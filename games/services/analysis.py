@@ -23,11 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import rules, selectors
-from games.engine import analysis as engine_analysis
 from games.engine.gnugo import gnugo_command
-from games.engine.go_review import GtpAnalyser
-from games.engine.gtp import EngineError, GtpError
-from games.engine.othello.review import Analyser
 from games.engine.review import annotate, judgement, move_loss
 from games.models import Analysis, Game, Move
 from games.realtime import events
@@ -38,6 +34,7 @@ __all__ = [
     "ENGINES",
     "LEASE",
     "AnalysisJob",
+    "Exploration",
     "NotFinished",
     "analysis_json",
     "claim_analyses",
@@ -178,15 +175,26 @@ EXPLORE_GO_LINE = 4
 """The moves of an explored Go position's line."""
 
 
-def explore(*, game_id: str, ply: object, moves: object, engine: object = False) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Exploration:
+    """An explored position: ``answer``, the JSON of ``explore.json`` without the
+    engine's verdict, and ``job``, the engine's work on it (``games.engine.explore``'s
+    plain mapping; None when no engine is asked), which ``games.workers.engines`` runs
+    in a worker process and whose verdict joins the answer."""
+
+    answer: dict[str, Any]
+    job: dict[str, Any] | None
+
+
+def explore(*, game_id: str, ply: object, moves: object, engine: object = False) -> Exploration:
     """``POST /games/<id>/explore.json``: the position after the game's first ``ply``
     moves and then ``moves`` (each ``[r, c]`` or ``"pass"``), as the rules play them.
 
-    Returns ``{"ply", "board", "to_move", "legal", "over", "diffs"}`` (one diff per
-    tried move: ``color``, ``point``, ``flipped`` or ``captured``) and the engine's
-    verdict (``eval`` from Black's side, ``exact``, ``best``, ``pv``): for Othello
-    always, for Go when ``engine`` is true (GTP's answer takes a second or more), or
-    ``engine_error`` when the engine failed or took too long.
+    Its ``answer`` is ``{"ply", "board", "to_move", "legal", "over", "diffs"}`` (one
+    diff per tried move: ``color``, ``point``, ``flipped`` or ``captured``); its ``job``
+    asks the engine's verdict (``eval`` from Black's side, ``exact``, ``best``, ``pv``,
+    or ``engine_error``): for Othello always, for Go when ``engine`` is true (GTP's
+    answer takes a second or more).
     Raises ``NotFinished`` for a game not finished (no engine help in play),
     ``GameError("bad_request")`` for a malformed request or no game and
     ``GameError("illegal_move")`` (the message says which move and why)."""
@@ -238,33 +246,30 @@ def explore(*, game_id: str, ply: object, moves: object, engine: object = False)
         "over": over,
         "diffs": diffs,
     }
-    if isinstance(position, rules.OthelloPosition):
-        analyser = Analyser(game.size, seconds=EXPLORE_SECONDS, exact_empties=EXPLORE_EXACT)
-        found.update(engine_analysis.verdict_json(analyser.verdict(position)))
-    elif engine:
-        found.update(_explore_go(game, line))
-    return found
+    asked = isinstance(position, rules.OthelloPosition) or engine
+    return Exploration(found, _explore_job(game, line) if asked else None)
 
 
-def _explore_go(game: Game, line: list[tuple[rules.Color, rules.Point | None]]) -> dict[str, Any]:
-    """The Go engine's verdict on the explored position ``line`` reaches, within
-    ``EXPLORE_GO_SECONDS``, or ``{"engine_error"}``."""
-    job = {
-        "start": game.start,
+def _explore_job(game: Game, line: list[tuple[rules.Color, rules.Point | None]]) -> dict[str, Any]:
+    """The engine's job on the position ``line`` reaches (``games.engine.explore``)."""
+    settings: dict[str, Any]
+    if game.kind == Game.Kind.OTHELLO:
+        settings = {"seconds": EXPLORE_SECONDS, "exact_empties": EXPLORE_EXACT}
+    else:
+        settings = {
+            "command": go_command(),
+            "level": EXPLORE_GO_LEVEL,
+            "seconds": EXPLORE_GO_SECONDS,
+            "line": EXPLORE_GO_LINE,
+        }
+    return {
+        "kind": str(game.kind),
         "size": game.size,
         "komi": game.komi,
-        "moves": [(color.value, point) for color, point in line],
+        "start": game.start,
+        "moves": [(color.value, None if point is None else list(point)) for color, point in line],
+        "settings": settings,
     }
-    go_game, position = engine_analysis.go_game(job, len(line))
-    analyser = GtpAnalyser(
-        go_command(), level=EXPLORE_GO_LEVEL, budget=EXPLORE_GO_SECONDS, line=EXPLORE_GO_LINE
-    )
-    try:
-        with analyser:
-            verdict = analyser.verdict(go_game, position.to_move, over=position.is_over)
-    except (EngineError, GtpError, OSError, ValueError) as error:
-        return {"engine_error": str(error)}
-    return engine_analysis.verdict_json(verdict)
 
 
 def claim_analyses(

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import json
 
+from asgiref.sync import sync_to_async
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
 from games import limits, services
 from games.models import Analysis
 from games.services import GameError, NotFinished
+from games.workers import engines
 
 
 @require_POST
@@ -50,8 +52,13 @@ def analysis_json(request: HttpRequest, game_id: str) -> JsonResponse:
 
 @require_POST
 @limits.limit_posts("explore", per_session=limits.EXPLORE_PER_SESSION, per_ip=limits.EXPLORE_PER_IP)
-def explore_json(request: HttpRequest, game_id: str) -> JsonResponse:
-    """`POST /games/<id>/explore.json`: moves tried from a position of the game."""
+async def explore_json(request: HttpRequest, game_id: str) -> JsonResponse:
+    """`POST /games/<id>/explore.json`: moves tried from a position of the game.
+
+    Async: the rules' part (the database) runs in the request's thread, and the engine's
+    verdict comes from this process's engines (games.workers.engines), awaited on the
+    event loop: in a daphne process the search never runs in the web process (where no
+    engines' pool serves, as under the test client, a thread of it searches)."""
     try:
         body = json.loads(request.body or b"{}")
     except ValueError:
@@ -61,7 +68,7 @@ def explore_json(request: HttpRequest, game_id: str) -> JsonResponse:
             {"error": "bad_request", "message": "the body is an object"}, status=400
         )
     try:
-        found = services.explore(
+        explored = await sync_to_async(services.explore)(
             game_id=game_id,
             ply=body.get("ply"),
             moves=body.get("moves", []),
@@ -71,4 +78,7 @@ def explore_json(request: HttpRequest, game_id: str) -> JsonResponse:
         return JsonResponse({"error": str(refused)}, status=409)
     except GameError as error:
         return JsonResponse({"error": error.code, "message": error.message}, status=400)
+    found = explored.answer
+    if explored.job is not None:
+        found.update(await engines.explore(explored.job))
     return JsonResponse(found)

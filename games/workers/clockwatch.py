@@ -17,7 +17,9 @@ A task on each daphne process's event loop, started as soon as daphne serves
   (``services.recount_playing``: a game leaves it ten minutes after its last move, with
   no event to say so);
 - gives the computer's turns to this process's engines (games.workers.engines), which is how
-  a move the computer owes is made even after the process thinking it was killed.
+  a move the computer owes is made even after the process thinking it was killed, then
+  the explores its requests queued (a tick at once when one is queued or an engine frees
+  up for them), then the reviews.
 
 On start it registers the process and, when no process had written a heartbeat for
 ``DOWNTIME_GAP`` seconds (the whole site was down, nobody watched), gives every running
@@ -88,12 +90,14 @@ class ClockWatch:
     def __init__(self, process: str = PROCESS_NAME) -> None:
         self.process = process
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="clockwatch")
-        self.engines = EnginePool(process)
         self.wake = asyncio.Event()
+        self.engines = EnginePool(process, wake=self.wake.set)
 
     async def run(self) -> None:
         """Credit the site's downtime, then watch until cancelled."""
         loop = asyncio.get_running_loop()
+        # The explores of this process's requests go to its engines from now on.
+        self.engines.serve()
         while True:
             try:
                 credited = await self._database(

@@ -18,6 +18,19 @@ stays free for the turns after it, at most ``ANALYSES`` at once in a process, an
 analyses one position at a time, giving its engine back (its claim released, to be taken
 up again from the last stored position) whenever the turns owed fill the other engines
 (or every engine is busy).
+
+And they answer the positions people try on a replay (``explore.json``, DESIGN.md
+"Review"; ``explore``): the web request hands its job (``games.engine.explore``, plain
+data) to its process's pool and awaits the verdict, so the search never runs in the web
+process (where it would hold the GIL that every other request of the process needs). An
+explore waits behind the turns the computer owes and ahead of the reviews: it starts at
+the first tick (woken at once) with an engine free and no turn owed; a review gives its
+engine back to queued explores as it does to owed turns. It waits at most
+``EXPLORE_QUEUE`` seconds for an engine and then the engine's own time (the job's
+``seconds``) and ``EXPLORE_GRACE`` more; beyond, the answer is the engine's "could not
+answer" (``{"engine_error"}``), as when the engine fails. A process where no pool serves
+(the test client, a WSGI server; daphne's ``runserver`` has one) runs the job in a
+thread of its own instead.
 """
 
 from __future__ import annotations
@@ -28,7 +41,8 @@ import functools
 import logging
 import multiprocessing
 import os
-from collections.abc import Awaitable, Callable
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -37,7 +51,8 @@ from django.conf import settings
 from games import services
 from games.engine.analysis import verdict
 from games.engine.answer import answer
-from games.engine.lifeline import watch_parent
+from games.engine.explore import explore as explore_job
+from games.engine.lifeline import engine_worker
 
 logger = logging.getLogger(__name__)
 
@@ -45,19 +60,54 @@ Database = Callable[..., Awaitable[Any]]
 
 ANALYSES = 1
 """The reviews one process analyses at once."""
+EXPLORE_QUEUE = 10.0
+"""The most seconds an explore waits for a free engine (behind the computer's turns)."""
+EXPLORE_GRACE = 5.0
+"""Seconds an explore may take beyond its engine's time (``settings["seconds"]``):
+starting the engine, replaying the game, an exact solve."""
+
+Verdict = dict[str, Any]
+
+
+@dataclasses.dataclass(eq=False)
+class Explore:
+    """A queued explore: its ``job``; ``started`` once it has an engine, ``answered`` with
+    its verdict."""
+
+    job: Mapping[str, Any]
+    started: asyncio.Future[None]
+    answered: asyncio.Future[Verdict]
+
+
+_serving: EnginePool | None = None
+"""The pool of this process's clock watch, once it serves (``EnginePool.serve``)."""
 
 
 class EnginePool:
     """The engines of this process (``size`` at once), claiming turns as ``process``."""
 
-    def __init__(self, process: str, size: int | None = None) -> None:
+    def __init__(
+        self, process: str, size: int | None = None, *, wake: Callable[[], None] | None = None
+    ) -> None:
         self.process = process
         self.size = size or settings.COMPUTER_ENGINES
         self.busy = 0
         self.tasks: set[asyncio.Task[None]] = set()
         self.analysing = 0
         self.turns_waiting = False
+        self.explores: deque[Explore] = deque()
+        self.explorer: Callable[[Mapping[str, Any]], Verdict] = explore_job
+        # Asks the clock watch for a tick now: an explore is queued, or an engine is free
+        # for the explores queued.
+        self.wake = wake or (lambda: None)
+        self.loop: asyncio.AbstractEventLoop | None = None
         self._executor: ProcessPoolExecutor | None = None
+
+    def serve(self) -> None:
+        """This pool answers the explores of this process, on the running event loop."""
+        global _serving
+        self.loop = asyncio.get_running_loop()
+        _serving = self
 
     @property
     def executor(self) -> ProcessPoolExecutor:
@@ -66,7 +116,10 @@ class EnginePool:
         if self._executor is None:
             spawn = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(
-                self.size, mp_context=spawn, initializer=watch_parent, initargs=(os.getpid(),)
+                self.size,
+                mp_context=spawn,
+                initializer=engine_worker,
+                initargs=(os.getpid(), settings.ENGINE_NICENESS),
             )
         return self._executor
 
@@ -83,6 +136,9 @@ class EnginePool:
         for turn in turns:
             self.busy += 1
             self._start(self._think(turn, database))
+        # No more turns are owed than were claimed: the explores take the engines left.
+        while self.explores and self.busy < self.size:
+            self._start_explore(self.explores.popleft())
         if self.size - self.busy >= 2 and self.analysing < ANALYSES:
             for job in await database(
                 services.claim_analyses, process=self.process, limit=ANALYSES - self.analysing
@@ -96,6 +152,53 @@ class EnginePool:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    def _free(self) -> None:
+        """An engine is free again: the explores queued get it at once (after the turns)."""
+        self.busy -= 1
+        if self.explores:
+            self.wake()
+
+    async def explore(self, job: Mapping[str, Any]) -> Verdict:
+        """The engine's verdict on ``job`` (``games.engine.explore``), from one of this
+        pool's engines once the turns owed are served; ``{"engine_error"}`` when no engine
+        was free within ``EXPLORE_QUEUE`` seconds or the job took longer than its time
+        and ``EXPLORE_GRACE``."""
+        loop = asyncio.get_running_loop()
+        queued = Explore(job, loop.create_future(), loop.create_future())
+        self.explores.append(queued)
+        self.wake()
+        try:
+            try:
+                await asyncio.wait_for(asyncio.shield(queued.started), EXPLORE_QUEUE)
+            except TimeoutError:
+                return {"engine_error": "the engines are busy: try again in a moment"}
+            seconds = float(job["settings"].get("seconds", 0)) + EXPLORE_GRACE
+            try:
+                return await asyncio.wait_for(asyncio.shield(queued.answered), seconds)
+            except TimeoutError:
+                return {"engine_error": f"the engine did not answer within {seconds:g} s"}
+        finally:
+            # Answered, out of time or cancelled (the client left): never started later.
+            if not queued.started.done():
+                self.explores.remove(queued)
+
+    def _start_explore(self, queued: Explore) -> None:
+        self.busy += 1
+        queued.started.set_result(None)
+        self._start(self._explore(queued))
+
+    async def _explore(self, queued: Explore) -> None:
+        try:
+            think = functools.partial(self.explorer, queued.job)
+            found = await asyncio.get_running_loop().run_in_executor(self.executor, think)
+        except Exception as error:
+            logger.exception("an explore failed")
+            found = {"engine_error": f"the engine failed: {error}"}
+        finally:
+            self._free()
+        if not queued.answered.done():
+            queued.answered.set_result(found)
+
     async def _analyse(self, job: services.AnalysisJob, database: Database) -> None:
         """Analyse ``job``'s positions one at a time, storing each, until done, until
         another process holds the review, or until turns owed need this engine."""
@@ -104,7 +207,7 @@ class EnginePool:
         go_command = services.go_command()
         try:
             for ply in range(job.next_ply, job.total):
-                if self.turns_waiting:
+                if self.turns_waiting or self.explores:
                     await database(services.release_analysis, game_id=game_id, process=self.process)
                     return
                 think = functools.partial(verdict, data, ply, go_command=go_command)
@@ -127,8 +230,8 @@ class EnginePool:
             logger.exception("the review of %s stopped", game_id)
             await database(services.release_analysis, game_id=game_id, process=self.process)
         finally:
-            self.busy -= 1
             self.analysing -= 1
+            self._free()
 
     async def _think(self, turn: services.Turn, database: Database) -> None:
         try:
@@ -160,4 +263,15 @@ class EnginePool:
             logger.exception("the computer could not answer in %s", turn.game_id)
             await database(services.release_turn, game_id=turn.game_id)
         finally:
-            self.busy -= 1
+            self._free()
+
+
+async def explore(job: Mapping[str, Any]) -> Verdict:
+    """The engine's verdict on ``job`` (``games.engine.explore``): from this process's
+    pool when one serves on this event loop (a daphne process, ``runserver`` too); else
+    (the test client, a WSGI server) computed in a thread of this process, as slow for its other
+    requests as a search in the web process is."""
+    pool = _serving
+    if pool is not None and pool.loop is asyncio.get_running_loop():
+        return await pool.explore(job)
+    return await asyncio.to_thread(explore_job, job)

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import http.cookiejar
 import json
+import secrets
 import urllib.parse
 import urllib.request
 from collections import Counter
@@ -58,6 +59,38 @@ class Browser:
         with self.opener.open(self.base + path, data.encode(), timeout=TIMEOUT) as response:
             url: str = response.geturl()
             return urllib.parse.urlsplit(url).path
+
+    def post_json(self, path: str, body: Any) -> Any:
+        """The JSON answer to ``POST path`` with a JSON ``body`` (the CSRF cookie must be
+        set: ``get`` a page first). Raises urllib.error.HTTPError for an error status."""
+        request = urllib.request.Request(
+            self.base + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json", "X-CSRFToken": self.cookie("csrftoken")},
+        )
+        with self.opener.open(request, timeout=TIMEOUT) as response:
+            return json.loads(response.read())
+
+    def import_sgf(self, text: str) -> str:
+        """Import one SGF record through ``POST /games/import/`` (multipart): its game id."""
+        self.get("/games/import/")
+        boundary = secrets.token_hex(16)
+        fields = (
+            ("csrfmiddlewaretoken", "", self.cookie("csrftoken")),
+            ("sgf", '; filename="game.sgf"\r\nContent-Type: application/x-go-sgf', text),
+        )
+        body = "".join(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"{extra}\r\n\r\n'
+            f"{value}\r\n"
+            for name, extra, value in fields
+        )
+        request = urllib.request.Request(
+            self.base + "/games/import/",
+            data=(body + f"--{boundary}--\r\n").encode(),
+            headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+        )
+        with self.opener.open(request, timeout=2 * TIMEOUT) as response:
+            return str(response.geturl()).rstrip("/").split("/")[-1]
 
     def state(self, game_id: str) -> dict[str, Any]:
         """G from ``state.json``."""

@@ -8,6 +8,7 @@ tests/games/workers/test_engines_daphne.py's.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import secrets
 import signal
@@ -15,10 +16,12 @@ import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import pytest
 
-from games.engine.lifeline import until_orphaned
+from games.engine.lifeline import engine_worker, until_orphaned
 from tests.support.daphne import ROOT, environment
 from tests.support.processes import carrying, until_none_carry
 
@@ -77,3 +80,24 @@ def test_an_engine_dies_with_the_process_that_started_it_even_a_killed_one() -> 
         starter.wait()
         for process in carrying("OTHELLO_GO_TEST_STARTER", mark):
             os.kill(process.pid, signal.SIGKILL)
+
+
+def priority() -> tuple[int, str]:
+    """This process's nice value and its autogroup ("" where Linux has none)."""
+    autogroup = Path("/proc/self/autogroup")
+    return os.nice(0), autogroup.read_text().strip() if autogroup.exists() else ""
+
+
+def test_an_engine_worker_runs_below_its_servers_priority() -> None:
+    # The server's engines (games.workers.engines) start as these: a page served by the
+    # parent gets the CPU first, even where Linux shares the CPU by session (autogroup).
+    spawn = multiprocessing.get_context("spawn")
+    here, group = priority()
+    with ProcessPoolExecutor(
+        1, mp_context=spawn, initializer=engine_worker, initargs=(os.getpid(), 5)
+    ) as workers:
+        nice, its_group = workers.submit(priority).result(timeout=60)
+    assert nice == min(19, here + 5)
+    if group:  # a session of its own: an autogroup of its own
+        assert its_group != group
+    assert priority() == (here, group)

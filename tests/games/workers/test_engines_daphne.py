@@ -162,3 +162,36 @@ async def test_a_killed_servers_engines_end_with_it(tmp_path: Path) -> None:
     assert "multiprocessing.spawn" in names and "gnugo" in names
     left = await asyncio.to_thread(until_none_carry, SERVER_MARK, mark, 10)
     assert left == []
+
+
+GO_RECORD = "(;GM[1]FF[4]SZ[9]KM[6.5]RE[B+R];B[ee];W[cc];B[gc];W[cg];B[];W[])"
+"""A finished 9x9 Go game, to explore."""
+
+
+def parent_of(pid: int) -> int:
+    """The pid of the process that started ``pid`` (Linux's /proc)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def test_an_explore_is_answered_by_the_servers_engine_processes(tmp_path: Path) -> None:
+    # The Go engine says who started it, then fails: the answer is the engine's "could
+    # not answer", as with GNU Go failing, and the engine ran under a worker process.
+    started_by = tmp_path / "started-by"
+    command = f"sh -c 'echo $PPID > {started_by}; exit 3'"
+    server = embedded(tmp_path, REVIEW_GO_COMMAND=command)
+    with running([server]):
+        assert server.process is not None
+        browser = Browser(server.url)
+        game_id = browser.import_sgf(GO_RECORD)
+        path = f"/games/{game_id}/explore.json"
+        answer = browser.post_json(path, {"ply": 2, "moves": [[4, 6]], "engine": True})
+        assert "engine_error" in answer
+        assert answer["diffs"][0]["point"] == [4, 6]
+        worker = int(started_by.read_text())
+        assert worker != server.process.pid
+        assert parent_of(worker) == server.process.pid
+        # The rules' part alone never asks the engine.
+        started_by.unlink()
+        answer = browser.post_json(path, {"ply": 2, "moves": []})
+        assert "engine_error" not in answer and not started_by.exists()

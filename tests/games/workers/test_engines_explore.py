@@ -1,0 +1,265 @@
+"""games.workers.engines answering explores: in the pool's engines, behind the turns the
+computer owes and ahead of the reviews, bounded in time; and in a thread where no pool
+serves.
+
+The pool's engines are threads here (the same code, no spawning: ``pool_of``); the
+worker processes of a real server are in test_engines_daphne.py. Jobs that must wait
+block on an event the test sets: no sleeps, no timing."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from accounts.players import Player
+from games import services
+from games.models import Analysis
+from games.workers import engines
+from games.workers.engines import EnginePool
+from tests.games.test_records import new_game, play_random
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+OTHELLO_JOB = {
+    "kind": "othello",
+    "size": 4,
+    "komi": None,
+    "start": None,
+    "moves": [("black", [0, 1]), ("white", [0, 0])],
+    "settings": {"seconds": 0.3, "exact_empties": 10},
+}
+"""A 4x4 position of 10 empties: solved exactly, at once."""
+
+
+async def database(call: Callable[..., Any], **arguments: Any) -> Any:
+    return await sync_to_async(call)(**arguments)
+
+
+class Recorder:
+    """The pool's explorer, recording the thread each job ran in; with ``gate``, each
+    job waits for it (an engine that is still thinking)."""
+
+    def __init__(self, gate: threading.Event | None = None) -> None:
+        self.gate = gate
+        self.threads: list[int] = []
+
+    def __call__(self, job: Mapping[str, Any]) -> dict[str, Any]:
+        self.threads.append(threading.get_ident())
+        if self.gate is not None:
+            assert self.gate.wait(30)
+        return engines.explore_job(job)
+
+
+def pool_of(size: int, explorer: Recorder | None = None) -> EnginePool:
+    """A pool whose engines are threads of this process; its wake-ups counted."""
+    pool = EnginePool("this-process", size)
+    pool._executor = ThreadPoolExecutor(size)  # type: ignore[assignment]
+    pool.explorer = explorer or Recorder()
+    pool.wakes = 0  # type: ignore[attr-defined]
+
+    def wake() -> None:
+        pool.wakes += 1  # type: ignore[attr-defined]
+
+    pool.wake = wake
+    return pool
+
+
+@pytest.fixture(autouse=True)
+def no_pool_serving() -> Iterator[None]:
+    """Each test starts, and leaves, this process with no pool serving."""
+    engines._serving = None
+    yield
+    engines._serving = None
+
+
+async def finish(pool: EnginePool) -> None:
+    """Until every task of the pool has ended (turns, reviews, explores)."""
+    while pool.tasks:
+        await next(iter(pool.tasks))
+
+
+async def queued(pool: EnginePool, job: Mapping[str, Any]) -> asyncio.Task[dict[str, Any]]:
+    """``pool.explore(job)`` asked, as a request does: queued, not yet answered."""
+    task = asyncio.create_task(pool.explore(job))
+    await asyncio.sleep(0)  # the task runs up to its wait: queued
+    assert pool.explores
+    return task
+
+
+async def test_a_queued_explore_wakes_the_watch_and_a_tick_gives_it_an_engine() -> None:
+    recorder = Recorder()
+    pool = pool_of(2, recorder)
+    task = await queued(pool, OTHELLO_JOB)
+    assert pool.wakes == 1  # type: ignore[attr-defined]
+    assert recorder.threads == []  # nothing runs before the tick
+    await pool.tick(database)
+    found = await task
+    assert found["exact"] is True
+    assert set(found) == {"eval", "exact", "best", "pv"}
+    # The engine's thread, not this one.
+    assert recorder.threads and recorder.threads[0] != threading.get_ident()
+    assert (pool.busy, list(pool.explores)) == (0, [])
+
+
+async def test_an_explore_waits_behind_a_move_the_computer_owes(
+    white: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The person plays White: the computer, Black, owes the first move.
+    await sync_to_async(services.create_game)(
+        player=white, kind="othello", size=6, color="white", name="Ann",
+        opponent="computer", level=1,
+    )  # fmt: skip
+    thinking = threading.Event()
+    answered = []
+
+    def answer(turn: Mapping[str, Any], **options: Any) -> dict[str, Any]:
+        assert thinking.wait(30)
+        answered.append(turn["ply"])
+        return {"point": [1, 2]}
+
+    monkeypatch.setattr(engines, "answer", answer)
+    recorder = Recorder()
+    pool = pool_of(1, recorder)
+    task = await queued(pool, OTHELLO_JOB)
+    await pool.tick(database)
+    # The one engine took the computer's turn; the explore waits.
+    assert pool.busy == 1
+    assert len(pool.explores) == 1
+    assert recorder.threads == []
+    thinking.set()
+    await finish(pool)
+    assert answered == [0]
+    assert pool.wakes == 2  # type: ignore[attr-defined]  # queued, then the engine freed
+    await pool.tick(database)
+    assert (await task)["exact"] is True
+    assert len(recorder.threads) == 1
+
+
+async def test_queued_explores_go_before_a_review_and_a_review_gives_way_to_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = await sync_to_async(lambda: play_random(new_game("othello", 4), seed=1))()
+    await sync_to_async(services.request_analysis)(game_id=game.public_id)
+    pool = pool_of(2)
+    task = await queued(pool, OTHELLO_JOB)
+    await pool.tick(database)
+    # The explore took an engine: one is left, so the review waits.
+    assert pool.analysing == 0
+    assert (await task)["exact"] is True
+    await finish(pool)
+    # A review under way gives its engine back, after its position, to a queued explore.
+    position = threading.Event()
+    review_verdict = engines.verdict
+
+    def verdict(*arguments: Any, **options: Any) -> dict[str, Any]:
+        assert position.wait(30)
+        return review_verdict(*arguments, **options)
+
+    monkeypatch.setattr(engines, "verdict", verdict)
+    await pool.tick(database)
+    assert pool.analysing == 1
+    task = await queued(pool, OTHELLO_JOB)
+    position.set()
+    await finish(pool)
+    analysis = await sync_to_async(Analysis.objects.get)(game=game)
+    assert len(analysis.plies) == 1
+    assert (analysis.worker, analysis.status) == ("", Analysis.Status.RUNNING)
+    await pool.tick(database)
+    assert (await task)["exact"] is True
+
+
+async def test_an_explore_that_gets_no_engine_in_time_is_the_engines_could_not_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(engines, "EXPLORE_QUEUE", 0)
+    recorder = Recorder()
+    pool = pool_of(1, recorder)
+    pool.busy = 1  # the one engine thinks a turn
+    found = await pool.explore(OTHELLO_JOB)
+    assert found == {"engine_error": "the engines are busy: try again in a moment"}
+    # Forgotten: an engine that frees up later does not run it.
+    assert list(pool.explores) == []
+    pool.busy = 0
+    await pool.tick(database)
+    assert recorder.threads == []
+
+
+async def test_an_explore_that_takes_too_long_is_the_engines_could_not_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(engines, "EXPLORE_GRACE", 0)
+    gate = threading.Event()
+    pool = pool_of(1, Recorder(gate))
+    task = await queued(
+        pool, {**OTHELLO_JOB, "settings": {**OTHELLO_JOB["settings"], "seconds": 0}}
+    )  # type: ignore[dict-item]
+    await pool.tick(database)
+    assert await task == {"engine_error": "the engine did not answer within 0 s"}
+    # The engine stays busy until its job ends, then is free again.
+    assert pool.busy == 1
+    gate.set()
+    await finish(pool)
+    assert pool.busy == 0
+
+
+async def test_an_engine_that_fails_is_the_engines_could_not_answer() -> None:
+    pool = pool_of(1)
+
+    def broken(job: Mapping[str, Any]) -> dict[str, Any]:
+        raise RuntimeError("the worker process died")
+
+    pool.explorer = broken
+    task = await queued(pool, OTHELLO_JOB)
+    await pool.tick(database)
+    assert await task == {"engine_error": "the engine failed: the worker process died"}
+    assert pool.busy == 0
+
+
+async def test_an_explore_whose_request_was_cancelled_leaves_the_queue() -> None:
+    recorder = Recorder()
+    pool = pool_of(1, recorder)
+    task = await queued(pool, OTHELLO_JOB)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert list(pool.explores) == []
+    await pool.tick(database)
+    assert recorder.threads == []
+
+
+async def test_where_a_pool_serves_the_explores_of_its_loop_go_to_it() -> None:
+    recorder = Recorder()
+    pool = pool_of(1, recorder)
+    pool.serve()
+    asked = asyncio.create_task(engines.explore(OTHELLO_JOB))
+    await asyncio.sleep(0)
+    assert pool.explores  # queued in the pool, not run in a thread
+    await pool.tick(database)
+    assert (await asked)["exact"] is True
+    assert len(recorder.threads) == 1
+
+
+async def test_where_no_pool_serves_an_explore_is_answered_in_a_thread() -> None:
+    found = await engines.explore(OTHELLO_JOB)
+    assert found["exact"] is True
+    assert set(found) == {"eval", "exact", "best", "pv"}
+
+
+def test_a_pool_serving_another_loop_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    # As under the test client or runserver: the request's loop is not the server's.
+    recorder = Recorder()
+    pool = pool_of(1, recorder)
+    pool.loop = asyncio.new_event_loop()
+    engines._serving = pool
+    try:
+        found = asyncio.run(engines.explore(OTHELLO_JOB))
+    finally:
+        pool.loop.close()
+    assert found["exact"] is True
+    assert recorder.threads == [] and list(pool.explores) == []
