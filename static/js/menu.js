@@ -1,16 +1,20 @@
-// The account's menu in the header: a <details>, which opens and closes by itself with
-// a click, Enter or Space. Here: Escape closes it (the focus back on its name), and so
-// does a click or the focus going anywhere else.
+// The header's menus (<details class="header-menu">: the site's pages, the account's),
+// which open and close by themselves with a click, Enter or Space. Here: Escape closes
+// one (the focus back on its toggle), and so does a click or the focus going anywhere
+// else. The site's pages are a menu only on a phone (the toggle shows there): on a wide
+// screen they stay open, inline.
 
-const menu = document.getElementById("account-menu");
+const narrow = window.matchMedia("(max-width: 600px)");
+const pages = document.getElementById("nav-menu");
 
-if (menu) {
+for (const menu of document.querySelectorAll("details.header-menu")) {
   const toggle = menu.querySelector("summary");
+  const inline = () => menu === pages && !narrow.matches;
   const close = () => {
-    menu.open = false;
+    if (!inline()) menu.open = false;
   };
   menu.addEventListener("keydown", (event) => {
-    if (event.key !== "Escape" || !menu.open) return;
+    if (event.key !== "Escape" || !menu.open || inline()) return;
     close();
     toggle.focus();
   });
@@ -20,4 +24,13 @@ if (menu) {
   menu.addEventListener("focusout", (event) => {
     if (event.relatedTarget && !menu.contains(event.relatedTarget)) close();
   });
+}
+
+if (pages) {
+  // Open inline on a wide screen, closed behind "Menu" on a phone, as the width changes.
+  const fit = () => {
+    pages.open = !narrow.matches;
+  };
+  fit();
+  narrow.addEventListener("change", fit);
 }

@@ -82,3 +82,16 @@ def test_every_linked_stylesheet_exists() -> None:
     assert linked, "no template links a stylesheet"
     missing = sorted(pair for pair in linked if not (ROOT / "static" / pair[1]).is_file())
     assert missing == []
+
+
+def test_no_template_writes_a_comment_over_two_lines() -> None:
+    """Django's ``{# #}`` comments are one line: one that goes on to the next is shown to
+    the visitor as text (``{% comment %}`` spans lines)."""
+    root = Path(__file__).resolve().parents[2] / "templates"
+    broken = [
+        f"{path.relative_to(root)}:{number}"
+        for path in sorted(root.rglob("*.html"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if "{#" in line and "#}" not in line.split("{#", 1)[1]
+    ]
+    assert broken == []
