@@ -11,7 +11,9 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
-        from accounts import guests
+        from accounts import guests, languages
 
-        # A guest who logs in or signs up keeps what it did as a guest (accounts.signals).
+        # A guest who logs in or signs up keeps what it did as a guest (accounts.signals);
+        # an account's language follows it to the browser it logs in with.
         user_logged_in.connect(guests.logged_in, dispatch_uid="accounts.guests.logged_in")
+        user_logged_in.connect(languages.logged_in, dispatch_uid="accounts.languages.logged_in")

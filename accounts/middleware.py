@@ -1,11 +1,16 @@
 """Every page gives a visitor a session (DESIGN.md, "Pairing"), so that a guest's seek,
-the seat it is paired into and the lobby socket share one."""
+the seat it is paired into and the lobby socket share one; and speaks the visitor's
+language."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+
+from accounts import languages
 
 
 class SessionForEveryVisitor:
@@ -23,4 +28,22 @@ class SessionForEveryVisitor:
             if session.session_key is None:
                 session.save()
                 session.modified = True
+        return response
+
+
+class ChosenLanguage:
+    """Each request in the visitor's language (``accounts.languages.of_request``: the one
+    chosen in the session, else the browser's ``Accept-Language``), with
+    ``request.LANGUAGE_CODE`` and ``Content-Language`` set; URLs carry no language."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        language = languages.of_request(request)
+        translation.activate(language)
+        request.LANGUAGE_CODE = translation.get_language()  # type: ignore[attr-defined]
+        response = self.get_response(request)
+        patch_vary_headers(response, ("Accept-Language", "Cookie"))
+        response.headers.setdefault("Content-Language", language)
         return response

@@ -13,13 +13,17 @@ from django.db import models
 
 class Account(models.Model):
     """The facts about an account that the apps above read: whether it is a bot (for
-    good: a bot never plays in a person's place, nor enters the pairing pools)."""
+    good: a bot never plays in a person's place, nor enters the pairing pools), and the
+    language it chose (its pages, e-mails and notifications)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
     )
     is_bot = models.BooleanField(default=False)
     bot_since = models.DateTimeField(null=True, blank=True)
+    language = models.CharField(
+        max_length=10, blank=True, help_text="The language the account chose; empty: its browser's."
+    )
 
     class Meta:
         indexes = (

@@ -6,8 +6,10 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import languages
 from accounts.forms import SignupForm
 
 
@@ -27,3 +29,19 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     status = 400 if request.method == "POST" else 200
     return render(request, "registration/signup.html", {"form": form}, status=status)
+
+
+@require_POST
+def choose_language(request: HttpRequest) -> HttpResponse:
+    """`POST /language/` with ``language`` (one of the site's) and ``next`` (a page of this
+    site): the visitor's language kept (the session; an account's settings too), 302 to
+    ``next`` (else the home page). 400 for a language the site does not speak."""
+    try:
+        languages.choose(
+            session=request.session, user=request.user, code=request.POST.get("language", "")
+        )
+    except ValueError as error:
+        return render(request, "400.html", {"message": str(error)}, status=400)
+    target = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure())
+    return redirect(target if safe and target else "home")

@@ -210,6 +210,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The visitor's language: the one chosen (the session, kept from the account's own
+    # choice at login), else the browser's Accept-Language (accounts.middleware).
+    "accounts.middleware.ChosenLanguage",
     # Authorization: Bearer <token> acts as the token's account (bots.middleware).
     "bots.middleware.BearerTokenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -249,6 +252,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
                 # The bell in the header: the account's unread notifications.
                 "notifications.context.unread",
             ],
@@ -457,7 +461,18 @@ VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip() or "mailto:noreply@l
 # Push endpoints on this machine over plain HTTP: only the tests' own push service.
 PUSH_LOCAL_ENDPOINTS = "PYTEST_VERSION" in os.environ
 
-LANGUAGE_CODE = "en-us"
+# The players' languages (DESIGN.md; Django's own internationalisation: the catalogues
+# in locale/, compiled by the two README commands). URLs carry no language: the visitor's
+# choice (session, account) or the browser's Accept-Language decides.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("ja", "日本語"),
+    ("ko", "한국어"),
+    ("zh-hans", "简体中文"),
+    ("fr", "Français"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

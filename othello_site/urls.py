@@ -8,7 +8,9 @@ names are everyone's, as ``home`` is (tests/site/test_layers.py)."""
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
+from accounts import views as account_views
 from home import views as home
 from manual import views as manual
 from notifications import views as notification_views
@@ -21,6 +23,8 @@ urlpatterns = [
     path("faq/", manual.faq, name="faq"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("language/", account_views.choose_language, name="language"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript_catalog"),
     path("notifications.json", notification_views.notifications_json, name="notifications_json"),
     path("notifications/", include("notifications.urls")),
     path("sw.js", notification_views.service_worker, name="service_worker"),

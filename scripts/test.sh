@@ -5,6 +5,7 @@ EXTRAS=test . "$(dirname "$0")/_venv.sh"
 need_package /usr/bin/chromium chromium "the browser tests"
 need_package /usr/games/gnugo gnugo "the computer opponent in Go and its tests"
 need_package /usr/games/gtp-rhino grhino "the bridge's test with an Othello engine nobody here wrote"
+. scripts/_messages.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy

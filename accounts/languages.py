@@ -1,0 +1,67 @@
+"""The visitor's language: chosen (kept in the session, and for an account in its row, so
+that it follows the account to another browser at login), else the browser's
+``Accept-Language``; the language of an account that is not there (its e-mails)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils import translation
+
+from accounts.models import Account
+
+SESSION_KEY = "language"
+"""The session data entry holding the language the visitor chose."""
+
+
+def known(code: object) -> str | None:
+    """``code`` as one of ``settings.LANGUAGES`` (``zh-Hans`` and ``ja-JP`` too), None for
+    anything else."""
+    if not isinstance(code, str) or not code:
+        return None
+    try:
+        return translation.get_supported_language_variant(code.lower())
+    except LookupError:
+        return None
+
+
+def of_request(request: HttpRequest) -> str:
+    """The language of ``request``: the session's choice, else ``Accept-Language``
+    (Django's reading of it, among ``settings.LANGUAGES``), else English."""
+    chosen = known(getattr(request, "session", {}).get(SESSION_KEY))
+    return chosen or translation.get_language_from_request(request)
+
+
+def of_account(user_id: int) -> str:
+    """The language an account chose (its e-mails and notifications are written in it),
+    else the site's default."""
+    chosen = Account.objects.filter(user_id=user_id).values_list("language", flat=True).first()
+    return known(chosen) or settings.LANGUAGE_CODE
+
+
+@transaction.atomic
+def choose(*, session: SessionBase, user: Any, code: str) -> str:
+    """Keep ``code`` as the visitor's language (the session; an account's row too). Raises
+    ValueError for a language the site does not speak."""
+    language = known(code)
+    if language is None:
+        raise ValueError(f"{code!r} is not one of the site's languages")
+    session[SESSION_KEY] = language
+    if user is not None and user.is_authenticated:
+        Account.objects.update_or_create(user=user, defaults={"language": language})
+    return language
+
+
+def logged_in(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """``user_logged_in`` receiver: the account's language becomes the session's (the
+    choice follows the account to this browser); an account without one keeps the
+    browser's."""
+    if request is None:
+        return
+    chosen = known(Account.objects.filter(user=user).values_list("language", flat=True).first())
+    if chosen:
+        request.session[SESSION_KEY] = chosen

@@ -1,0 +1,73 @@
+"""accounts.languages: the visitor's language from the browser's Accept-Language, unless
+chosen in the language menu (kept in the session, and for an account in its settings);
+URLs carry no language."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from accounts.models import Account
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a long pass phrase"
+
+
+def lang_of(page: str) -> str:
+    return page.split('<html lang="', 1)[1].split('"', 1)[0]
+
+
+@pytest.mark.parametrize(
+    ("accept", "language"),
+    [
+        ("ja", "ja"),
+        ("ja-JP,ja;q=0.9,en;q=0.8", "ja"),
+        ("ko-KR", "ko"),
+        ("zh-CN,zh;q=0.9", "zh-hans"),
+        ("fr-FR", "fr"),
+        ("de-DE", "en"),
+        ("", "en"),
+    ],
+)
+def test_the_browsers_accept_language_chooses_by_default(accept: str, language: str) -> None:
+    response = Client(HTTP_ACCEPT_LANGUAGE=accept).get("/games/")
+
+    assert lang_of(response.content.decode()) == language
+    assert response["Content-Language"] == language
+    assert "Accept-Language" in response["Vary"]
+
+
+def test_the_menu_keeps_the_choice_in_the_session_and_goes_back() -> None:
+    browser = Client(HTTP_ACCEPT_LANGUAGE="ja")
+    chosen = browser.post("/language/", {"language": "fr", "next": "/games/?kind=go"})
+
+    assert (chosen.status_code, chosen.url) == (302, "/games/?kind=go")
+    assert lang_of(browser.get("/players/top/").content.decode()) == "fr"
+    assert browser.post("/language/", {"language": "xx"}).status_code == 400
+    assert (
+        browser.post("/language/", {"language": "ko", "next": "https://evil.example/"}).url == "/"
+    )
+
+
+def test_an_accounts_choice_follows_it_to_another_browser() -> None:
+    User.objects.create_user("ann", password=PASSWORD)
+    here = Client()
+    here.login(username="ann", password=PASSWORD)
+    here.post("/language/", {"language": "ko"})
+    assert Account.objects.get(user__username="ann").language == "ko"
+
+    elsewhere = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    assert lang_of(elsewhere.get("/").content.decode()) == "fr"
+    elsewhere.post("/accounts/login/", {"username": "ann", "password": PASSWORD})
+    assert lang_of(elsewhere.get("/").content.decode()) == "ko"
+
+
+def test_every_page_offers_the_menu_in_the_header_and_the_footer() -> None:
+    page = Client().get("/").content.decode()
+
+    assert 'id="language-header"' in page and 'id="language-footer"' in page
+    for code in ("en", "ja", "ko", "zh-hans", "fr"):
+        assert f'<option value="{code}" lang="{code}"' in page
+    assert '<script src="/jsi18n/"></script>' in page
