@@ -54,6 +54,8 @@ def test_no_accessibility_violations_on_the_help_pages(
 def test_the_header_leads_to_the_help_and_its_topics(new_context: NewContext, screen: str) -> None:
     page = new_context(**VIEWPORTS[screen]).new_page()
     page.goto("/")
+    if screen == "phone":  # the site's pages are behind Menu on a phone
+        page.get_by_text("Menu", exact=True).click()
     page.get_by_role("navigation", name="Main").get_by_role("link", name="Help").click()
     page.wait_for_url(re.compile(r"/help/$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Help")
