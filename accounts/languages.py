@@ -1,21 +1,22 @@
-"""The visitor's language: chosen (kept in the session, and for an account in its row, so
-that it follows the account to another browser at login), else the browser's
-``Accept-Language``; the language of an account that is not there (its e-mails)."""
+"""The visitor's language: chosen (kept in Django's language cookie, read without a query,
+and for an account in its row, so that it follows the account to another browser at
+login), else the browser's ``Accept-Language``; the language of an account that is not
+there (its e-mails)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
-from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import translation
 
 from accounts.models import Account
 
-SESSION_KEY = "language"
-"""The session data entry holding the language the visitor chose."""
+CHOSEN = "chosen_language"
+"""The request attribute naming a language to keep in the visitor's cookie (set at login
+to the account's; ``accounts.middleware.ChosenLanguage`` writes the cookie)."""
 
 
 def known(code: object) -> str | None:
@@ -30,9 +31,10 @@ def known(code: object) -> str | None:
 
 
 def of_request(request: HttpRequest) -> str:
-    """The language of ``request``: the session's choice, else ``Accept-Language``
-    (Django's reading of it, among ``settings.LANGUAGES``), else English."""
-    chosen = known(getattr(request, "session", {}).get(SESSION_KEY))
+    """The language of ``request``: the visitor's choice (the cookie), else
+    ``Accept-Language`` (Django's reading of it, among ``settings.LANGUAGES``), else
+    English."""
+    chosen = known(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
     return chosen or translation.get_language_from_request(request)
 
 
@@ -44,24 +46,36 @@ def of_account(user_id: int) -> str:
 
 
 @transaction.atomic
-def choose(*, session: SessionBase, user: Any, code: str) -> str:
-    """Keep ``code`` as the visitor's language (the session; an account's row too). Raises
-    ValueError for a language the site does not speak."""
+def choose(*, request: HttpRequest, user: Any, code: str) -> str:
+    """Keep ``code`` as the visitor's language (the cookie, written on the way out; an
+    account's row too). Raises ValueError for a language the site does not speak."""
     language = known(code)
     if language is None:
         raise ValueError(f"{code!r} is not one of the site's languages")
-    session[SESSION_KEY] = language
+    setattr(request, CHOSEN, language)
     if user is not None and user.is_authenticated:
         Account.objects.update_or_create(user=user, defaults={"language": language})
     return language
 
 
 def logged_in(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
-    """``user_logged_in`` receiver: the account's language becomes the session's (the
-    choice follows the account to this browser); an account without one keeps the
-    browser's."""
+    """``user_logged_in`` receiver: the account's language becomes this browser's (the
+    choice follows the account); an account without one keeps the browser's."""
     if request is None:
         return
     chosen = known(Account.objects.filter(user=user).values_list("language", flat=True).first())
     if chosen:
-        request.session[SESSION_KEY] = chosen
+        setattr(request, CHOSEN, chosen)
+
+
+def remember(request: HttpRequest, response: Any) -> None:
+    """Write the language chosen during ``request`` (if any) into the visitor's cookie."""
+    chosen = getattr(request, CHOSEN, None)
+    if chosen:
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            chosen,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+        )

@@ -33,7 +33,7 @@ class SessionForEveryVisitor:
 
 class ChosenLanguage:
     """Each request in the visitor's language (``accounts.languages.of_request``: the one
-    chosen in the session, else the browser's ``Accept-Language``), with
+    chosen, kept in a cookie, else the browser's ``Accept-Language``), with
     ``request.LANGUAGE_CODE`` and ``Content-Language`` set; URLs carry no language."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -44,6 +44,7 @@ class ChosenLanguage:
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()  # type: ignore[attr-defined]
         response = self.get_response(request)
+        languages.remember(request, response)
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
         response.headers.setdefault("Content-Language", language)
         return response

@@ -34,12 +34,10 @@ def signup(request: HttpRequest) -> HttpResponse:
 @require_POST
 def choose_language(request: HttpRequest) -> HttpResponse:
     """`POST /language/` with ``language`` (one of the site's) and ``next`` (a page of this
-    site): the visitor's language kept (the session; an account's settings too), 302 to
+    site): the visitor's language kept (a cookie; an account's settings too), 302 to
     ``next`` (else the home page). 400 for a language the site does not speak."""
     try:
-        languages.choose(
-            session=request.session, user=request.user, code=request.POST.get("language", "")
-        )
+        languages.choose(request=request, user=request.user, code=request.POST.get("language", ""))
     except ValueError as error:
         return render(request, "400.html", {"message": str(error)}, status=400)
     target = request.POST.get("next", "")

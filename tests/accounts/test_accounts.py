@@ -157,6 +157,7 @@ def test_the_mail_settings_come_from_the_environment(monkeypatch: pytest.MonkeyP
         "EMAIL_HOST_PASSWORD": "secret",
         "EMAIL_USE_TLS": True,
         "EMAIL_USE_SSL": False,
+        "EMAIL_TIMEOUT": 10,
         "DEFAULT_FROM_EMAIL": "Othello & Go <games@example.org>",
         "SERVER_EMAIL": "Othello & Go <games@example.org>",
     }

@@ -1,5 +1,5 @@
 """accounts.languages: the visitor's language from the browser's Accept-Language, unless
-chosen in the language menu (kept in the session, and for an account in its settings);
+chosen in the language menu (kept in a cookie, and for an account in its settings);
 URLs carry no language."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def test_the_browsers_accept_language_chooses_by_default(accept: str, language: 
     assert "Accept-Language" in response["Vary"]
 
 
-def test_the_menu_keeps_the_choice_in_the_session_and_goes_back() -> None:
+def test_the_menu_keeps_the_choice_in_a_cookie_and_goes_back() -> None:
     browser = Client(HTTP_ACCEPT_LANGUAGE="ja")
     chosen = browser.post("/language/", {"language": "fr", "next": "/games/?kind=go"})
 
