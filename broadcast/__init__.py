@@ -47,3 +47,9 @@ def send_to_group(group: str, event: dict[str, Any]) -> None:
 def account_group(user_id: int) -> str:
     """The group of an account's open pages (their lobby sockets): its notifications."""
     return f"account.{user_id}"
+
+
+def tournament_group(tournament_id: int) -> str:
+    """The group of a tournament's open pages (their lobby sockets, opened with
+    ``?tournament=<id>``): its live standings."""
+    return f"tournament.{tournament_id}"

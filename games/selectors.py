@@ -171,11 +171,12 @@ def game_state(
         "rated": game.rated,
         # What the registered parts fill in (register_state_part): players' ratings,
         # a challenge to a bot with its answer (bots), how the pools made the game
-        # (pairing).
+        # (pairing), the tournament the game is of (tournaments).
         "ratings": None,
         "bots": seat_bots(game),
         "challenge": None,
         "paired": None,
+        "tournament": None,
         "undo": game.undo_request or None,
         "rematch": _rematch(game),
         "clock": clock_state(game, now),

@@ -22,6 +22,7 @@ from notifications import loop as outbox_loop  # noqa: E402
 from othello_site import websocket_flow  # noqa: E402
 from pairing import loop as pairing_loop  # noqa: E402
 from pairing.routing import websocket_urlpatterns as pairing_urlpatterns  # noqa: E402
+from tournaments import loop as tournament_loop  # noqa: E402
 
 # Fail at start-up, not on the first request, when DEBUG is off and SECRET_KEY is unset:
 # Django raises ImproperlyConfigured on reading an empty key.
@@ -33,6 +34,8 @@ websocket_flow.install()
 clockwatch.start_when_serving()
 # And one of them at a time pairs the seeks (pairing.loop).
 pairing_loop.start_when_serving()
+# And one of them at a time starts, pairs and finishes the tournaments (tournaments.loop).
+tournament_loop.start_when_serving()
 # Every process sends the notifications' deliveries it claims (notifications.loop).
 outbox_loop.start_when_serving()
 

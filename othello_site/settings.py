@@ -192,6 +192,7 @@ INSTALLED_APPS = [
     "pairing",
     "players",
     "bots",
+    "tournaments",
     "home",
     "manual",
 ]

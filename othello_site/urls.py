@@ -33,6 +33,7 @@ urlpatterns = [
     # (before the players' /players/<username>/).
     path("", include("bots.urls")),
     path("players/", include("players.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("games.urls")),
 ]
 

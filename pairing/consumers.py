@@ -1,5 +1,8 @@
 """The lobby's websocket, ``WS /ws/lobby/``: the open games, the pools, and seeks.
 
+A socket opened with ``?tournament=<id>`` (a tournament's page) also hears that
+tournament's ``standings`` (broadcast.tournament_group), whatever else it hears.
+
 Server to client: ``lobby`` {games, playing, seeking} on connect and whenever it changes
 (games.realtime.events.broadcast_lobby; the pools' counts at most once a second, from the pairing
 loop); then, if the session seeks, ``seeking``.
@@ -25,7 +28,7 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.players import Player, spoken_name
-from broadcast import account_group
+from broadcast import account_group, tournament_group
 from games import selectors
 from games.realtime import events
 from games.realtime.sockets import (
@@ -158,6 +161,16 @@ def _seeks_here() -> _Seeks:
     return _seeks[loop]
 
 
+def _followed_tournament(query: list[bytes]) -> str | None:
+    """The tournament group a socket's query asks for (``tournament=<id>``), None for
+    none or an id that is not a number."""
+    for part in query:
+        name, _, value = part.partition(b"=")
+        if name == b"tournament" and value.isdigit() and len(value) < 19:
+            return tournament_group(int(value))
+    return None
+
+
 class LobbyConsumer(DirectDispatchConsumer):
     """One home page: the lobby, live, and its session's seek; for an account, its
     notifications (on every page: a socket opened with ``?bell=1``, as the header's bell
@@ -169,7 +182,11 @@ class LobbyConsumer(DirectDispatchConsumer):
         self.account = user.pk if user is not None and user.is_authenticated else None
         if self.account is not None:
             await self.channel_layer.group_add(account_group(self.account), self.channel_name)
-        self.bell_only = b"bell=1" in self.scope.get("query_string", b"").split(b"&")
+        query = self.scope.get("query_string", b"").split(b"&")
+        self.followed = _followed_tournament(query)
+        if self.followed is not None:
+            await self.channel_layer.group_add(self.followed, self.channel_name)
+        self.bell_only = b"bell=1" in query
         if self.bell_only:
             return
         await self.channel_layer.group_add(events.LOBBY_GROUP, self.channel_name)
@@ -188,6 +205,8 @@ class LobbyConsumer(DirectDispatchConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "account", None) is not None:
             await self.channel_layer.group_discard(account_group(self.account), self.channel_name)
+        if getattr(self, "followed", None) is not None:
+            await self.channel_layer.group_discard(self.followed, self.channel_name)
         if getattr(self, "bell_only", False):
             return
         await self.channel_layer.group_discard(events.LOBBY_GROUP, self.channel_name)
@@ -300,6 +319,11 @@ class LobbyConsumer(DirectDispatchConsumer):
         """Some of the account's notifications were marked read (another tab, say):
         ``{"type": "unread", "unread": n}``."""
         await self.send_json({"type": "unread", "unread": event["unread"]})
+
+    async def tournament_standings(self, event: dict[str, Any]) -> None:
+        """The followed tournament changed (a pairing, a result, its start or end):
+        ``{"type": "standings", "tournament": T}``, built once by its sender."""
+        await self.send(text_data=event["whole"])
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """The lobby changed, from `events.broadcast_lobby`."""

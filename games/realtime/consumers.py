@@ -49,6 +49,22 @@ MESSAGE_TYPES = (
     "undo_decline",
     "rematch",
 )
+_registered: dict[str, Callable[..., object]] = {}
+
+
+def register_message(message_type: str, handler: Callable[..., object]) -> None:
+    """Let the game socket accept ``message_type``, answered by ``handler(player=,
+    game_id=)`` in the database thread (a use case of the app above that registers it,
+    e.g. the tournaments' ``berserk``): how an app above adds a message without this one
+    importing it. Errors: the handler raises GameError, sent to the sender as ``error``."""
+    _registered[message_type] = handler
+
+
+def message_types() -> tuple[str, ...]:
+    """The types the socket accepts: its own and the registered ones."""
+    return (*MESSAGE_TYPES, *_registered)
+
+
 # The chat's own limit (DESIGN.md, "Table talk"): 5 messages a socket within 10 s.
 CHAT_MESSAGES = 5
 CHAT_WINDOW = 10.0
@@ -73,6 +89,10 @@ def _perform(message: dict[str, Any], *, player: Player, game_id: str, scope: An
         "undo_decline": lambda: services.decline_undo(**ids, ply=get("ply")),
         "rematch": lambda: services.offer_rematch(**ids),
     }
+    registered = _registered.get(message["type"])
+    if registered is not None:
+        registered(**ids)
+        return
     calls[message["type"]]()
 
 
@@ -136,7 +156,7 @@ class GameConsumer(DirectDispatchConsumer):
             await self._send_error(GameError("bad_request", "binary frames are not accepted"))
             return
         try:
-            message = parse_message(text_data, MESSAGE_TYPES)
+            message = parse_message(text_data, message_types())
             if message["type"] == "sync":
                 await self.send_json({"type": "state", "game": await self._state()})
                 return

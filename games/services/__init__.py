@@ -32,7 +32,7 @@ from games.services.analysis import (
     store_verdict,
 )
 from games.services.base import ERROR_CODES, GameError
-from games.services.clock import credit_downtime, flag, flag_due
+from games.services.clock import credit_downtime, flag, flag_due, halve_clock
 from games.services.computer import (
     Turn,
     claim_turns,
@@ -113,6 +113,7 @@ __all__ = [
     "flag",
     "flag_due",
     "go_command",
+    "halve_clock",
     "heartbeat",
     "import_game",
     "join_game",

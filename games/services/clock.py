@@ -34,16 +34,20 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from accounts.players import Player
 from games.models import Game, Move, ServerProcess
+from games.realtime import events
 from games.rules import Color
 from games.rules.clock import SideClock, TimeControl
-from games.selectors import running
+from games.selectors import color_of, running
 from games.services.base import (
     GameError,
     end_aborted,
     end_with,
     ending_move,
     locked,
+    on_commit,
+    refuse_ended,
     stop_clocks,
 )
 
@@ -226,6 +230,40 @@ def _time_out(game: Game, now: datetime.datetime) -> Move:
     game.clocks = {**game.clocks, loser: ran_out.to_json()}
     [move] = end_with(game, move, result=f"{Color(loser).opponent.letter}+T")
     return move
+
+
+# Halving one's clock (a tournament's berserk)
+
+
+@transaction.atomic
+def halve_clock(*, player: Player, game_id: str) -> tuple[Game, str]:
+    """``player``'s own clock halved before its first move (an arena's berserk, which the
+    tournaments app asks for): its main time (``remaining_ms``) is half what it was; the
+    game and the colour. Broadcast (``state``) after the commit.
+
+    Raises GameError: bad_request (unknown game, no clock, or the player has moved
+    already), not_a_player, game_over.
+    """
+    game = locked(game_id)
+    color = color_of(game, player)
+    if color is None:
+        raise GameError("not_a_player", "only a player can halve their clock")
+    refuse_ended(game)
+    if game.clocks is None or control_of(game) is None:
+        raise GameError("bad_request", "this game has no clock")
+    if Move.objects.filter(game=game, color=color).exists():
+        raise GameError("bad_request", "a clock is halved before one's first move")
+    side = stored_clock(game, color)
+    halved = SideClock(
+        remaining_ms=side.remaining_ms // 2,
+        periods=side.periods,
+        stones=side.stones,
+        overtime=side.overtime,
+    )
+    game.clocks = {**game.clocks, color: halved.to_json()}
+    game.save(update_fields=["clocks", "updated_at"])
+    on_commit(lambda: events.broadcast_state(game))
+    return game, color
 
 
 # The site down

@@ -214,9 +214,9 @@ class Seat:
 
 @dataclass(frozen=True)
 class NewPair:
-    """A game ``start_games`` makes between two people: ``first`` creates it (colour at
-    random), ``second`` joins it; kind, size, clock and ``rated`` as ``create_game`` takes
-    them."""
+    """A game ``start_games`` makes between two people: ``first`` creates it (in
+    ``color``: at random unless given, as a tournament's pairing gives it), ``second``
+    joins it; kind, size, clock and ``rated`` as ``create_game`` takes them."""
 
     first: Seat
     second: Seat
@@ -224,11 +224,12 @@ class NewPair:
     size: int
     time_control: TimeControl | None
     rated: bool
+    color: str = "random"
 
 
 @transaction.atomic
 def start_games(pairs: Sequence[NewPair]) -> list[Game]:
-    """The games of ``pairs``, started at once: each as ``create_game`` (colour at random)
+    """The games of ``pairs``, started at once: each as ``create_game`` (its ``color``)
     by its ``first`` and ``join_game`` by its ``second`` would make it (the same checks,
     seats and names, the clock started, active), inserted together in one query, and the
     lobby told once after the commit. For the pairing pools, which start hundreds a
@@ -247,7 +248,7 @@ def start_games(pairs: Sequence[NewPair]) -> list[Game]:
             player=pair.first.player,
             kind=pair.kind,
             size=pair.size,
-            color="random",
+            color=pair.color,
             name=_seat_name(pair.first.player, pair.first.name, taken_as_guest=True),
             time_control=pair.time_control,
             rated=pair.rated,

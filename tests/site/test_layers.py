@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("games",),
     ("players",),
     ("pairing", "bots"),
+    ("tournaments",),
     ("home", "manual"),
     ("othello_site",),
 )

@@ -1,0 +1,145 @@
+"""`POST /tournaments/new/`'s form: it parses and bounds what a person typed, each error
+on the field at fault (the page answers 400 with it beside the field)."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
+
+from accounts.forms import FormTokenField
+from games.forms import DEFAULT_SIZES, SIZES
+from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
+from tournaments.models import Tournament
+from tournaments.systems import ranks
+
+MAX_DURATION = 24 * 60
+"""An arena's longest: a day, in minutes."""
+MAX_ROUNDS = 30
+NAME_MAX_LENGTH = 80
+
+
+class IsoDateTimeField(forms.CharField):
+    """A date and time in ISO 8601 (``2026-11-26T18:00:00Z``; the form's local input
+    without a zone is read in the server's zone)."""
+
+    def clean(self, value: object) -> datetime.datetime | None:  # type: ignore[override]
+        text = super().clean(value)
+        if not text:
+            return None
+        try:
+            found = parse_datetime(text.strip())
+        except ValueError:
+            found = None
+        if found is None:
+            raise forms.ValidationError(_("Give a date and time in ISO 8601."))
+        if timezone.is_naive(found):
+            found = timezone.make_aware(found)
+        return found
+
+
+class NewTournamentForm(forms.Form):
+    """`POST /tournaments/new/`: ``system``, ``name``, ``kind``, ``size``, the clock
+    (``clock`` and the settings its system needs: a clock is needed, and an arena's is
+    not by correspondence), ``rated``, ``starts_at``, and ``duration`` (minutes, an
+    arena) or ``rounds`` (a Swiss, a McMahon); a McMahon's ``bar`` (a Go rank, ``3d``)."""
+
+    system = forms.ChoiceField(label=_("System"), choices=Tournament.System.choices)
+    name = forms.CharField(label=_("Name"), max_length=NAME_MAX_LENGTH)
+    kind = forms.ChoiceField(label=_("Game"), choices=[("othello", "Othello"), ("go", "Go")])
+    size = forms.TypedChoiceField(
+        label=_("Board size"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=[(size, str(size)) for size in sorted({*SIZES["othello"], *SIZES["go"]})],
+    )
+    clock = forms.ChoiceField(
+        label=_("Time control"), choices=[(system, system) for system in SYSTEMS]
+    )
+    main_time = forms.IntegerField(label=_("Main time (seconds)"), required=False, min_value=0)
+    increment = forms.IntegerField(label=_("Increment (seconds)"), required=False, min_value=0)
+    periods = forms.IntegerField(label=_("Periods"), required=False, min_value=1)
+    period_time = forms.IntegerField(label=_("Period (seconds)"), required=False, min_value=1)
+    stones = forms.IntegerField(label=_("Stones per period"), required=False, min_value=1)
+    days = forms.IntegerField(label=_("Days per move"), required=False, min_value=1)
+    rated = forms.TypedChoiceField(
+        label=_("Rated"),
+        coerce=lambda value: value in ("1", "true", "on"),
+        choices=[("0", _("Casual")), ("1", _("Rated")), ("true", "true"), ("false", "false")],
+        required=False,
+        empty_value=False,
+    )
+    starts_at = IsoDateTimeField(label=_("Starts at"))
+    duration = forms.IntegerField(
+        label=_("Duration (minutes)"), required=False, min_value=2, max_value=MAX_DURATION
+    )
+    rounds = forms.IntegerField(label=_("Rounds"), required=False, min_value=1, max_value=MAX_ROUNDS)
+    bar = forms.CharField(label=_("McMahon bar"), required=False, max_length=4)
+    form_token = FormTokenField()
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        kind, system = cleaned.get("kind"), cleaned.get("system")
+        if kind is not None:
+            size = cleaned.get("size")
+            if size is None and "size" not in self.errors:
+                cleaned["size"] = DEFAULT_SIZES[kind]
+            elif size is not None and size not in SIZES[kind]:
+                self.add_error("size", _("This game has no board of that size."))
+        self._clean_clock(cleaned, system)
+        if system == Tournament.System.ARENA:
+            if cleaned.get("duration") is None and "duration" not in self.errors:
+                self.add_error("duration", _("An arena needs a duration, in minutes."))
+        elif system in (Tournament.System.SWISS, Tournament.System.MCMAHON):
+            if cleaned.get("rounds") is None and "rounds" not in self.errors:
+                self.add_error("rounds", _("A Swiss or McMahon tournament needs rounds."))
+        if system == Tournament.System.MCMAHON:
+            if kind is not None and kind != "go":
+                self.add_error("kind", _("McMahon is for Go."))
+            try:
+                cleaned["bar_rank"] = ranks.parse_rank(cleaned.get("bar") or "")
+            except ValueError:
+                self.add_error("bar", _("The bar is a Go rank, from 30k to 9d (e.g. 3d)."))
+        return cleaned
+
+    def _clean_clock(self, cleaned: dict[str, Any], system: str | None) -> None:
+        clock = cleaned.get("clock")
+        if clock is None or any(field in self.errors for field in NEEDS[clock]):
+            return
+        if clock == "correspondence" and system == Tournament.System.ARENA:
+            self.add_error("clock", _("An arena is played with a clock that runs, not by days."))
+            return
+        settings = {field: cleaned.get(field) for field in NEEDS[clock]}
+        try:
+            cleaned["time_control"] = TimeControl.build(clock, **settings)
+        except TimeControlError as error:
+            self.add_error(error.field, f"{error}.")
+
+    def options(self) -> dict[str, Any]:
+        """The keyword arguments of ``services.create`` besides the account."""
+        data = self.cleaned_data
+        system = data["system"]
+        return {
+            "system": system,
+            "name": data["name"].strip(),
+            "kind": data["kind"],
+            "size": data["size"],
+            "time_control": data["time_control"],
+            "rated": bool(data.get("rated")),
+            "starts_at": data["starts_at"],
+            "duration": data.get("duration") if system == Tournament.System.ARENA else None,
+            "rounds": (
+                data.get("rounds")
+                if system in (Tournament.System.SWISS, Tournament.System.MCMAHON)
+                else None
+            ),
+            "bar": data.get("bar_rank") if system == Tournament.System.MCMAHON else None,
+        }
+
+
+CLOCK_SETTINGS = SETTINGS

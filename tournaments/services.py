@@ -1,0 +1,462 @@
+"""Tournaments' use cases: creating one, joining, withdrawing, pausing (an arena), going
+berserk, and the loop's work (starting the tournaments due, pairing their rounds and
+waves, finishing them). Each use case is one transaction; what it broadcasts (the
+tournament's ``standings``) goes after the commit.
+
+Pairing is where nothing may be lost nor doubled. ``advance`` does a tournament's next
+step in one transaction with the tournament's row locked (``select_for_update``; on
+SQLite the immediate transaction's write lock): it reads the pairings so far, asks
+``tournaments.systems`` who plays whom, makes the games through games' services
+(``start_games``, the tournament's clock and ``rated``), stores a ``TournamentPairing``
+a game or bye and the new ``round``, and tells the players (notifications). A process
+killed in the middle rolls back all of it: the next tick does the round again, from the
+same rows. Two processes advancing one tournament at once: the second waits for the
+first's lock, then finds the round paired (its number moved on, the players busy) and
+does nothing; the constraints (one pairing a player a round) would refuse a double
+anyway. ``tick`` runs one loop at a time across processes (``loop_lock``: a PostgreSQL
+advisory lock, as pairing's waves; a thread lock on SQLite).
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import random
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import broadcast
+from accounts.players import Player
+from games import services as games
+from games.models import Game
+from games.rules.clock import TimeControl
+from games.services import GameError
+from notifications import services as notifications
+from notifications.models import Kind
+from tournaments import selectors
+from tournaments.models import Entry, Tournament, TournamentPairing
+from tournaments.systems import arena, mcmahon, roundrobin, swiss
+from tournaments.systems.records import PairingError
+
+logger = logging.getLogger(__name__)
+
+LOOP_LOCK_KEY = 0x70A12E
+"""A PostgreSQL advisory lock's key: one tournament loop at a time across processes."""
+_local_loop = threading.Lock()
+
+
+class TournamentError(Exception):
+    """A request refused: ``code`` (``bad_request``, ``not_found``), the ``field`` at
+    fault when there is one, and a message for a person."""
+
+    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.field = field
+
+
+# Creating, joining, withdrawing, pausing
+
+
+@transaction.atomic
+def create(
+    *,
+    user_id: int,
+    system: str,
+    name: str,
+    kind: str,
+    size: int,
+    time_control: TimeControl,
+    rated: bool,
+    starts_at: datetime.datetime,
+    duration: int | None = None,
+    rounds: int | None = None,
+    bar: int | None = None,
+    now: datetime.datetime | None = None,
+) -> Tournament:
+    """A new tournament, upcoming, created by the account ``user_id`` (the form,
+    ``tournaments.forms``, has checked every field). An arena ends ``duration`` minutes
+    after it starts."""
+    now = now or timezone.now()
+    if starts_at < now - datetime.timedelta(minutes=1):
+        raise TournamentError("bad_request", _("The start is in the past."), field="starts_at")
+    ends_at = None
+    if system == Tournament.System.ARENA:
+        assert duration is not None
+        ends_at = starts_at + datetime.timedelta(minutes=duration)
+    return Tournament.objects.create(
+        system=system,
+        name=name,
+        kind=kind,
+        size=size,
+        time_control=time_control.to_json(),
+        rated=rated,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        duration=duration,
+        rounds=rounds,
+        bar=bar,
+        created_by_id=user_id,
+        created_at=now,
+    )
+
+
+def _locked(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise TournamentError("not_found", _("There is no such tournament.")) from None
+
+
+@transaction.atomic
+def join(*, user_id: int, tournament_id: int, now: datetime.datetime | None = None) -> Entry:
+    """The account in the tournament (again, after a withdrawal or a pause: back in).
+    A finished tournament, or a round robin that has started, takes nobody."""
+    tournament = _locked(tournament_id)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError("bad_request", _("This tournament is over."))
+    if (
+        tournament.system == Tournament.System.ROUNDROBIN
+        and tournament.status == Tournament.Status.RUNNING
+    ):
+        raise TournamentError("bad_request", _("A round robin takes nobody once it has started."))
+    entry, made = Entry.objects.get_or_create(
+        tournament=tournament, user_id=user_id, defaults={"joined_at": now or timezone.now()}
+    )
+    if not made and (entry.withdrawn or entry.paused):
+        entry.withdrawn = entry.paused = False
+        entry.save(update_fields=["withdrawn", "paused"])
+    _tell_standings(tournament)
+    return entry
+
+
+@transaction.atomic
+def withdraw(*, user_id: int, tournament_id: int) -> Entry | None:
+    """The account out of the tournament: no more pairings (its games so far count).
+    Before the start its entry is simply gone (None)."""
+    tournament = _locked(tournament_id)
+    entry = Entry.objects.filter(tournament=tournament, user_id=user_id).first()
+    if entry is None:
+        raise TournamentError("bad_request", _("You are not in this tournament."))
+    _tell_standings(tournament)
+    if tournament.status == Tournament.Status.UPCOMING:
+        entry.delete()
+        return None
+    entry.withdrawn = True
+    entry.save(update_fields=["withdrawn"])
+    return entry
+
+
+@transaction.atomic
+def pause(*, user_id: int, tournament_id: int) -> Entry:
+    """An arena's player paused: not paired again until it joins again (its game in
+    progress goes on)."""
+    tournament = _locked(tournament_id)
+    if tournament.system != Tournament.System.ARENA:
+        raise TournamentError("bad_request", _("Only an arena can be paused."))
+    entry = Entry.objects.filter(tournament=tournament, user_id=user_id).first()
+    if entry is None or entry.withdrawn:
+        raise TournamentError("bad_request", _("You are not in this tournament."))
+    entry.paused = True
+    entry.save(update_fields=["paused"])
+    _tell_standings(tournament)
+    return entry
+
+
+@transaction.atomic
+def berserk(*, player: Player, game_id: str) -> Game:
+    """``{"type": "berserk"}`` on the game socket: the player's clock halved before its
+    first move in an arena's game (games.services.halve_clock), and its win worth one more
+    when it makes at least 7 moves (tournaments.systems.arena). Once a game and player.
+
+    Raises GameError: bad_request (not an arena's game, a move made already), and what
+    halve_clock raises."""
+    pairing = (
+        TournamentPairing.objects.select_related("tournament")
+        .filter(game__public_id=game_id if isinstance(game_id, str) else "")
+        .first()
+    )
+    if pairing is None or pairing.tournament.system != Tournament.System.ARENA:
+        raise GameError("bad_request", "berserk is for the games of an arena")
+    pairing = TournamentPairing.objects.select_for_update().get(pk=pairing.pk)
+    game, color = games.halve_clock(player=player, game_id=game_id)
+    if getattr(pairing, f"{color}_berserk"):  # rolls the halving back
+        raise GameError("bad_request", "you went berserk already")
+    setattr(pairing, f"{color}_berserk", True)
+    pairing.save(update_fields=[f"{color}_berserk"])
+    _tell_standings(pairing.tournament)
+    return game
+
+
+# The loop's work
+
+
+@contextmanager
+def loop_lock() -> Iterator[bool]:
+    """Whether this process may run the tournaments' loop now; held until the block ends.
+
+    PostgreSQL: a session advisory lock (``pg_try_advisory_lock``), never waited for,
+    released by the server if the holder's process dies. SQLite serves one process: a
+    lock of this process."""
+    if connection.vendor != "postgresql":
+        if not _local_loop.acquire(blocking=False):
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            _local_loop.release()
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [LOOP_LOCK_KEY])
+        held = bool(cursor.fetchone()[0])
+    try:
+        yield held
+    finally:
+        if held:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [LOOP_LOCK_KEY])
+
+
+def tick(*, now: datetime.datetime | None = None) -> int | None:
+    """One turn of the loop, if no other process runs one (``loop_lock``): every
+    tournament due started, every running one advanced (``advance``), each in its own
+    transaction. How many games it made; None when another process held the lock."""
+    with loop_lock() as held:
+        if not held:
+            return None
+        now = now or timezone.now()
+        made = 0
+        due = Tournament.objects.filter(
+            status__in=(Tournament.Status.UPCOMING, Tournament.Status.RUNNING),
+            starts_at__lte=now,
+        ).values_list("pk", flat=True)
+        for tournament_id in list(due):
+            try:
+                made += len(advance(tournament_id=tournament_id, now=now))
+            except Exception:
+                logger.exception("tournament %s", tournament_id)
+        return made
+
+
+@transaction.atomic
+def advance(
+    *, tournament_id: int, now: datetime.datetime | None = None, seed: int | None = None
+) -> list[Game]:
+    """The tournament's next step, in one transaction, its row locked: started when due
+    (its players told), then an arena's wave of the free players (none in its last
+    minute; finished once its time is up and its last game has ended), or the next round
+    of the others when every game of the round before has ended (finished after the
+    last). The games made."""
+    now = now or timezone.now()
+    tournament = _locked(tournament_id)
+    if tournament.status == Tournament.Status.FINISHED or tournament.starts_at > now:
+        return []
+    if tournament.status == Tournament.Status.UPCOMING:
+        _start(tournament, now)
+    rng = random.Random(seed)
+    if tournament.system == Tournament.System.ARENA:
+        made = _arena_wave(tournament, now, rng)
+    else:
+        made = _next_round(tournament, now)
+    return made
+
+
+def _start(tournament: Tournament, now: datetime.datetime) -> None:
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["status"])
+    players = list(
+        Entry.objects.filter(tournament=tournament, withdrawn=False).values_list(
+            "user_id", flat=True
+        )
+    )
+    notifications.notify_many(
+        user_ids=players,
+        kind=Kind.TOURNAMENT_STARTING,
+        text=_("%(name)s is starting.") % {"name": tournament.name},
+        url=tournament.get_absolute_url(),
+        subject=f"tournament:{tournament.pk}",
+        now=now,
+    )
+    _tell_standings(tournament)
+
+
+def _finish(tournament: Tournament, now: datetime.datetime) -> None:
+    tournament.status = Tournament.Status.FINISHED
+    if tournament.system != Tournament.System.ARENA:
+        tournament.ends_at = now
+    tournament.save(update_fields=["status", "ends_at"])
+    _tell_standings(tournament)
+
+
+def _arena_wave(tournament: Tournament, now: datetime.datetime, rng: random.Random) -> list[Game]:
+    assert tournament.ends_at is not None
+    facts = selectors.facts_of(tournament)
+    busy = facts.busy()
+    if now >= tournament.ends_at:
+        if not busy:
+            _finish(tournament, now)
+        return []
+    if not arena.arena_can_pair(now, tournament.ends_at):
+        return []
+    free_entries = sorted(
+        (
+            entry
+            for entry in facts.entries
+            if not entry.withdrawn and not entry.paused and entry.user_id not in busy
+        ),
+        key=lambda entry: (facts.free_since(entry), entry.pk),
+    )
+    free = [facts.entrant(entry) for entry in free_entries]
+    if len(free) < 2:
+        return []
+    played = facts.played()
+    standings = arena.arena_scores(facts.entrants(), played)
+    last = arena.last_opponents(played)
+    pairs = arena.pair_arena(free, standings, dict(last), rng)
+    if not pairs:
+        return []
+    tournament.round += 1
+    tournament.save(update_fields=["round"])
+    return _make(tournament, [(black, white) for black, white in pairs], [], now)
+
+
+def _next_round(tournament: Tournament, now: datetime.datetime) -> list[Game]:
+    facts = selectors.facts_of(tournament)
+    if facts.busy():
+        return []  # the round goes on
+    total = selectors.total_rounds(tournament, facts)
+    if tournament.round >= total:
+        _finish(tournament, now)
+        return []
+    number = tournament.round + 1
+    try:
+        pairs, byes = _pairings(tournament, facts, number)
+    except PairingError:
+        logger.info("tournament %s: round %s cannot be paired: finished", tournament.pk, number)
+        _finish(tournament, now)
+        return []
+    if not pairs and not byes:
+        _finish(tournament, now)
+        return []
+    tournament.round = number
+    tournament.save(update_fields=["round"])
+    return _make(tournament, pairs, byes, now)
+
+
+def _pairings(
+    tournament: Tournament, facts: selectors.Facts, number: int
+) -> tuple[list[tuple[int, int]], list[int]]:
+    """Round ``number``'s games as (black, white) account ids, and its byes."""
+    playing = [facts.entrant(entry) for entry in facts.entries if not entry.withdrawn]
+    if tournament.system == Tournament.System.ROUNDROBIN:
+        schedule = roundrobin.round_robin([entry.user_id for entry in facts.entries])
+        withdrawn = {entry.user_id for entry in facts.entries if entry.withdrawn}
+        pairs, byes = [], []
+        for black, white in schedule[number - 1]:
+            if white is None or white in withdrawn:
+                if black not in withdrawn:
+                    byes.append(black)
+            elif black in withdrawn:
+                byes.append(white)
+            else:
+                pairs.append((black, white))
+        return pairs, byes
+    if len(playing) < 2:
+        return [], []
+    played = facts.played()
+    if tournament.system == Tournament.System.MCMAHON:
+        assert tournament.bar is not None
+        found = mcmahon.pair_mcmahon(playing, played, number, tournament.bar)
+    else:
+        found = swiss.pair_swiss(playing, played, number)
+    return list(found.pairings), [] if found.bye is None else [found.bye]
+
+
+def _make(
+    tournament: Tournament,
+    pairs: list[tuple[int, int]],
+    byes: list[int],
+    now: datetime.datetime,
+) -> list[Game]:
+    """The round's games and byes stored (``round`` is the tournament's now), the players
+    told (``round_paired``), the page's standings after the commit."""
+    names = selectors.usernames({player for pair in pairs for player in pair})
+    control = TimeControl.from_json(tournament.time_control)
+    made = games.start_games(
+        [
+            games.NewPair(
+                first=games.Seat(Player(user_id=black, username=names[black]), names[black]),
+                second=games.Seat(Player(user_id=white, username=names[white]), names[white]),
+                kind=tournament.kind,
+                size=tournament.size,
+                time_control=control,
+                rated=tournament.rated,
+                color="black",
+            )
+            for black, white in pairs
+        ]
+    )
+    rows = [
+        TournamentPairing(
+            tournament=tournament,
+            round=tournament.round,
+            game=game,
+            black_id=black,
+            white_id=white,
+            created_at=now,
+        )
+        for game, (black, white) in zip(made, pairs, strict=True)
+    ]
+    rows += [
+        TournamentPairing(tournament=tournament, round=tournament.round, black_id=player, created_at=now)
+        for player in byes
+    ]
+    TournamentPairing.objects.bulk_create(rows)
+    urls = {}
+    for game, (black, white) in zip(made, pairs, strict=True):
+        urls[black] = urls[white] = f"/games/{game.public_id}/"
+    notifications.notify_many(
+        user_ids=list(urls),
+        kind=Kind.ROUND_PAIRED,
+        text=_("%(name)s: your game is ready.") % {"name": tournament.name},
+        url=urls,
+        subject=f"tournament:{tournament.pk}",
+        email=False,
+        now=now,
+    )
+    _tell_standings(tournament)
+    return made
+
+
+# Standings, live
+
+
+def _tell_standings(tournament: Tournament) -> None:
+    """After the commit: the tournament's pages get ``{"type": "standings",
+    "tournament": T}`` (built then, once, for all of them)."""
+    tournament_id = tournament.pk
+
+    def tell() -> None:
+        broadcast.send_to_group(
+            broadcast.tournament_group(tournament_id), selectors.standings_event(tournament_id)
+        )
+
+    transaction.on_commit(tell, robust=True)
+
+
+def game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
+    """``games.signals.game_finished``'s receiver: a tournament's game ended, so its pages
+    get the standings after the commit (the loop pairs the next round at its next tick)."""
+    found = (
+        TournamentPairing.objects.filter(game_id=game.pk).select_related("tournament").first()
+    )
+    if found is not None:
+        _tell_standings(found.tournament)
