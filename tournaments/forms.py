@@ -78,7 +78,9 @@ class NewTournamentForm(forms.Form):
     duration = forms.IntegerField(
         label=_("Duration (minutes)"), required=False, min_value=2, max_value=MAX_DURATION
     )
-    rounds = forms.IntegerField(label=_("Rounds"), required=False, min_value=1, max_value=MAX_ROUNDS)
+    rounds = forms.IntegerField(
+        label=_("Rounds"), required=False, min_value=1, max_value=MAX_ROUNDS
+    )
     bar = forms.CharField(label=_("McMahon bar"), required=False, max_length=4)
     form_token = FormTokenField()
 

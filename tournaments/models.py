@@ -40,7 +40,9 @@ class Tournament(models.Model):
     rated = models.BooleanField(default=False)
     starts_at = models.DateTimeField(db_index=True)
     ends_at = models.DateTimeField(
-        null=True, blank=True, help_text="An arena's end (its start + duration); else when it ended."
+        null=True,
+        blank=True,
+        help_text="An arena's end (its start + duration); else when it ended.",
     )
     duration = models.PositiveIntegerField(null=True, blank=True, help_text="Arena: minutes.")
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)

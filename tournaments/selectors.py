@@ -159,9 +159,7 @@ def total_rounds(tournament: Tournament, facts: Facts) -> int:
 def usernames(user_ids: Iterable[int]) -> dict[int, str]:
     """The accounts' usernames, by id."""
     model = get_user_model()
-    return dict(
-        model.objects.filter(pk__in=list(user_ids)).values_list("pk", model.USERNAME_FIELD)
-    )
+    return dict(model.objects.filter(pk__in=list(user_ids)).values_list("pk", model.USERNAME_FIELD))
 
 
 # The standings and the JSON

@@ -416,7 +416,9 @@ def _make(
         for game, (black, white) in zip(made, pairs, strict=True)
     ]
     rows += [
-        TournamentPairing(tournament=tournament, round=tournament.round, black_id=player, created_at=now)
+        TournamentPairing(
+            tournament=tournament, round=tournament.round, black_id=player, created_at=now
+        )
         for player in byes
     ]
     TournamentPairing.objects.bulk_create(rows)
@@ -455,8 +457,6 @@ def _tell_standings(tournament: Tournament) -> None:
 def game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
     """``games.signals.game_finished``'s receiver: a tournament's game ended, so its pages
     get the standings after the commit (the loop pairs the next round at its next tick)."""
-    found = (
-        TournamentPairing.objects.filter(game_id=game.pk).select_related("tournament").first()
-    )
+    found = TournamentPairing.objects.filter(game_id=game.pk).select_related("tournament").first()
     if found is not None:
         _tell_standings(found.tournament)

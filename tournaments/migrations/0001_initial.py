@@ -6,70 +6,194 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0013_reserved_for'),
+        ("games", "0013_reserved_for"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('system', models.CharField(choices=[('arena', 'Arena'), ('swiss', 'Swiss'), ('mcmahon', 'McMahon'), ('roundrobin', 'Round robin')], max_length=10)),
-                ('name', models.CharField(max_length=80)),
-                ('kind', models.CharField(choices=[('othello', 'Othello'), ('go', 'Go')], max_length=8)),
-                ('size', models.PositiveSmallIntegerField()),
-                ('time_control', models.JSONField(help_text='games.rules.clock.TimeControl.to_json().')),
-                ('rated', models.BooleanField(default=False)),
-                ('starts_at', models.DateTimeField(db_index=True)),
-                ('ends_at', models.DateTimeField(blank=True, help_text="An arena's end (its start + duration); else when it ended.", null=True)),
-                ('duration', models.PositiveIntegerField(blank=True, help_text='Arena: minutes.', null=True)),
-                ('rounds', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('bar', models.PositiveSmallIntegerField(blank=True, help_text="McMahon: the bar's rank (tournaments.systems.ranks).", null=True)),
-                ('created_at', models.DateTimeField()),
-                ('status', models.CharField(choices=[('upcoming', 'Upcoming'), ('running', 'Running'), ('finished', 'Finished')], db_index=True, default='upcoming', max_length=8)),
-                ('round', models.PositiveIntegerField(default=0)),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "system",
+                    models.CharField(
+                        choices=[
+                            ("arena", "Arena"),
+                            ("swiss", "Swiss"),
+                            ("mcmahon", "McMahon"),
+                            ("roundrobin", "Round robin"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("name", models.CharField(max_length=80)),
+                (
+                    "kind",
+                    models.CharField(choices=[("othello", "Othello"), ("go", "Go")], max_length=8),
+                ),
+                ("size", models.PositiveSmallIntegerField()),
+                (
+                    "time_control",
+                    models.JSONField(help_text="games.rules.clock.TimeControl.to_json()."),
+                ),
+                ("rated", models.BooleanField(default=False)),
+                ("starts_at", models.DateTimeField(db_index=True)),
+                (
+                    "ends_at",
+                    models.DateTimeField(
+                        blank=True,
+                        help_text="An arena's end (its start + duration); else when it ended.",
+                        null=True,
+                    ),
+                ),
+                (
+                    "duration",
+                    models.PositiveIntegerField(blank=True, help_text="Arena: minutes.", null=True),
+                ),
+                ("rounds", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "bar",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="McMahon: the bar's rank (tournaments.systems.ranks).",
+                        null=True,
+                    ),
+                ),
+                ("created_at", models.DateTimeField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("upcoming", "Upcoming"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                        ],
+                        db_index=True,
+                        default="upcoming",
+                        max_length=8,
+                    ),
+                ),
+                ("round", models.PositiveIntegerField(default=0)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ('starts_at', 'pk'),
+                "ordering": ("starts_at", "pk"),
             },
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('joined_at', models.DateTimeField()),
-                ('withdrawn', models.BooleanField(default=False)),
-                ('paused', models.BooleanField(default=False)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("joined_at", models.DateTimeField()),
+                ("withdrawn", models.BooleanField(default=False)),
+                ("paused", models.BooleanField(default=False)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="tournaments.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ('tournament', 'pk'),
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'user'), name='entry_tournament_user')],
+                "ordering": ("tournament", "pk"),
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("tournament", "user"), name="entry_tournament_user"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='TournamentPairing',
+            name="TournamentPairing",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveIntegerField()),
-                ('black_berserk', models.BooleanField(default=False)),
-                ('white_berserk', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField()),
-                ('black', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='tournament_pairing', to='games.game')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pairings', to='tournaments.tournament')),
-                ('white', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round", models.PositiveIntegerField()),
+                ("black_berserk", models.BooleanField(default=False)),
+                ("white_berserk", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField()),
+                (
+                    "black",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tournament_pairing",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="pairings",
+                        to="tournaments.tournament",
+                    ),
+                ),
+                (
+                    "white",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ('tournament', 'round', 'pk'),
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'round', 'black'), name='pairing_round_black'), models.UniqueConstraint(fields=('tournament', 'round', 'white'), name='pairing_round_white')],
+                "ordering": ("tournament", "round", "pk"),
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("tournament", "round", "black"), name="pairing_round_black"
+                    ),
+                    models.UniqueConstraint(
+                        fields=("tournament", "round", "white"), name="pairing_round_white"
+                    ),
+                ],
             },
         ),
     ]

@@ -1,0 +1,65 @@
+"""What the tournaments' tests share: accounts, a tournament made through the service,
+and a game ended through games' services."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+
+from accounts.players import Player
+from games import services as games
+from games.models import Game
+from games.rules.clock import TimeControl
+from tournaments import services
+from tournaments.models import Tournament
+
+START = datetime.datetime(2026, 11, 26, 18, 0, tzinfo=datetime.UTC)
+
+
+def account(name: str) -> AbstractBaseUser:
+    return get_user_model().objects.create_user(name, password="secret-pass-1")
+
+
+def player(user: AbstractBaseUser) -> Player:
+    return Player(user_id=user.pk, username=user.get_username())
+
+
+def tournament(system: str = "arena", **options: Any) -> Tournament:
+    creator = get_user_model().objects.filter(username="creator").first() or account("creator")
+    defaults: dict[str, Any] = {
+        "system": system,
+        "name": f"The {system}",
+        "kind": "othello",
+        "size": 8,
+        "time_control": TimeControl.fischer(main_time=180, increment=2),
+        "rated": False,
+        "starts_at": START,
+        "duration": 60 if system == "arena" else None,
+        "rounds": 3 if system in ("swiss", "mcmahon") else None,
+        "bar": None,
+        "now": START - datetime.timedelta(hours=1),
+    }
+    return services.create(user_id=creator.pk, **{**defaults, **options})
+
+
+def joined(found: Tournament, *names: str) -> list[AbstractBaseUser]:
+    users = [account(name) for name in names]
+    for user in users:
+        services.join(user_id=user.pk, tournament_id=found.pk, now=START)
+    return users
+
+
+def win(game: Game, winner: AbstractBaseUser) -> None:
+    """The game ended: ``winner``'s opponent resigns."""
+    game.refresh_from_db()
+    loser = game.white_user_id if game.black_user_id == winner.pk else game.black_user_id
+    games.resign(player=Player(user_id=loser), game_id=game.public_id)
+
+
+def draw(game: Game) -> None:
+    """The game ended as a draw (stored as a finished game would be)."""
+    game.refresh_from_db()
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED, result="Draw")

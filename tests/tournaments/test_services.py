@@ -1,0 +1,411 @@
+"""The tournaments' use cases through the database: joining, withdrawing, pausing, the
+start, an arena's waves, Swiss, McMahon and round-robin rounds, byes, the end, rating,
+berserk, and the loop's exclusivity."""
+
+from __future__ import annotations
+
+import datetime
+import threading
+from collections import Counter
+
+import pytest
+from django.db import connection
+
+from accounts.players import Player
+from games import selectors as game_selectors
+from games.models import Game
+from games.services import GameError
+from notifications.models import Notification
+from players.models import RatingChange
+from tests.tournaments.helpers import START, account, draw, joined, player, tournament, win
+from tournaments import selectors, services
+from tournaments.models import Entry, Tournament, TournamentPairing
+from tournaments.services import TournamentError
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LATER = START + datetime.timedelta(seconds=5)
+
+
+def games_of(found: Tournament, round_number: int | None = None) -> list[Game]:
+    pairings = TournamentPairing.objects.filter(tournament=found, game__isnull=False)
+    if round_number is not None:
+        pairings = pairings.filter(round=round_number)
+    return [pairing.game for pairing in pairings.select_related("game").order_by("pk")]
+
+
+def json_of(found: Tournament) -> dict:
+    found.refresh_from_db()
+    return selectors.tournament_json(found)
+
+
+def points(found: Tournament) -> dict[str, float]:
+    return {row["username"]: row["score"] for row in json_of(found)["players"]}
+
+
+# Joining, withdrawing, pausing
+
+
+def test_joining_twice_is_one_entry_and_withdrawing_before_the_start_leaves() -> None:
+    found = tournament()
+    [ann] = joined(found, "ann")
+    services.join(user_id=ann.pk, tournament_id=found.pk)
+    assert Entry.objects.filter(tournament=found).count() == 1
+    services.withdraw(user_id=ann.pk, tournament_id=found.pk)
+    assert not Entry.objects.filter(tournament=found).exists()
+    with pytest.raises(TournamentError):
+        services.withdraw(user_id=ann.pk, tournament_id=found.pk)
+
+
+def test_a_tournament_that_is_not_there_is_not_found() -> None:
+    ann = account("ann")
+    with pytest.raises(TournamentError) as refused:
+        services.join(user_id=ann.pk, tournament_id=999)
+    assert refused.value.code == "not_found"
+
+
+def test_only_an_arena_pauses() -> None:
+    found = tournament("swiss")
+    [ann] = joined(found, "ann")
+    with pytest.raises(TournamentError):
+        services.pause(user_id=ann.pk, tournament_id=found.pk)
+
+
+def test_a_start_in_the_past_is_refused_naming_the_field() -> None:
+    with pytest.raises(TournamentError) as refused:
+        tournament(now=START + datetime.timedelta(hours=1))
+    assert refused.value.field == "starts_at"
+    assert not Tournament.objects.exists()
+
+
+# The start
+
+
+def test_nothing_happens_before_the_start_and_at_it_the_players_are_told() -> None:
+    found = tournament()
+    ann, bob = joined(found, "ann", "bob")
+    assert services.advance(tournament_id=found.pk, now=START - datetime.timedelta(seconds=1)) == []
+    found.refresh_from_db()
+    assert found.status == "upcoming"
+    made = services.advance(tournament_id=found.pk, now=START)
+    found.refresh_from_db()
+    assert found.status == "running"
+    assert len(made) == 1
+    kinds = Counter(Notification.objects.values_list("kind", flat=True))
+    assert kinds == {"tournament_starting": 2, "round_paired": 2}
+    paired = Notification.objects.get(user=ann, kind="round_paired")
+    assert paired.url == f"/games/{made[0].public_id}/"
+
+
+# The arena
+
+
+def test_an_arena_pairs_its_free_players_and_scores_wins_with_fire() -> None:
+    found = tournament()
+    ann, bob, cid, dan = joined(found, "ann", "bob", "cid", "dan")
+    made = services.advance(tournament_id=found.pk, now=START, seed=1)
+    assert len(made) == 2
+    seated = [user for game in made for user in (game.black_user_id, game.white_user_id)]
+    assert sorted(seated) == sorted(user.pk for user in (ann, bob, cid, dan))
+    assert all(game.status == "active" and game.time_control["main_time"] == 180 for game in made)
+    # Nobody free: no new pairing.
+    assert services.advance(tournament_id=found.pk, now=LATER) == []
+    # Ann wins three games in a row: 2, 2, then 4 on fire.
+    for wave in range(3):
+        game = next(
+            game
+            for game in games_of(found)
+            if ann.pk in (game.black_user_id, game.white_user_id) and game.status == "active"
+        )
+        opponent = game.white_user_id if game.black_user_id == ann.pk else game.black_user_id
+        win(game, ann)
+        other = next(game for game in games_of(found) if game.status == "active")
+        win(other, next(user for user in (bob, cid, dan) if user.pk == other.black_user_id))
+        services.advance(tournament_id=found.pk, now=LATER + datetime.timedelta(seconds=wave))
+        assert opponent  # never the same opponent twice in a row (checked below)
+    table = json_of(found)
+    top = table["players"][0]
+    assert top["username"] == "ann" and top["score"] == 8 and top["fire"] is True
+    assert top["tiebreaks"] == {}
+    # Never the same opponent twice in a row.
+    for user in (ann, bob, cid, dan):
+        opponents = [
+            game.white_user_id if game.black_user_id == user.pk else game.black_user_id
+            for game in games_of(found)
+            if user.pk in (game.black_user_id, game.white_user_id)
+        ]
+        assert all(a != b for a, b in zip(opponents, opponents[1:], strict=False))
+
+
+def test_a_paused_arena_player_is_not_paired_until_back() -> None:
+    found = tournament()
+    ann, bob, cid = joined(found, "ann", "bob", "cid")
+    services.pause(user_id=cid.pk, tournament_id=found.pk)
+    [game] = services.advance(tournament_id=found.pk, now=START, seed=3)
+    assert cid.pk not in (game.black_user_id, game.white_user_id)
+    services.join(user_id=cid.pk, tournament_id=found.pk)
+    assert not Entry.objects.get(user=cid).paused
+
+
+def test_no_new_arena_pairing_in_the_last_minute_and_the_end_waits_for_the_last_game() -> None:
+    found = tournament(duration=10)
+    ann, bob, cid, dan = joined(found, "ann", "bob", "cid", "dan")
+    [first, second] = services.advance(tournament_id=found.pk, now=START, seed=2)
+    late = START + datetime.timedelta(minutes=9, seconds=30)
+    win(first, ann if ann.pk in (first.black_user_id, first.white_user_id) else bob)
+    win(second, cid if cid.pk in (second.black_user_id, second.white_user_id) else dan)
+    assert services.advance(tournament_id=found.pk, now=late) == []
+    # A game in progress at the end counts; the arena finishes once it has ended.
+    found.refresh_from_db()
+    assert found.status == "running"
+    end = START + datetime.timedelta(minutes=10)
+    services.advance(tournament_id=found.pk, now=end)
+    found.refresh_from_db()
+    assert found.status == "finished"
+
+
+def test_an_arena_game_in_progress_at_the_end_counts_before_the_finish() -> None:
+    found = tournament(duration=10)
+    ann, bob = joined(found, "ann", "bob")
+    [game] = services.advance(tournament_id=found.pk, now=START, seed=2)
+    end = START + datetime.timedelta(minutes=11)
+    services.advance(tournament_id=found.pk, now=end)
+    found.refresh_from_db()
+    assert found.status == "running"
+    win(game, ann)
+    services.advance(tournament_id=found.pk, now=end)
+    assert json_of(found)["status"] == "finished"
+    assert points(found) == {"ann": 2, "bob": 0}
+
+
+# Berserk
+
+
+def test_berserk_halves_ones_own_clock_before_ones_first_move_once() -> None:
+    found = tournament()
+    ann, bob = joined(found, "ann", "bob")
+    [game] = services.advance(tournament_id=found.pk, now=START, seed=2)
+    services.berserk(player=player(ann), game_id=game.public_id)
+    game.refresh_from_db()
+    color = "black" if game.black_user_id == ann.pk else "white"
+    other = "white" if color == "black" else "black"
+    assert game.clocks[color]["remaining_ms"] == 90_000
+    assert game.clocks[other]["remaining_ms"] == 180_000
+    with pytest.raises(GameError):
+        services.berserk(player=player(ann), game_id=game.public_id)
+    game.refresh_from_db()
+    assert game.clocks[color]["remaining_ms"] == 90_000
+    pairing = TournamentPairing.objects.get(game=game)
+    assert getattr(pairing, f"{color}_berserk") and not getattr(pairing, f"{other}_berserk")
+
+
+def test_berserk_is_for_an_arenas_players_only() -> None:
+    found = tournament("swiss")
+    ann, bob = joined(found, "ann", "bob")
+    [game] = services.advance(tournament_id=found.pk, now=START)
+    with pytest.raises(GameError):
+        services.berserk(player=player(ann), game_id=game.public_id)
+    arena = tournament(name="arena")
+    cid, dan = joined(arena, "cid", "dan")
+    [game] = services.advance(tournament_id=arena.pk, now=START, seed=1)
+    with pytest.raises(GameError) as refused:
+        services.berserk(player=Player(session_key="someone"), game_id=game.public_id)
+    assert refused.value.code == "not_a_player"
+
+
+# Swiss, McMahon, round robin
+
+
+def test_a_swiss_pairs_each_round_when_the_last_ends_with_a_bye_never_twice() -> None:
+    found = tournament("swiss", rounds=3)
+    users = joined(found, "ann", "bob", "cid", "dan", "eve")
+    byes: list[str] = []
+    met: set[frozenset[int]] = set()
+    for number in (1, 2, 3):
+        made = services.advance(tournament_id=found.pk, now=START)
+        assert len(made) == 2
+        found.refresh_from_db()
+        assert found.round == number
+        [bye] = TournamentPairing.objects.filter(tournament=found, round=number, game=None)
+        byes.append(bye.black.username)
+        # Half the round ended: no next round yet.
+        win(made[0], next(user for user in users if user.pk == made[0].black_user_id))
+        assert services.advance(tournament_id=found.pk, now=START) == []
+        draw(made[1])
+        for game in made:
+            pair = frozenset((game.black_user_id, game.white_user_id))
+            assert pair not in met
+            met.add(pair)
+    assert len(set(byes)) == 3
+    services.advance(tournament_id=found.pk, now=START)
+    data = json_of(found)
+    assert data["status"] == "finished" and data["round"] == 3
+    assert set(data["players"][0]["tiebreaks"]) == {
+        "buchholz",
+        "sonneborn_berger",
+        "disc_difference",
+    }
+    assert sum(row["score"] for row in data["players"]) == 3 * (2 + 1)  # 2 games + a bye
+    byes_json = [p for p in data["pairings"] if p["result"] == "bye"]
+    assert all(p["game_id"] is None and p["white"] is None for p in byes_json)
+
+
+def test_a_swiss_player_who_withdraws_is_paired_no_more() -> None:
+    found = tournament("swiss", rounds=2)
+    ann, bob, cid, dan = joined(found, "ann", "bob", "cid", "dan")
+    made = services.advance(tournament_id=found.pk, now=START)
+    services.withdraw(user_id=dan.pk, tournament_id=found.pk)
+    for game in made:
+        win(game, ann if ann.pk in (game.black_user_id, game.white_user_id) else cid)
+    services.advance(tournament_id=found.pk, now=START)
+    second = TournamentPairing.objects.filter(tournament=found, round=2)
+    assert dan.pk not in {p.black_id for p in second} | {p.white_id for p in second}
+    assert second.filter(game=None).count() == 1  # three players: a bye
+
+
+def test_a_mcmahon_starts_stronger_players_ahead() -> None:
+    from players.models import Rating
+
+    found = tournament(
+        "mcmahon",
+        kind="go",
+        size=9,
+        bar=32,  # 3d
+        time_control=__import__("games.rules.clock", fromlist=["TimeControl"]).TimeControl.byoyomi(
+            main_time=300, periods=3, period_time=30
+        ),
+    )
+    strong, weak = joined(found, "strong", "weak")
+    category = selectors.category_of(found)
+    Rating.objects.create(user=strong, category=category, rating=2400.0)
+    Rating.objects.create(user=weak, category=category, rating=1200.0)
+    data = json_of(found)
+    by_name = {row["username"]: row for row in data["players"]}
+    assert by_name["strong"]["score"] == 0 and by_name["weak"]["score"] < 0
+    assert set(by_name["weak"]["tiebreaks"]) == {"sos", "sodos"}
+    [game] = services.advance(tournament_id=found.pk, now=START)
+    win(game, weak)
+    assert {row["username"]: row["score"] for row in json_of(found)["players"]}["weak"] == (
+        by_name["weak"]["score"] + 1
+    )
+
+
+def test_a_round_robin_plays_every_pair_once() -> None:
+    found = tournament("roundrobin")
+    users = joined(found, "ann", "bob", "cid", "dan")
+    met: list[frozenset[int]] = []
+    while True:
+        made = services.advance(tournament_id=found.pk, now=START)
+        if not made:
+            break
+        for game in made:
+            met.append(frozenset((game.black_user_id, game.white_user_id)))
+            win(game, next(user for user in users if user.pk == game.black_user_id))
+    assert len(met) == len(set(met)) == 6
+    found.refresh_from_db()
+    assert found.status == "finished" and found.round == 3
+    late = account("late")
+    with pytest.raises(TournamentError):
+        services.join(user_id=late.pk, tournament_id=found.pk)
+
+
+# Rating, G
+
+
+def test_a_rated_tournaments_games_are_rated_and_carry_the_tournament_in_g() -> None:
+    found = tournament("swiss", rated=True, rounds=1)
+    ann, bob = joined(found, "ann", "bob")
+    [game] = services.advance(tournament_id=found.pk, now=START)
+    assert game.rated
+    state = game_selectors.game_state(Game.objects.get(pk=game.pk), you=None)
+    assert state["tournament"] == {"id": found.pk, "name": found.name, "round": 1}
+    from games import services as games
+
+    other = games.create_game(player=player(ann), kind="othello", size=8, color="black", name="")
+    assert game_selectors.game_state(other, you=None)["tournament"] is None
+    # Each side moves (a rated game needs a move of each), then black resigns.
+    game.refresh_from_db()
+    black, white = Player(user_id=game.black_user_id), Player(user_id=game.white_user_id)
+    games.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    games.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+    games.resign(player=black, game_id=game.public_id)
+    assert RatingChange.objects.filter(game_id=game.pk).count() == 2
+
+
+# Exclusivity: one loop, one pairing a player
+
+
+def test_two_loops_at_once_pair_each_player_once() -> None:
+    """Two threads (two connections, as two processes) run the loop at the same moment,
+    again and again: every player is in one game of a wave at most."""
+    found = tournament()
+    joined(found, *(f"p{n}" for n in range(10)))
+    start = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            start.wait()
+            for _ in range(3):
+                services.tick(now=START)
+        except BaseException as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors
+    made = games_of(found)
+    seated = [user for game in made for user in (game.black_user_id, game.white_user_id)]
+    assert len(made) == 5
+    assert len(seated) == len(set(seated)) == 10
+
+
+def test_two_advances_at_once_without_the_loops_lock_pair_a_round_once() -> None:
+    """Without the loop's lock (two processes whose locks disagree, say), the tournament's
+    row lock alone keeps a Swiss round from being paired twice."""
+    found = tournament("swiss")
+    joined(found, *(f"p{n}" for n in range(8)))
+    start = threading.Barrier(2)
+    made: list[int] = []
+
+    def run() -> None:
+        try:
+            start.wait()
+            made.append(len(services.advance(tournament_id=found.pk, now=START)))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(made) == [0, 4]
+    assert TournamentPairing.objects.filter(tournament=found).count() == 4
+
+
+def test_a_pairing_that_fails_midway_leaves_nothing_and_is_done_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A process killed while pairing a round: its transaction rolls back whole (no game,
+    no pairing, the round not moved on), and the next tick pairs the round."""
+    found = tournament("swiss")
+    joined(found, "ann", "bob", "cid", "dan")
+    real = TournamentPairing.objects.bulk_create
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise SystemExit("killed")
+
+    monkeypatch.setattr(TournamentPairing.objects, "bulk_create", killed)
+    with pytest.raises(SystemExit):
+        services.advance(tournament_id=found.pk, now=START)
+    assert not Game.objects.exists() and not TournamentPairing.objects.exists()
+    found.refresh_from_db()
+    assert found.round == 0
+    monkeypatch.setattr(TournamentPairing.objects, "bulk_create", real)
+    assert len(services.advance(tournament_id=found.pk, now=START)) == 2
