@@ -94,12 +94,15 @@ class NewTournamentForm(forms.Form):
             elif size is not None and size not in SIZES[kind]:
                 self.add_error("size", _("This game has no board of that size."))
         self._clean_clock(cleaned, system)
-        if system == Tournament.System.ARENA:
-            if cleaned.get("duration") is None and "duration" not in self.errors:
-                self.add_error("duration", _("An arena needs a duration, in minutes."))
-        elif system in (Tournament.System.SWISS, Tournament.System.MCMAHON):
-            if cleaned.get("rounds") is None and "rounds" not in self.errors:
-                self.add_error("rounds", _("A Swiss or McMahon tournament needs rounds."))
+        needs = {
+            Tournament.System.ARENA: ("duration", _("An arena needs a duration, in minutes.")),
+            Tournament.System.SWISS: ("rounds", _("A Swiss tournament needs rounds.")),
+            Tournament.System.MCMAHON: ("rounds", _("A McMahon tournament needs rounds.")),
+        }
+        if system in needs:
+            needed, why = needs[system]
+            if cleaned.get(needed) is None and needed not in self.errors:
+                self.add_error(needed, why)
         if system == Tournament.System.MCMAHON:
             if kind is not None and kind != "go":
                 self.add_error("kind", _("McMahon is for Go."))

@@ -5,6 +5,7 @@ berserk, and the loop's exclusivity."""
 from __future__ import annotations
 
 import datetime
+import itertools
 import threading
 from collections import Counter
 
@@ -83,7 +84,7 @@ def test_a_start_in_the_past_is_refused_naming_the_field() -> None:
 
 def test_nothing_happens_before_the_start_and_at_it_the_players_are_told() -> None:
     found = tournament()
-    ann, bob = joined(found, "ann", "bob")
+    ann, _bob = joined(found, "ann", "bob")
     assert services.advance(tournament_id=found.pk, now=START - datetime.timedelta(seconds=1)) == []
     found.refresh_from_db()
     assert found.status == "upcoming"
@@ -134,12 +135,12 @@ def test_an_arena_pairs_its_free_players_and_scores_wins_with_fire() -> None:
             for game in games_of(found)
             if user.pk in (game.black_user_id, game.white_user_id)
         ]
-        assert all(a != b for a, b in zip(opponents, opponents[1:], strict=False))
+        assert all(a != b for a, b in itertools.pairwise(opponents))
 
 
 def test_a_paused_arena_player_is_not_paired_until_back() -> None:
     found = tournament()
-    ann, bob, cid = joined(found, "ann", "bob", "cid")
+    _ann, _bob, cid = joined(found, "ann", "bob", "cid")
     services.pause(user_id=cid.pk, tournament_id=found.pk)
     [game] = services.advance(tournament_id=found.pk, now=START, seed=3)
     assert cid.pk not in (game.black_user_id, game.white_user_id)
@@ -166,7 +167,7 @@ def test_no_new_arena_pairing_in_the_last_minute_and_the_end_waits_for_the_last_
 
 def test_an_arena_game_in_progress_at_the_end_counts_before_the_finish() -> None:
     found = tournament(duration=10)
-    ann, bob = joined(found, "ann", "bob")
+    ann, _bob = joined(found, "ann", "bob")
     [game] = services.advance(tournament_id=found.pk, now=START, seed=2)
     end = START + datetime.timedelta(minutes=11)
     services.advance(tournament_id=found.pk, now=end)
@@ -183,7 +184,7 @@ def test_an_arena_game_in_progress_at_the_end_counts_before_the_finish() -> None
 
 def test_berserk_halves_ones_own_clock_before_ones_first_move_once() -> None:
     found = tournament()
-    ann, bob = joined(found, "ann", "bob")
+    ann, _bob = joined(found, "ann", "bob")
     [game] = services.advance(tournament_id=found.pk, now=START, seed=2)
     services.berserk(player=player(ann), game_id=game.public_id)
     game.refresh_from_db()
@@ -201,12 +202,12 @@ def test_berserk_halves_ones_own_clock_before_ones_first_move_once() -> None:
 
 def test_berserk_is_for_an_arenas_players_only() -> None:
     found = tournament("swiss")
-    ann, bob = joined(found, "ann", "bob")
+    ann, _bob = joined(found, "ann", "bob")
     [game] = services.advance(tournament_id=found.pk, now=START)
     with pytest.raises(GameError):
         services.berserk(player=player(ann), game_id=game.public_id)
     arena = tournament(name="arena")
-    cid, dan = joined(arena, "cid", "dan")
+    _cid, _dan = joined(arena, "cid", "dan")
     [game] = services.advance(tournament_id=arena.pk, now=START, seed=1)
     with pytest.raises(GameError) as refused:
         services.berserk(player=Player(session_key="someone"), game_id=game.public_id)
@@ -252,7 +253,7 @@ def test_a_swiss_pairs_each_round_when_the_last_ends_with_a_bye_never_twice() ->
 
 def test_a_swiss_player_who_withdraws_is_paired_no_more() -> None:
     found = tournament("swiss", rounds=2)
-    ann, bob, cid, dan = joined(found, "ann", "bob", "cid", "dan")
+    ann, _bob, cid, dan = joined(found, "ann", "bob", "cid", "dan")
     made = services.advance(tournament_id=found.pk, now=START)
     services.withdraw(user_id=dan.pk, tournament_id=found.pk)
     for game in made:
@@ -314,7 +315,7 @@ def test_a_round_robin_plays_every_pair_once() -> None:
 
 def test_a_rated_tournaments_games_are_rated_and_carry_the_tournament_in_g() -> None:
     found = tournament("swiss", rated=True, rounds=1)
-    ann, bob = joined(found, "ann", "bob")
+    ann, _bob = joined(found, "ann", "bob")
     [game] = services.advance(tournament_id=found.pk, now=START)
     assert game.rated
     state = game_selectors.game_state(Game.objects.get(pk=game.pk), you=None)
