@@ -61,8 +61,9 @@ def test_loading_a_game_of_300_moves_costs_two_queries(
 ) -> None:
     game = played_game(black, white, 300)
     # The first G of a game a process builds also reads whether the pools made it
-    # (pairing.selectors.paired_part, kept after).
-    with django_assert_num_queries(3):
+    # (pairing.selectors.paired_part) and whether a tournament did
+    # (tournaments.selectors.state_part), both kept after.
+    with django_assert_num_queries(4):
         selectors.state_for(game.public_id, you=black)
 
     with django_assert_num_queries(2):
