@@ -79,16 +79,18 @@ class Facts:
                     found.add(pairing.white_id)
         return found
 
-    def free_since(self, entry: Entry) -> Any:
-        """When the entry's player became free: its last game's end, else its joining."""
-        ends = [
-            pairing.game.finished_at
-            for pairing in self.pairings
-            if pairing.game is not None
-            and pairing.game.finished_at is not None
-            and entry.user_id in (pairing.black_id, pairing.white_id)
-        ]
-        return max(ends, default=entry.joined_at)
+    def free_since(self) -> dict[int, Any]:
+        """When each player became free, by account: its last game's end (players
+        without a finished game are absent: they count from their joining)."""
+        found: dict[int, Any] = {}
+        for pairing in self.pairings:
+            game = pairing.game
+            if game is None or game.finished_at is None:
+                continue
+            for player in (pairing.black_id, pairing.white_id):
+                if player is not None and (player not in found or found[player] < game.finished_at):
+                    found[player] = game.finished_at
+        return found
 
     def played(self) -> list[Played]:
         """Every pairing so far as ``tournaments.systems`` takes it."""
@@ -118,6 +120,32 @@ class Facts:
         return found
 
 
+PAIRING_FIELDS = (
+    "round",
+    "tournament_id",
+    "black_id",
+    "white_id",
+    "black_berserk",
+    "white_berserk",
+    *(
+        f"game__{name}"
+        for name in (
+            "public_id",
+            "kind",
+            "status",
+            "result",
+            "abort_reason",
+            "to_move",
+            "finished_at",
+            "score",
+        )
+    ),
+)
+"""What the pairing and the standings read of each pairing and its game (a game's
+position, clocks and seats are not read: a thousand games' snapshots cost more than the
+rest of a wave)."""
+
+
 def facts_of(tournament: Tournament) -> Facts:
     """The tournament's ``Facts``: its entries in joining order, its pairings with their
     games, its players' ratings in its category, and the moves of the berserk games."""
@@ -125,6 +153,7 @@ def facts_of(tournament: Tournament) -> Facts:
     pairings = list(
         TournamentPairing.objects.filter(tournament=tournament)
         .select_related("game")
+        .only(*PAIRING_FIELDS)
         .order_by("round", "pk")
     )
     ratings = dict(

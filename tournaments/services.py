@@ -25,6 +25,7 @@ import random
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.db import connection, transaction
@@ -233,17 +234,25 @@ def tick(*, now: datetime.datetime | None = None) -> int | None:
         if not held:
             return None
         now = now or timezone.now()
-        made = 0
-        due = Tournament.objects.filter(
-            status__in=(Tournament.Status.UPCOMING, Tournament.Status.RUNNING),
-            starts_at__lte=now,
-        ).values_list("pk", flat=True)
-        for tournament_id in list(due):
-            try:
-                made += len(advance(tournament_id=tournament_id, now=now))
-            except Exception:
-                logger.exception("tournament %s", tournament_id)
+        with standings_held() as told:
+            made = _advance_due(now)
+        send_standings(told)
         return made
+
+
+def _advance_due(now: datetime.datetime) -> int:
+    """``advance`` for every tournament due; how many games were made."""
+    made = 0
+    due = Tournament.objects.filter(
+        status__in=(Tournament.Status.UPCOMING, Tournament.Status.RUNNING),
+        starts_at__lte=now,
+    ).values_list("pk", flat=True)
+    for tournament_id in list(due):
+        try:
+            made += len(advance(tournament_id=tournament_id, now=now))
+        except Exception:
+            logger.exception("tournament %s", tournament_id)
+    return made
 
 
 @transaction.atomic
@@ -306,13 +315,14 @@ def _arena_wave(tournament: Tournament, now: datetime.datetime, rng: random.Rand
         return []
     if not arena.arena_can_pair(now, tournament.ends_at):
         return []
+    since = facts.free_since()
     free_entries = sorted(
         (
             entry
             for entry in facts.entries
             if not entry.withdrawn and not entry.paused and entry.user_id not in busy
         ),
-        key=lambda entry: (facts.free_since(entry), entry.pk),
+        key=lambda entry: (since.get(entry.user_id, entry.joined_at), entry.pk),
     )
     free = [facts.entrant(entry) for entry in free_entries]
     if len(free) < 2:
@@ -441,15 +451,42 @@ def _make(
 # Standings, live
 
 
-def _tell_standings(tournament: Tournament) -> None:
-    """After the commit: the tournament's pages get ``{"type": "standings",
-    "tournament": T}`` (built then, once, for all of them)."""
-    tournament_id = tournament.pk
+_held: ContextVar[set[int] | None] = ContextVar("held_standings", default=None)
 
-    def tell() -> None:
+
+@contextmanager
+def standings_held() -> Iterator[set[int]]:
+    """Within it, the standings a commit would send are noted (the tournaments' ids)
+    instead, for the caller to send once for all (``send_standings``): the loop's turn
+    sends each tournament's once, after its pairing, however many commits told it."""
+    noted: set[int] = set()
+    token = _held.set(noted)
+    try:
+        yield noted
+    finally:
+        _held.reset(token)
+
+
+def send_standings(tournament_ids: set[int]) -> None:
+    """``{"type": "standings", "tournament": T}`` to each tournament's pages."""
+    for tournament_id in sorted(tournament_ids):
         broadcast.send_to_group(
             broadcast.tournament_group(tournament_id), selectors.standings_event(tournament_id)
         )
+
+
+def _tell_standings(tournament: Tournament) -> None:
+    """After the commit: the tournament's pages get ``{"type": "standings",
+    "tournament": T}`` (built then, once, for all of them), or the loop notes it
+    (``standings_held``)."""
+    tournament_id = tournament.pk
+
+    def tell() -> None:
+        held = _held.get()
+        if held is not None:
+            held.add(tournament_id)
+        else:
+            send_standings({tournament_id})
 
     transaction.on_commit(tell, robust=True)
 

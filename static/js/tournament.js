@@ -42,7 +42,7 @@ function drawStandings(data) {
       Object.entries(player.tiebreaks)
         .map(([key, value]) => `${key} ${value}`)
         .join(", "),
-    );
+    ).className = "tiebreaks";
   }
 }
 
