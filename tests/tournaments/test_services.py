@@ -410,3 +410,31 @@ def test_a_pairing_that_fails_midway_leaves_nothing_and_is_done_again(
     assert found.round == 0
     monkeypatch.setattr(TournamentPairing.objects, "bulk_create", real)
     assert len(services.advance(tournament_id=found.pk, now=START)) == 2
+
+
+def test_while_one_process_holds_the_loop_another_turn_does_nothing() -> None:
+    """While one connection (a process) runs the loop, another's turn pairs nobody; the
+    next turn, once it is free, does."""
+    found = tournament()
+    joined(found, "ann", "bob")
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with services.loop_lock() as held:
+                assert held
+                holding.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert holding.wait(10)
+    try:
+        assert services.tick(now=START) is None
+        assert not Game.objects.exists()
+    finally:
+        release.set()
+        holder.join()
+    assert services.tick(now=START) == 1
