@@ -92,6 +92,28 @@ class Facts:
                     found[player] = game.finished_at
         return found
 
+    def absent_since(self) -> dict[int, Any]:
+        """The players whose latest game was aborted because they never made their first
+        move, by account, with when it was aborted (an arena pauses them: they have
+        left)."""
+        latest: dict[int, TournamentPairing] = {}
+        for pairing in self.pairings:  # in round order
+            for player in (pairing.black_id, pairing.white_id):
+                if player is not None:
+                    latest[player] = pairing
+        found = {}
+        for player, pairing in latest.items():
+            game = pairing.game
+            if (
+                game is not None
+                and game.status == Game.Status.ABORTED
+                and game.abort_reason == Game.AbortReason.FIRST_MOVE
+            ):
+                missing = pairing.black_id if game.to_move == "black" else pairing.white_id
+                if missing == player:
+                    found[player] = game.finished_at
+        return found
+
     def played(self) -> list[Played]:
         """Every pairing so far as ``tournaments.systems`` takes it."""
         found = []

@@ -132,8 +132,11 @@ def join(*, user_id: int, tournament_id: int, now: datetime.datetime | None = No
         tournament=tournament, user_id=user_id, defaults={"joined_at": now or timezone.now()}
     )
     if not made and (entry.withdrawn or entry.paused):
+        # Back: from now (an arena's player paused for a game it never started is not
+        # paused again for that game).
         entry.withdrawn = entry.paused = False
-        entry.save(update_fields=["withdrawn", "paused"])
+        entry.joined_at = now or timezone.now()
+        entry.save(update_fields=["withdrawn", "paused", "joined_at"])
     _tell_standings(tournament)
     return entry
 
@@ -158,7 +161,8 @@ def withdraw(*, user_id: int, tournament_id: int) -> Entry | None:
 @transaction.atomic
 def pause(*, user_id: int, tournament_id: int) -> Entry:
     """An arena's player paused: not paired again until it joins again (its game in
-    progress goes on)."""
+    progress goes on). The loop pauses a player itself when it let its latest game be
+    aborted by never making its first move."""
     tournament = _locked(tournament_id)
     if tournament.system != Tournament.System.ARENA:
         raise TournamentError("bad_request", _("Only an arena can be paused."))
@@ -315,6 +319,7 @@ def _arena_wave(tournament: Tournament, now: datetime.datetime, rng: random.Rand
         return []
     if not arena.arena_can_pair(now, tournament.ends_at):
         return []
+    _pause_absent(facts)
     since = facts.free_since()
     free_entries = sorted(
         (
@@ -336,6 +341,18 @@ def _arena_wave(tournament: Tournament, now: datetime.datetime, rng: random.Rand
     tournament.round += 1
     tournament.save(update_fields=["round"])
     return _make(tournament, [(black, white) for black, white in pairs], [], now)
+
+
+def _pause_absent(facts: selectors.Facts) -> None:
+    """An arena's players who let their latest game be aborted by never making their
+    first move (they have left: lichess's rule) are paused, unless they came back
+    (joined again) since."""
+    absent = facts.absent_since()
+    for entry in facts.entries:
+        since = absent.get(entry.user_id)
+        if since is not None and not entry.paused and since >= entry.joined_at:
+            entry.paused = True
+            entry.save(update_fields=["paused"])
 
 
 def _next_round(tournament: Tournament, now: datetime.datetime) -> list[Game]:

@@ -10,7 +10,7 @@ import threading
 from collections import Counter
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from accounts.players import Player
 from games import selectors as game_selectors
@@ -438,3 +438,29 @@ def test_while_one_process_holds_the_loop_another_turn_does_nothing() -> None:
         release.set()
         holder.join()
     assert services.tick(now=START) == 1
+
+
+def test_an_arena_player_who_never_moves_is_paused_until_back() -> None:
+    """A game aborted because a player never made its first move is that player's loss,
+    and the arena pauses it (it has left); joining again brings it back."""
+    from games.services import base
+
+    found = tournament()
+    ann, bob = joined(found, "ann", "bob")
+    [game] = services.advance(tournament_id=found.pk, now=START, seed=1)
+    game.refresh_from_db()
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        base.end_aborted(locked, Game.AbortReason.FIRST_MOVE)  # black never moved
+    Game.objects.filter(pk=game.pk).update(finished_at=START + datetime.timedelta(seconds=1))
+    missing, there = (ann, bob) if game.black_user_id == ann.pk else (bob, ann)
+    assert points(found) == {there.username: 2, missing.username: 0}
+    assert services.advance(tournament_id=found.pk, now=LATER) == []
+    assert Entry.objects.get(user=missing).paused and not Entry.objects.get(user=there).paused
+    services.join(user_id=missing.pk, tournament_id=found.pk, now=LATER)
+    assert not Entry.objects.get(user=missing).paused
+    # Back, and paired again (not with its last opponent: with a newcomer).
+    [cid] = joined(found, "cid")
+    [again] = services.advance(tournament_id=found.pk, now=LATER, seed=1)
+    assert not Entry.objects.get(user=missing).paused
+    assert cid.pk in (again.black_user_id, again.white_user_id)
