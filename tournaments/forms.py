@@ -12,7 +12,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import FormTokenField
-from games.forms import DEFAULT_SIZES, SIZES
+from games.forms import CLOCK_LABELS, DEFAULT_SIZES, SIZES
 from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
 from tournaments.models import Tournament
 from tournaments.systems import ranks
@@ -59,7 +59,7 @@ class NewTournamentForm(forms.Form):
         choices=[(size, str(size)) for size in sorted({*SIZES["othello"], *SIZES["go"]})],
     )
     clock = forms.ChoiceField(
-        label=_("Time control"), choices=[(system, system) for system in SYSTEMS]
+        label=_("Time control"), choices=[(system, CLOCK_LABELS[system]) for system in SYSTEMS]
     )
     main_time = forms.IntegerField(label=_("Main time (seconds)"), required=False, min_value=0)
     increment = forms.IntegerField(label=_("Increment (seconds)"), required=False, min_value=0)

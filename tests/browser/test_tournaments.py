@@ -72,3 +72,5 @@ def test_an_arena_is_created_joined_started_and_paired(
     bob.locator("#your-game a").tap()
     bob.wait_for_url(re.compile(r"/games/[\w-]+/$"))
     assert ann.url == bob.url
+    expect(ann.locator("#tournament-note")).to_contain_text(f"Round 1 of Evening arena {suffix}")
+    ann.screenshot(path=str(SHOTS / "game.png"))
