@@ -42,6 +42,25 @@ class IsoDateTimeField(forms.CharField):
         return found
 
 
+class YesNoField(forms.ChoiceField):
+    """A yes or no: ``1``/``0`` (the form's menu), also ``true``/``false``, ``on``/``off``,
+    ``yes``/``no`` in any case; absent is no."""
+
+    YES = ("1", "true", "on", "yes")
+    NO = ("", "0", "false", "off", "no")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
+
+    def clean(self, value: object) -> bool:  # type: ignore[override]
+        text = str(value if value is not None else "").strip().lower()
+        if text in self.YES:
+            return True
+        if text in self.NO:
+            return False
+        raise forms.ValidationError(_("Say 1 (yes) or 0 (no)."))
+
+
 class NewTournamentForm(forms.Form):
     """`POST /tournaments/new/`: ``system``, ``name``, ``kind``, ``size``, the clock
     (``clock`` and the settings its system needs: a clock is needed, and an arena's is
@@ -67,13 +86,7 @@ class NewTournamentForm(forms.Form):
     period_time = forms.IntegerField(label=_("Period (seconds)"), required=False, min_value=1)
     stones = forms.IntegerField(label=_("Stones per period"), required=False, min_value=1)
     days = forms.IntegerField(label=_("Days per move"), required=False, min_value=1)
-    rated = forms.TypedChoiceField(
-        label=_("Rated"),
-        coerce=lambda value: value in ("1", "true", "on"),
-        choices=[("0", _("Casual")), ("1", _("Rated")), ("true", "true"), ("false", "false")],
-        required=False,
-        empty_value=False,
-    )
+    rated = YesNoField(label=_("Rated"), choices=[("0", _("Casual")), ("1", _("Rated"))])
     starts_at = IsoDateTimeField(label=_("Starts at"))
     duration = forms.IntegerField(
         label=_("Duration (minutes)"), required=False, min_value=2, max_value=MAX_DURATION

@@ -172,3 +172,27 @@ def test_a_local_plain_http_endpoint_needs_the_setting(settings: Any) -> None:
         services.subscribe(user_id=ann.pk, subscription=body)
     settings.PUSH_LOCAL_ENDPOINTS = True
     services.subscribe(user_id=ann.pk, subscription=body)
+
+
+def test_notify_many_tells_each_account_as_it_chose_in_a_few_queries(
+    django_assert_max_num_queries: Any,
+) -> None:
+    ann, bob = account("ann", "ann@example.org"), account("bob", "bob@example.org")
+    others = [account(f"p{n}") for n in range(20)]
+    subscribe(ann, 2)
+    services.choose(user_id=bob.pk, kind=Kind.ROUND_PAIRED, email=True, push=False)
+    ids = [ann.pk, bob.pk, *(user.pk for user in others)]
+    urls = {user_id: f"/games/{user_id}/" for user_id in ids}
+    with django_assert_max_num_queries(8):
+        made = services.notify_many(
+            user_ids=ids, kind=Kind.ROUND_PAIRED, text="Your game is ready", url=urls
+        )
+    assert [notification.user_id for notification in made] == ids
+    assert Notification.objects.get(user=bob).url == f"/games/{bob.pk}/"
+    assert sorted(Delivery.objects.values_list("notification__user__username", "channel")) == [
+        ("ann", "push"),
+        ("ann", "push"),
+        ("bob", "email"),
+    ]
+    with pytest.raises(services.NotificationError):
+        services.notify_many(user_ids=ids, kind="nonsense", text="", url="")

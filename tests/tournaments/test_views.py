@@ -82,6 +82,7 @@ def test_creating_a_tournament_redirects_to_its_page_once_per_token() -> None:
         ({"system": "mcmahon", "rounds": "3", "bar": "3d"}, "kind"),
         ({"clock": "correspondence", "days": "3"}, "clock"),
         ({"form_token": "short"}, "form_token"),
+        ({"rated": "maybe"}, "rated"),
     ],
 )
 def test_a_bad_field_is_a_400_naming_it_and_changes_nothing(
@@ -92,6 +93,12 @@ def test_a_bad_field_is_a_400_naming_it_and_changes_nothing(
     named = answer.content.decode().split('data-error-field="')[1].split('"')[0].split()
     assert field in named
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize(("sent", "rated"), [("true", True), ("False", False), (None, False)])
+def test_rated_is_a_yes_or_no(sent: str | None, rated: bool) -> None:
+    logged_in("ann").post("/tournaments/new/", form(rated=sent))
+    assert Tournament.objects.get().rated is rated
 
 
 def test_creating_needs_an_account() -> None:
