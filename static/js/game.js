@@ -566,7 +566,37 @@ function beep() {
   tone.stop(audio.currentTime + 0.15);
 }
 
+// --- an arena's berserk -------------------------------------------------------
+
+// Whether G's tournament (the tournaments app's part of G) is an arena: its T, read once.
+let arena = null;
+let berserked = false;
+
+async function learnTournament() {
+  if (arena !== null || !game.tournament) return;
+  arena = false;
+  try {
+    const answer = await fetch(`/tournaments/${encodeURIComponent(game.tournament.id)}.json`);
+    if (answer.ok) arena = (await answer.json()).system === "arena";
+  } catch {
+    arena = false;
+  }
+  drawBerserk();
+}
+
+/** Berserk: in an arena's game, before one's first move (halves one's own clock). */
+function drawBerserk() {
+  const button = $("berserk-button");
+  if (!button) return;
+  if (game.tournament && arena === null) learnTournament();
+  const moved = (game.moves ?? []).some(
+    (move) => move.color === game.you && ["place", "pass"].includes(move.action),
+  );
+  button.hidden = !(arena && game.you && game.status === "active" && !moved && !berserked);
+}
+
 function drawControls() {
+  drawBerserk();
   const seated = Boolean(game.you);
   const pass = $("pass-button");
   if (pass) {
@@ -658,6 +688,12 @@ function titlePrefix() {
 $("pass-button")?.addEventListener("click", () => send({ type: "pass", ply: game.ply }));
 $("claim-button").addEventListener("click", () => send({ type: "claim" }));
 $("undo-button").addEventListener("click", () => send({ type: "undo", ply: game.ply }));
+$("berserk-button")?.addEventListener("click", () => {
+  if (send({ type: "berserk" })) {
+    berserked = true;
+    drawBerserk();
+  }
+});
 $("undo-accept").addEventListener("click", () => send({ type: "undo_accept", ply: game.ply }));
 $("undo-decline").addEventListener("click", () => send({ type: "undo_decline", ply: game.ply }));
 $("rematch-button").addEventListener("click", () => send({ type: "rematch" }));

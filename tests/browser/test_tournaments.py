@@ -73,4 +73,12 @@ def test_an_arena_is_created_joined_started_and_paired(
     bob.wait_for_url(re.compile(r"/games/[\w-]+/$"))
     assert ann.url == bob.url
     expect(ann.locator("#tournament-note")).to_contain_text(f"Round 1 of Evening arena {suffix}")
+    # Berserk, before one's first move: one's own clock halved (1:00 -> 0:30), once.
+    berserk = ann.locator("#berserk-button")
+    expect(berserk).to_be_visible()
     ann.screenshot(path=str(SHOTS / "game.png"))
+    berserk.click()
+    expect(berserk).to_be_hidden()
+    you = ann.evaluate("document.querySelector('[data-you]').dataset.you")
+    expect(ann.locator(f'.player[data-color="{you}"] .clock-time')).to_contain_text("0:30")
+    expect(bob.locator("#berserk-button")).to_be_visible()
