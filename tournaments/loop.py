@@ -47,7 +47,10 @@ class TournamentLoop:
             close_old_connections()
             try:
                 with broadcast.outbox() as kept:
-                    return services.tick(), kept
+                    made = services.tick()
+                    # This process's games' ends, whichever process pairs.
+                    services.send_later_standings()
+                    return made, kept
             finally:
                 close_old_connections()
 

@@ -301,10 +301,13 @@ def tournament_json(tournament: Tournament, facts: Facts | None = None) -> dict[
     }
 
 
-def standings_event(tournament_id: int) -> dict[str, Any]:
+def standings_event(tournament_id: int) -> dict[str, Any] | None:
     """The channel-layer event of a tournament's pages: ``{"type": "standings",
-    "tournament": T}`` as text, built once for every socket."""
-    tournament = Tournament.objects.get(pk=tournament_id)
+    "tournament": T}`` as text, built once for every socket; None for a tournament that
+    is not there (deleted meanwhile)."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return None
     message = {"type": "standings", "tournament": tournament_json(tournament)}
     return {"type": "tournament.standings", "whole": json.dumps(message, separators=(",", ":"))}
 

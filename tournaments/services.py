@@ -196,7 +196,7 @@ def berserk(*, player: Player, game_id: str) -> Game:
         raise GameError("bad_request", "you went berserk already")
     setattr(pairing, f"{color}_berserk", True)
     pairing.save(update_fields=[f"{color}_berserk"])
-    _tell_standings(pairing.tournament)
+    _tell_standings(pairing.tournament, later=True)
     return game
 
 
@@ -485,22 +485,41 @@ def standings_held() -> Iterator[set[int]]:
 
 
 def send_standings(tournament_ids: set[int]) -> None:
-    """``{"type": "standings", "tournament": T}`` to each tournament's pages."""
+    """``{"type": "standings", "tournament": T}`` to each tournament's pages (one that is
+    gone meanwhile, none)."""
     for tournament_id in sorted(tournament_ids):
-        broadcast.send_to_group(
-            broadcast.tournament_group(tournament_id), selectors.standings_event(tournament_id)
-        )
+        event = selectors.standings_event(tournament_id)
+        if event is not None:
+            broadcast.send_to_group(broadcast.tournament_group(tournament_id), event)
 
 
-def _tell_standings(tournament: Tournament) -> None:
+_later: set[int] = set()
+_later_lock = threading.Lock()
+
+
+def send_later_standings() -> None:
+    """The standings noted by this process's games' ends and berserks since its loop's
+    last turn (``_tell_standings(later=True)``), sent once each: a thousand games of an
+    arena ending within a minute are not a thousand T built."""
+    with _later_lock:
+        due = set(_later)
+        _later.clear()
+    send_standings(due)
+
+
+def _tell_standings(tournament: Tournament, *, later: bool = False) -> None:
     """After the commit: the tournament's pages get ``{"type": "standings",
     "tournament": T}`` (built then, once, for all of them), or the loop notes it
-    (``standings_held``)."""
+    (``standings_held``); ``later``: at this process's loop's next turn
+    (``send_later_standings``, within ``loop.TICK``)."""
     tournament_id = tournament.pk
 
     def tell() -> None:
         held = _held.get()
-        if held is not None:
+        if later:
+            with _later_lock:
+                _later.add(tournament_id)
+        elif held is not None:
             held.add(tournament_id)
         else:
             send_standings({tournament_id})
@@ -510,7 +529,8 @@ def _tell_standings(tournament: Tournament) -> None:
 
 def game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
     """``games.signals.game_finished``'s receiver: a tournament's game ended, so its pages
-    get the standings after the commit (the loop pairs the next round at its next tick)."""
+    get the standings at this process's loop's next turn (which, or another process's,
+    pairs the next round)."""
     found = TournamentPairing.objects.filter(game_id=game.pk).select_related("tournament").first()
     if found is not None:
-        _tell_standings(found.tournament)
+        _tell_standings(found.tournament, later=True)

@@ -464,3 +464,25 @@ def test_an_arena_player_who_never_moves_is_paused_until_back() -> None:
     [again] = services.advance(tournament_id=found.pk, now=LATER, seed=1)
     assert not Entry.objects.get(user=missing).paused
     assert cid.pk in (again.black_user_id, again.white_user_id)
+
+
+def test_a_game_that_ends_tells_the_pages_at_the_loops_next_turn() -> None:
+    import json
+
+    import broadcast
+
+    found = tournament("swiss")
+    ann, _bob = joined(found, "ann", "bob")
+    [game] = services.advance(tournament_id=found.pk, now=START)
+    with broadcast.outbox() as kept:
+        win(game, ann)
+        assert not [group for group, _ in kept if group.startswith("tournament.")]
+        services.send_later_standings()
+        [(group, event)] = [(g, e) for g, e in kept if g.startswith("tournament.")]
+        services.send_later_standings()  # once
+        assert len([g for g, _ in kept if g.startswith("tournament.")]) == 1
+    assert group == f"tournament.{found.pk}"
+    standings = json.loads(event["whole"])
+    assert standings["type"] == "standings"
+    top = standings["tournament"]["players"][0]
+    assert (top["username"], top["score"]) == ("ann", 1.0)
