@@ -486,3 +486,27 @@ def test_a_process_restarting_while_another_runs_credits_nothing(
 def test_the_first_start_ever_credits_nothing(frozen_clock: FrozenClock) -> None:
     assert services.credit_downtime(process="p", gap=datetime.timedelta(seconds=5)) == []
     assert Move.objects.count() == 0
+
+
+def test_halving_ones_clock_before_ones_first_move(
+    black: Player, white: Player, spectator: Player
+) -> None:
+    """An arena's berserk (the tournaments app asks for it): one's own main time halved,
+    before one's first move only."""
+    game = seated(black, white, FISCHER)
+    _, color = services.halve_clock(player=white, game_id=game.public_id)
+    assert color == "white"
+    assert clock(game)["white"]["remaining_ms"] == 30 * S
+    assert clock(game)["black"]["remaining_ms"] == 60 * S
+    services.play(player=black, game_id=game.public_id, ply=0, point=FIRST_MOVES["othello"][0])
+    with pytest.raises(GameError) as refused:
+        services.halve_clock(player=black, game_id=game.public_id)
+    assert refused.value.code == "bad_request"
+    with pytest.raises(GameError) as refused:
+        services.halve_clock(player=spectator, game_id=game.public_id)
+    assert refused.value.code == "not_a_player"
+    untimed = seated(black, white, None)
+    with pytest.raises(GameError) as refused:
+        services.halve_clock(player=black, game_id=untimed.public_id)
+    assert refused.value.code == "bad_request"
+    assert clock(game)["black"]["remaining_ms"] == 60 * S
