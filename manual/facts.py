@@ -14,6 +14,7 @@ from games.rules.clock import TimeControl
 from manual.diagrams import Diagram
 from pairing import matching, pools
 from players import glicko2
+from tournaments.systems import arena
 
 EXAMPLE_CLOCKS = {
     "fischer": TimeControl.fischer(main_time=300, increment=3),
@@ -142,3 +143,16 @@ def go_count(diagram: Diagram) -> dict[str, Any]:
         for color in Color
     }
     return {**sides, "komi": diagram.komi, "result": count.result}
+
+
+def tournaments() -> dict[str, Any]:
+    """What the tournaments' page quotes of the arena's scoring (tournaments.systems)."""
+    return {
+        "win": arena.WIN,
+        "draw": arena.DRAW,
+        "fire_after": arena.FIRE_AFTER,
+        "on_fire": arena.ON_FIRE,
+        "berserk_bonus": arena.BERSERK_BONUS,
+        "berserk_moves": arena.BERSERK_MOVES,
+        "last_minutes": int(arena.LAST_MINUTE.total_seconds() // 60),
+    }

@@ -48,6 +48,11 @@ TOPICS = (
         "Play someone now: the pools, who is paired with whom, and how fast.",
     ),
     Topic(
+        "tournaments",
+        "Tournaments",
+        "Arenas, Swiss and McMahon tournaments, round robins: pairing, scores, berserk.",
+    ),
+    Topic(
         "review",
         "The review",
         "The engines' analysis of a game: the marks ?!, ? and ??, losses and accuracy.",

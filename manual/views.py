@@ -34,6 +34,8 @@ def _figures(slug: str) -> dict[str, Any]:
         return {"marks": facts.review_marks()}
     if slug == "bots":
         return {"challenge_seconds": CHALLENGE_SECONDS}
+    if slug == "tournaments":
+        return facts.tournaments()
     return {}
 
 

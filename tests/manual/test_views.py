@@ -26,6 +26,7 @@ HEADINGS = {
     "clocks": ["The systems", "First moves", "When your opponent leaves"],
     "ratings": ["How a rating moves", "RD", "Provisional ratings", "Go ranks"],
     "pairing": ["The pools", "Who plays whom"],
+    "tournaments": ["Arena", "Swiss", "McMahon", "Round robin"],
     "review": ["A move's loss", "The marks", "Accuracy"],
     "bots": ["Challenging a bot", "Running your own bot"],
     "faq": ["Do I need an account?", "What does the ? after a rating mean?"],
