@@ -26,11 +26,9 @@ LANGUAGES = ("ja", "ko", "zh_Hans", "fr")
 DOMAINS = ("django", "djangojs")
 SKIPPED_FOLDERS = {".venv", "tests", "node_modules", "locale", "static", ".git", "bench"}
 
-#: The calls that mark a string, with the position of their context and of their msgid.
-SINGULAR = {"gettext": 0, "gettext_lazy": 0, "_": 0, "gettext_noop": 0}
-PLURAL = {"ngettext": 0, "ngettext_lazy": 0}
-CONTEXT = {"pgettext": 1, "pgettext_lazy": 1}
-CONTEXT_PLURAL = {"npgettext": 1, "npgettext_lazy": 1}
+#: The calls that mark a string: the msgid first, or a context then the msgid.
+PLAIN = {"gettext", "gettext_lazy", "_", "gettext_noop", "ngettext", "ngettext_lazy"}
+CONTEXT = {"pgettext", "pgettext_lazy", "npgettext", "npgettext_lazy"}
 
 Key = tuple[str | None, str]  # (msgctxt, msgid)
 
@@ -44,11 +42,9 @@ def marks_in_calls(calls: Iterator[tuple[str, list[object]]]) -> set[Key]:
     found: set[Key] = set()
     for name, args in calls:
         strings = [arg if isinstance(arg, str) else None for arg in args]
-        if name in SINGULAR and strings[:1] and strings[0]:
+        if name in PLAIN and strings[:1] and strings[0]:
             found.add((None, strings[0]))
-        elif name in PLURAL and strings[:1] and strings[0]:
-            found.add((None, strings[0]))
-        elif name in CONTEXT | CONTEXT_PLURAL and len(strings) > 1 and strings[0] and strings[1]:
+        elif name in CONTEXT and len(strings) > 1 and strings[0] and strings[1]:
             found.add((strings[0], strings[1]))
     return found
 
@@ -56,7 +52,7 @@ def marks_in_calls(calls: Iterator[tuple[str, list[object]]]) -> set[Key]:
 def calls_in_tokens(source: str) -> Iterator[tuple[str, list[object]]]:
     """``name("literal", "literal", ...)`` calls in a token stream (templatize's output,
     a script), with each argument a string or None when it is not one literal."""
-    names = SINGULAR | PLURAL | CONTEXT | CONTEXT_PLURAL
+    names = PLAIN | CONTEXT
     flat = "\n".join(line.lstrip() for line in source.splitlines())  # no indentation
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(flat).readline))
