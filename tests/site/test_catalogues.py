@@ -14,7 +14,7 @@ import io
 import shutil
 import subprocess
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import polib
@@ -37,7 +37,7 @@ def catalogue(language: str, domain: str) -> polib.POFile:
     return polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / f"{domain}.po"))
 
 
-def marks_in_calls(calls: Iterator[tuple[str, list[object]]]) -> set[Key]:
+def marks_in_calls(calls: Iterable[tuple[str, Sequence[object]]]) -> set[Key]:
     """The (context, msgid) of each marking call whose arguments are literal strings."""
     found: set[Key] = set()
     for name, args in calls:
