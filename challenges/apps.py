@@ -1,0 +1,18 @@
+from django.apps import AppConfig
+
+
+class ChallengesConfig(AppConfig):
+    """Challenges: a waiting game reserved for one account (a person or a bot), its
+    answer, its expiry (DESIGN.md, "Notifications, challenges, follows, blocks")."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "challenges"
+
+    def ready(self) -> None:
+        from challenges import services
+        from games import selectors
+        from games.workers import clockwatch
+
+        # The challenge in G; a challenge not answered in time is aborted.
+        selectors.register_state_part(services.challenge_part)
+        clockwatch.every_second(services.expire_challenges)
