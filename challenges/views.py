@@ -1,18 +1,23 @@
 """HTTP: challenging an account (a person from their profile, a bot from the bots' page),
-and the challenged account declining."""
+the challenged account declining, and the Challenge button of a profile."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
+from accounts import selectors as accounts
 from accounts.once import TokenError, once
 from accounts.players import Player, player_of, remember_name, seat_name
 from challenges import services
 from games import limits
-from games.forms import NewGameForm
+from games.forms import NewGameForm, form_context
 from games.services import GameError
+from games.views.lobby import new_game_initial
 
 
 @require_POST
@@ -75,3 +80,12 @@ def decline(request: HttpRequest, game_id: str) -> HttpResponse:
     if "text/html" in request.headers.get("Accept", ""):
         return redirect("games:game", game_id=game_id)
     return JsonResponse({"status": "aborted"})
+
+
+def profile_part(request: HttpRequest, user: Any) -> str:
+    """The Challenge button of a person's profile (``players.profiles``): the create
+    form's fields; nothing on a bot's (challenged from the bots' page) or one's own."""
+    if accounts.is_bot(user) or request.user.pk == user.pk:
+        return ""
+    context = {**form_context(NewGameForm(initial=new_game_initial(request))), "player": user}
+    return render_to_string("challenges/_profile.html", context, request=request)
