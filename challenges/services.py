@@ -258,7 +258,7 @@ def challenge_part(game: Game) -> dict[str, Any]:
 
 def _duration(waited: datetime.timedelta) -> str:
     seconds = round(waited.total_seconds())
-    if seconds % 86400 == 0:
+    if seconds % 86400 == 0 and seconds > 86400:
         days = seconds // 86400
         return ngettext("%(n)d day", "%(n)d days", days) % {"n": days}
     if seconds % 3600 == 0:
