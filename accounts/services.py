@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Account, Block, Follow
 
@@ -32,9 +33,9 @@ def follow(*, follower_id: int, followed_id: int) -> bool:
     """``follower_id`` follows ``followed_id`` (again: nothing changes); whether it is new.
     Raises RelationError for oneself, or when ``followed_id`` blocks ``follower_id``."""
     if follower_id == followed_id:
-        raise RelationError("you cannot follow yourself")
+        raise RelationError(gettext("you cannot follow yourself"))
     if Block.objects.filter(blocker_id=followed_id, blocked_id=follower_id).exists():
-        raise RelationError("no such player")
+        raise RelationError(gettext("no such player"))
     _, made = Follow.objects.get_or_create(follower_id=follower_id, followed_id=followed_id)
     return made
 
@@ -50,7 +51,7 @@ def block(*, blocker_id: int, blocked_id: int) -> bool:
     """``blocker_id`` blocks ``blocked_id``, who follows it no more (nor it them); whether
     the block is new. Raises RelationError for oneself."""
     if blocker_id == blocked_id:
-        raise RelationError("you cannot block yourself")
+        raise RelationError(gettext("you cannot block yourself"))
     _, made = Block.objects.get_or_create(blocker_id=blocker_id, blocked_id=blocked_id)
     Follow.objects.filter(follower_id=blocked_id, followed_id=blocker_id).delete()
     Follow.objects.filter(follower_id=blocker_id, followed_id=blocked_id).delete()

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.selectors import is_bot, username_of
 from accounts.services import make_bot
@@ -131,7 +132,8 @@ def challenge_json(challenge: Challenge) -> dict[str, Any]:
 def check_online(bot_id: int) -> None:
     """The bots' desk's check: raises GameError("bad_request") when the bot is offline."""
     if bot_id not in accounts.online_bot_ids():
-        raise GameError("bad_request", f"{username_of(bot_id)} is not online")
+        name = username_of(bot_id)
+        raise GameError("bad_request", gettext("%(name)s is not online") % {"name": name})
 
 
 def challenge_made(challenge: Challenge) -> None:

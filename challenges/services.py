@@ -23,7 +23,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone, translation
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from accounts import languages
 from accounts import selectors as accounts
@@ -42,7 +42,7 @@ CORRESPONDENCE_WAITS = datetime.timedelta(days=7)
 OPEN_LIMIT = 5
 """How many challenges one account may have waiting for an answer at once."""
 
-UNKNOWN = "no such player to challenge"
+UNKNOWN = gettext_noop("no such player to challenge")
 """The refusal for a name that is no account, a guest's, oneself, or one who blocks the
 challenger: the same words, so that a block is not revealed."""
 
@@ -112,21 +112,24 @@ def challenge(
         or target.pk == player.user_id
         or accounts.blocks(target.pk, player.user_id)
     ):
-        raise GameError("bad_request", UNKNOWN)
+        raise GameError("bad_request", gettext(UNKNOWN))
     bot = accounts.is_bot(target)
     desk = _bot_desk()
     if bot:
         if desk is None:
-            raise GameError("bad_request", f"{username} is not online")
+            raise GameError("bad_request", gettext("%(name)s is not online") % {"name": username})
         desk.check(target.pk)
     elif player.user_id is None:
-        raise GameError("bad_request", "log in to challenge a person")
+        raise GameError("bad_request", gettext("log in to challenge a person"))
     if rated and (player.user_id is None or options.get("time_control") is None):
-        raise GameError("bad_request", "rated: a rated game needs you logged in and a clock")
+        raise GameError(
+            "bad_request", gettext("rated: a rated game needs you logged in and a clock")
+        )
     if player.user_id is not None and open_count(player.user_id) >= OPEN_LIMIT:
         raise GameError(
             "rate_limited",
-            f"at most {OPEN_LIMIT} challenges waiting at once: wait for answers, or call one off",
+            gettext("at most %(n)d challenges waiting at once: wait for answers, or call one off")
+            % {"n": OPEN_LIMIT},
         )
     game = services.create_game(player=player, name=name, reserved_for=target.pk, **options)
     now = now or timezone.now()

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import selectors as accounts
@@ -123,7 +124,7 @@ def relation(request: HttpRequest, username: str, action: str) -> HttpResponse:
     user = accounts.account_named(username)
     try:
         if user is None:
-            raise relations.RelationError("no such player")
+            raise relations.RelationError(_("no such player"))
         if action in ("follow", "unfollow"):
             RELATIONS[action](follower_id=request.user.pk, followed_id=user.pk)
         else:
