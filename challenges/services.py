@@ -205,15 +205,23 @@ def decline(*, player: Player, game_id: str) -> Game:
 
 def expire_challenges(*, now: datetime.datetime | None = None) -> list[str]:
     """Mark accepted every pending challenge whose account took its seat (the game
-    started: ``Game.reserved_for`` let it), its notification read; and abort every one
-    not answered in time (the clock watch calls this every second). The ids of the games
-    aborted."""
+    started: ``Game.reserved_for`` let it), and expired every one its challenger called
+    off, their notifications read; and abort every one not answered in time (the clock
+    watch calls this every second). The ids of the games aborted."""
     now = now or timezone.now()
     pending = Challenge.objects.filter(status=Challenge.Status.PENDING)
     answered = pending.exclude(game__status__in=[Game.Status.WAITING, Game.Status.ABORTED])
-    for challenged_id, game_id in answered.values_list("challenged_id", "game__public_id"):
-        notifications.seen(user_id=challenged_id, subject=f"game:{game_id}", kind=Kind.CHALLENGE)
-    answered.update(status=Challenge.Status.ACCEPTED)
+    # Called off by the challenger (the game aborted while waiting): no answer is due.
+    called_off = pending.filter(game__status=Game.Status.ABORTED)
+    for settled, status in (
+        (answered, Challenge.Status.ACCEPTED),
+        (called_off, Challenge.Status.EXPIRED),
+    ):
+        for challenged_id, game_id in settled.values_list("challenged_id", "game__public_id"):
+            notifications.seen(
+                user_id=challenged_id, subject=f"game:{game_id}", kind=Kind.CHALLENGE
+            )
+        settled.update(status=status)
     due = pending.filter(expires_at__lte=now)
     return [
         game_id
@@ -229,7 +237,8 @@ def _expire(game_id: str, now: datetime.datetime) -> bool:
     if found.status != Challenge.Status.PENDING or found.expires_at > now:
         return False
     if game.status != Game.Status.WAITING:
-        found.status = Challenge.Status.ACCEPTED
+        called_off = game.status == Game.Status.ABORTED
+        found.status = Challenge.Status.EXPIRED if called_off else Challenge.Status.ACCEPTED
         found.save(update_fields=["status"])
         return False
     _end(game, found, Challenge.Status.EXPIRED)
@@ -277,13 +286,17 @@ def challenge_state(game: Game) -> dict[str, Any] | None:
     if found is None:
         return None
     status = found.status
-    if status == Challenge.Status.PENDING and game.status != Game.Status.WAITING:
+    if status == Challenge.Status.PENDING and game.status not in (
+        Game.Status.WAITING,
+        Game.Status.ABORTED,
+    ):
         status = Challenge.Status.ACCEPTED  # the account took its seat (Game.reserved_for)
     to = found.challenged.get_username()
     message = None
-    if status == Challenge.Status.DECLINED:
+    # A challenge its challenger called off has no words of its own: G's ``aborted`` says.
+    if status == Challenge.Status.DECLINED and not game.abort_reason:
         message = gettext("%(name)s declined the challenge.") % {"name": to}
-    elif status == Challenge.Status.EXPIRED:
+    elif status == Challenge.Status.EXPIRED and not game.abort_reason:
         message = gettext("%(name)s did not answer the challenge within %(time)s.") % {
             "name": to,
             "time": _duration(found.expires_at - found.created_at),

@@ -187,3 +187,18 @@ def test_a_profile_offers_the_challenge_form_to_a_person_only() -> None:
     assert "/players/alice/challenge/" not in own
     guest = Client().get("/players/bob/").content.decode()
     assert "Log in to challenge bob" in guest
+
+
+def test_a_challenge_called_off_by_its_challenger_frees_its_place_and_says_nothing_more() -> None:
+    alice, _ = person("alice"), person("bob")
+    challenge(alice)
+    game = Game.objects.get()
+    assert services.open_count(user("alice").pk) == 1
+    assert alice.post(f"/games/{game.public_id}/abort/").status_code == 302
+    assert services.open_count(user("alice").pk) == 0
+    assert services.expire_challenges() == []
+    assert Challenge.objects.get().status == "expired"
+    assert Notification.objects.get(user=user("bob")).read_at is not None
+    state = alice.get(f"/games/{game.public_id}/state.json").json()
+    assert state["challenge"]["message"] is None
+    assert state["aborted"]["reason"] == "called_off"
