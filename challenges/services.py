@@ -146,20 +146,32 @@ def challenge(
     if bot and desk:
         desk.made(made)
     else:
-        with translation.override(languages.of_account(target.pk)):
-            text = gettext("%(name)s challenges you to a game of %(game)s") % {
-                "name": made.challenger,
-                "game": _label(game),
-            }
-        notifications.notify(
-            user_id=target.pk,
-            kind=Kind.CHALLENGE,
-            text=text,
-            url=f"/games/{game.public_id}/",
-            subject=subject_of(game),
-            now=now,
-        )
+        words = gettext_noop("%(name)s challenges you to a game of %(game)s")
+        _tell(target.pk, Kind.CHALLENGE, words, made.challenger, game, now=now)
     return game
+
+
+def _tell(
+    user_id: int,
+    kind: str,
+    words: str,
+    name: str,
+    game: Game,
+    *,
+    now: datetime.datetime | None = None,
+) -> None:
+    """Notify ``user_id`` of ``game`` in its own language: ``words`` (a message id with
+    ``name`` and ``game`` in it)."""
+    with translation.override(languages.of_account(user_id)):
+        text = gettext(words) % {"name": name, "game": _label(game)}
+    notifications.notify(
+        user_id=user_id,
+        kind=kind,
+        text=text,
+        url=f"/games/{game.public_id}/",
+        subject=subject_of(game),
+        now=now,
+    )
 
 
 def open_count(user_id: int) -> int:
@@ -188,18 +200,8 @@ def decline(*, player: Player, game_id: str) -> Game:
     _end(game, found, Challenge.Status.DECLINED)
     if found.challenger_user_id is not None and not accounts.is_bot(found.challenged_id):
         declined_by = accounts.username_of(found.challenged_id)
-        with translation.override(languages.of_account(found.challenger_user_id)):
-            text = gettext("%(name)s declined your challenge (%(game)s)") % {
-                "name": declined_by,
-                "game": _label(game),
-            }
-        notifications.notify(
-            user_id=found.challenger_user_id,
-            kind=Kind.CHALLENGE_DECLINED,
-            text=text,
-            url=f"/games/{game.public_id}/",
-            subject=subject_of(game),
-        )
+        words = gettext_noop("%(name)s declined your challenge (%(game)s)")
+        _tell(found.challenger_user_id, Kind.CHALLENGE_DECLINED, words, declined_by, game)
     return game
 
 
