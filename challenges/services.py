@@ -212,18 +212,19 @@ def expire_challenges(*, now: datetime.datetime | None = None) -> list[str]:
     watch calls this every second). The ids of the games aborted."""
     now = now or timezone.now()
     pending = Challenge.objects.filter(status=Challenge.Status.PENDING)
-    answered = pending.exclude(game__status__in=[Game.Status.WAITING, Game.Status.ABORTED])
-    # Called off by the challenger (the game aborted while waiting): no answer is due.
-    called_off = pending.filter(game__status=Game.Status.ABORTED)
-    for settled, status in (
-        (answered, Challenge.Status.ACCEPTED),
-        (called_off, Challenge.Status.EXPIRED),
-    ):
-        for challenged_id, game_id in settled.values_list("challenged_id", "game__public_id"):
-            notifications.seen(
-                user_id=challenged_id, subject=f"game:{game_id}", kind=Kind.CHALLENGE
-            )
-        settled.update(status=status)
+    # Answered (the game went on) or called off by the challenger (the game aborted while
+    # waiting): no answer is due any more.
+    settled = pending.exclude(game__status=Game.Status.WAITING).values_list(
+        "pk", "challenged_id", "game__public_id", "game__status"
+    )
+    by_status: dict[str, list[int]] = {}
+    for pk, challenged_id, game_id, game_status in settled:
+        notifications.seen(user_id=challenged_id, subject=f"game:{game_id}", kind=Kind.CHALLENGE)
+        called_off = game_status == Game.Status.ABORTED
+        status = Challenge.Status.EXPIRED if called_off else Challenge.Status.ACCEPTED
+        by_status.setdefault(status, []).append(pk)
+    for status, pks in by_status.items():
+        pending.filter(pk__in=pks).update(status=status)
     due = pending.filter(expires_at__lte=now)
     return [
         game_id
