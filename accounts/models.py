@@ -50,3 +50,44 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.token[:8]}... -> {self.outcome}"
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed``: its home page lists them, online or not, with
+    their games to watch."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="following"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.follower} follows {self.followed}"
+
+
+class Block(models.Model):
+    """``blocker`` keeps ``blocked`` away: no challenge from it, its chat lines not shown
+    to the blocker, never paired with it. A fact about two identities, kept here at the
+    bottom so that every app (games' chat, pairing, challenges) may ask it."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocking"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),)
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"

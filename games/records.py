@@ -9,7 +9,7 @@ time per move (the page does the same in JavaScript with ``replay_data``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -253,15 +253,20 @@ def _points(points: Iterable[Sequence[int]]) -> frozenset[rules.Point]:
     return frozenset((row, col) for row, col in points)
 
 
-def replay_data(game: Game) -> dict[str, Any]:
+def replay_data(game: Game, *, hidden: Callable[[], Collection[int]] = frozenset) -> dict[str, Any]:
     """What the replay page's script needs: the start board and every move M with its diff.
 
     ``live`` is true while the game can still change (waiting, active, scoring);
     ``count`` is ``final_count``, shown at the last move; ``start_clock_ms`` each side's
     time before its first move (None without a clock; after a move, its M's clock_ms);
-    ``chat`` what the players said, each message with the ``ply`` it followed.
+    ``chat`` what the players said, each message with the ``ply`` it followed, but for the
+    lines of the accounts the reader blocks (``hidden``, asked only when an account spoke).
     """
     moves = [move_json(move) for move in game.moves.all()]
+    said = [message for message in game.chat.all() if message.color]
+    if any(message.user_id is not None for message in said):
+        blocked = hidden()
+        said = [message for message in said if message.user_id not in blocked]
     return {
         "id": game.public_id,
         "kind": game.kind,
@@ -279,11 +284,7 @@ def replay_data(game: Game) -> dict[str, Any]:
             if game.time_control is None
             else TimeControl.from_json(game.time_control).start().remaining_ms
         ),
-        "chat": [
-            {**chat_json(message), "ply": message.ply}
-            for message in game.chat.all()
-            if message.color
-        ],
+        "chat": [{**chat_json(message), "ply": message.ply} for message in said],
     }
 
 

@@ -170,7 +170,7 @@ def game_state(
         "computer": game.computer_color or None,
         "rated": game.rated,
         # What the registered parts fill in (register_state_part): players' ratings,
-        # a challenge to a bot with its answer (bots), how the pools made the game
+        # a challenge with its answer (challenges), how the pools made the game
         # (pairing).
         "ratings": None,
         "bots": seat_bots(game),
@@ -195,7 +195,7 @@ _state_parts: list[Callable[[Game], dict[str, Any]]] = []
 
 def register_state_part(part: Callable[[Game], dict[str, Any]]) -> None:
     """Set the keys of G that ``part(game)`` returns (G names them, with a default): how
-    an app above this one (players' ``ratings``, bots' ``challenge``) fills in G without
+    an app above this one (players' ``ratings``, challenges' ``challenge``) fills in G without
     the games app importing it."""
     if part not in _state_parts:
         _state_parts.append(part)

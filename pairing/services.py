@@ -423,9 +423,11 @@ def wave(*, now: datetime.datetime | None = None, process: str = "") -> list[Gam
         # A seek left alone (its page reloading) waits: its player would not hear of it.
         present = Seek.objects.filter(alone_since=None)
         seekers = [seeker(seek, now=now) for seek in present]
+        # Two accounts of which one blocks the other are never paired.
+        apart = accounts.kept_apart(found.account for found in seekers)
         # One lobby message for the whole wave (each game's join would send one).
         with events.lobby_held():
-            return _make(matching.pairs(seekers))
+            return _make(matching.pairs(seekers, apart))
 
 
 def _make(pairs: list[tuple[str, str]]) -> list[Game]:

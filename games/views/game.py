@@ -89,7 +89,8 @@ def _render_game(
     request: HttpRequest, game: Game, *, join_form: JoinForm | None = None, status: int = 200
 ) -> HttpResponse:
     """templates/games/game.html with `game`, `state` (G for this viewer) and, while a
-    seat is free and the viewer holds none, `join_form`."""
+    seat is free and the viewer holds none, `join_form` (and the challenger's name,
+    `challenged_by`, when the seat is reserved for the viewer: a challenge to answer)."""
     state = selectors.game_state(game, you=selectors.color_of(game, player_of(request)))
     context = {
         "game": game,
@@ -100,6 +101,8 @@ def _render_game(
     if state["status"] == Game.Status.WAITING and state["you"] is None:
         name = remembered_name(request.session, request.user)
         context["join_form"] = join_form or JoinForm(initial={"name": name})
+        if game.reserved_for_id is not None and game.reserved_for_id == request.user.pk:
+            context["challenged_by"] = getattr(game, f"{game.creator_color}_name")
     return render(request, "games/game.html", context, status=status)
 
 

@@ -31,6 +31,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.players import Player
+from accounts.selectors import blocked_ids
 from games import limits, records, selectors, services
 from games.forms import SIZES
 from games.models import Game
@@ -105,7 +106,7 @@ def board_picture(request: HttpRequest, game: Game, board: records.BoardAt) -> H
 @_at_requested_ply
 def replay(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResponse:
     """``GET /games/<id>/replay/?ply=N``: step through the game; follows a live game."""
-    data = records.replay_data(game)
+    data = records.replay_data(game, hidden=lambda: blocked_ids(request.user.pk))
     moves = data["moves"]
     context = {
         "game": game,
