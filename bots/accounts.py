@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from bots.models import ApiToken, BotConnection, Challenge
 from games.models import Game, ServerProcess
@@ -73,8 +74,10 @@ def bearer(header: str) -> str | None:
 
 
 REASONS = {
-    Challenge.Status.DECLINED: "{bot} declined the challenge.",
-    Challenge.Status.EXPIRED: "{bot} did not answer the challenge within {seconds} s.",
+    Challenge.Status.DECLINED: gettext_lazy("{bot} declined the challenge."),
+    Challenge.Status.EXPIRED: gettext_lazy(
+        "{bot} did not answer the challenge within {seconds} s."
+    ),
 }
 
 

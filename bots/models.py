@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class ApiToken(models.Model):
@@ -42,7 +43,9 @@ class BotAccount(models.Model):
     accepts = models.JSONField(
         default=dict,
         blank=True,
-        help_text='What the bridge plays: {"kinds": [...], "sizes": [...], "clocks": [...]}',
+        help_text=gettext_lazy(
+            'What the bridge plays: {"kinds": [...], "sizes": [...], "clocks": [...]}'
+        ),
     )
 
     def __str__(self) -> str:
@@ -67,16 +70,18 @@ class Challenge(models.Model):
     """A waiting game reserved for one bot: only it may take the free seat."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the bot"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        EXPIRED = "expired", "Not answered"
+        PENDING = "pending", gettext_lazy("Waiting for the bot")
+        ACCEPTED = "accepted", gettext_lazy("Accepted")
+        DECLINED = "declined", gettext_lazy("Declined")
+        EXPIRED = "expired", gettext_lazy("Not answered")
 
     game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="challenge")
     bot = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges"
     )
-    challenger = models.CharField(max_length=40, help_text="The challenger's seat name.")
+    challenger = models.CharField(
+        max_length=40, help_text=gettext_lazy("The challenger's seat name.")
+    )
     rated = models.BooleanField(default=False)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField()

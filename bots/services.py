@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.players import Player
 from accounts.selectors import is_bot
@@ -51,7 +52,7 @@ def create_token(*, user: Any, name: str) -> tuple[ApiToken, str]:
     """A new token of ``user`` named ``name``, and the token itself (shown once)."""
     name = name.strip()
     if not name or len(name) > 60:
-        raise GameError("bad_request", "a token needs a name of at most 60 characters")
+        raise GameError("bad_request", gettext("a token needs a name of at most 60 characters"))
     token = accounts.new_token()
     stored = ApiToken.objects.create(
         user=user, name=name, prefix=token[: accounts.PREFIX_LENGTH], digest=accounts.digest(token)
@@ -77,7 +78,9 @@ def become_bot(*, user: Any) -> BotAccount:
     or is seated in any game (a person's record is not a bot's)."""
     if not is_bot(user):
         if Game.objects.filter(Q(black_user=user) | Q(white_user=user)).exists():
-            raise GameError("bad_request", "only an account without games can become a bot")
+            raise GameError(
+                "bad_request", gettext("only an account without games can become a bot")
+            )
         make_bot(user=user)
     return BotAccount.objects.get_or_create(user=user)[0]
 
@@ -141,13 +144,20 @@ def challenge(
     """
     bot = BotAccount.objects.filter(user__username=bot_username).select_related("user").first()
     if bot is None:
-        raise GameError("bad_request", f"{bot_username} is not a bot")
+        raise GameError(
+            "bad_request", gettext("%(bot_username)s is not a bot") % {"bot_username": bot_username}
+        )
     if bot.user_id not in accounts.online_bot_ids():
-        raise GameError("bad_request", f"{bot_username} is not online")
+        raise GameError(
+            "bad_request",
+            gettext("%(bot_username)s is not online") % {"bot_username": bot_username},
+        )
     if rated and (player.user_id is None or options.get("time_control") is None):
-        raise GameError("bad_request", "rated: a rated game needs you logged in and a clock")
+        raise GameError(
+            "bad_request", gettext("rated: a rated game needs you logged in and a clock")
+        )
     if player.user_id == bot.user_id:
-        raise GameError("bad_request", "a bot cannot challenge itself")
+        raise GameError("bad_request", gettext("a bot cannot challenge itself"))
     game = services.create_game(player=player, name=name, reserved_for=bot.user_id, **options)
     now = timezone.now()
     made = Challenge.objects.create(
@@ -171,11 +181,11 @@ def decline(*, player: Player, game_id: str) -> Game:
     game = locked(game_id)
     found = Challenge.objects.filter(game=game).first()
     if found is None:
-        raise GameError("bad_request", "this game is not a challenge")
+        raise GameError("bad_request", gettext("this game is not a challenge"))
     if found.bot_id != player.user_id:
-        raise GameError("not_a_player", "only the challenged bot may decline")
+        raise GameError("not_a_player", gettext("only the challenged bot may decline"))
     if found.status != Challenge.Status.PENDING or game.status != Game.Status.WAITING:
-        raise GameError("bad_request", "this challenge was already answered")
+        raise GameError("bad_request", gettext("this challenge was already answered"))
     _end(game, found, Challenge.Status.DECLINED)
     return game
 

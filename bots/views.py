@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.once import TokenError, once
@@ -37,17 +38,19 @@ def tokens(request: HttpRequest) -> HttpResponse:
                 if not token_id.isdigit() or not services.revoke_token(
                     user=request.user, token_id=int(token_id)
                 ):
-                    raise GameError("bad_request", "no such token")
-                messages.success(request, "The token was revoked.")
+                    raise GameError("bad_request", gettext("no such token"))
+                messages.success(request, gettext("The token was revoked."))
                 return redirect("bots:tokens")
             elif action == "become_bot":
                 if request.POST.get("confirm") != "1":
-                    raise GameError("bad_request", "tick the box to confirm: this is for good")
+                    raise GameError(
+                        "bad_request", gettext("tick the box to confirm: this is for good")
+                    )
                 services.become_bot(user=request.user)
-                messages.success(request, "This account is now a bot.")
+                messages.success(request, gettext("This account is now a bot."))
                 return redirect("bots:tokens")
             else:
-                raise GameError("bad_request", "unknown action")
+                raise GameError("bad_request", gettext("unknown action"))
         except GameError as error:
             messages.error(request, error.message)
             status = 400
@@ -95,7 +98,7 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
         return _refused(request, errors)
     rated = request.POST.get("rated", "0")
     if rated not in ("0", "1"):
-        return _refused(request, "rated: 0 or 1")
+        return _refused(request, gettext("rated: 0 or 1"))
     player = player_of(request, create_session=True)
     name = seat_name(request, form.cleaned_data["name"])
     try:

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -86,7 +87,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
                 email=request.POST.get(f"{kind}-email") == "1",
                 push=request.POST.get(f"{kind}-push") == "1",
             )
-        messages.success(request, "Your notification settings are saved.")
+        messages.success(request, gettext("Your notification settings are saved."))
         return redirect("notifications:settings")
     context: dict[str, Any] = {
         "choices": [

@@ -23,6 +23,7 @@ import weakref
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.players import Player, spoken_name
 from broadcast import account_group
@@ -202,10 +203,10 @@ class LobbyConsumer(DirectDispatchConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             if text_data is None:
-                raise GameError("bad_request", "binary frames are not accepted")
+                raise GameError("bad_request", gettext("binary frames are not accepted"))
             message = parse_message(text_data, MESSAGE_TYPES)
             if self.bell_only:
-                raise GameError("bad_request", "this socket hears notifications only")
+                raise GameError("bad_request", gettext("this socket hears notifications only"))
             if message["type"] == "seek":
                 seek, tabs = await _seeks_here().seek(self.scope, self.player, message)
                 self.sought: dict[str, Any] | None = message

@@ -28,6 +28,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.players import Player
@@ -35,7 +36,7 @@ from games import limits, records, selectors, services
 from games.forms import SIZES
 from games.models import Game
 from games.rules.sgf import RecordError, export_sgf, import_sgf, othello_transcript
-from games.services import GameError
+from games.services import GameError, said
 
 ARCHIVE_PAGE_SIZE = 20
 MAX_UPLOAD_BYTES = 1024 * 1024
@@ -59,7 +60,9 @@ def _requested_ply(request: HttpRequest) -> int | None:
     if not raw:
         return None
     if not _INTEGER.fullmatch(raw):
-        raise BadPly(f"ply must be an integer move number, not {raw[:20]!r}")
+        raise BadPly(
+            gettext("ply must be an integer move number, not %(raw)s") % {"raw": repr(raw[:20])}
+        )
     return int(raw)
 
 
@@ -230,17 +233,23 @@ class ImportForm(forms.Form):
     """``POST /games/import/``: one SGF file of a Go or Othello game."""
 
     sgf = forms.FileField(
-        label="SGF file",
+        label=gettext_lazy("SGF file"),
         allow_empty_file=False,
-        help_text="One Go (GM[1]) or Othello (GM[2]) game, at most 1 MiB.",
+        help_text=gettext_lazy("One Go (GM[1]) or Othello (GM[2]) game, at most 1 MiB."),
     )
 
     def clean_sgf(self) -> Any:
         upload = self.cleaned_data["sgf"]
         if upload.size > MAX_UPLOAD_BYTES:
             raise forms.ValidationError(
-                f"The file is {upload.size:,} bytes: files of at most 1 MiB "
-                f"({MAX_UPLOAD_BYTES:,} bytes) can be imported."
+                gettext(
+                    "The file is %(size)s bytes: files of at most 1 MiB "
+                    "(%(max_upload_bytes)s bytes) can be imported."
+                )
+                % {
+                    "size": format(upload.size, ","),
+                    "max_upload_bytes": format(MAX_UPLOAD_BYTES, ","),
+                }
             )
         return upload
 
@@ -264,7 +273,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
 
 
 def _reason(error: RecordError | GameError) -> str:
-    message = error.message if isinstance(error, GameError) else str(error)
+    message = error.message if isinstance(error, GameError) else said(error)
     return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
 
 
@@ -282,34 +291,51 @@ class ArchiveForm(forms.Form):
     """The archive's filters, all optional; a value that is not a choice is ignored."""
 
     kind = forms.ChoiceField(
-        label="Game", required=False, choices=[("", "Any game"), *Game.Kind.choices]
+        label=gettext_lazy("Game"),
+        required=False,
+        choices=[("", gettext_lazy("Any game")), *Game.Kind.choices],
     )
     size = forms.TypedChoiceField(
-        label="Size", required=False, coerce=int, empty_value=None, choices=_size_choices
+        label=gettext_lazy("Size"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=_size_choices,
     )
     status = forms.ChoiceField(
-        label="Status",
+        label=gettext_lazy("Status"),
         required=False,
         choices=[
-            ("", "Any status"),
-            (records.PLAYING, "Being played now"),
+            ("", gettext_lazy("Any status")),
+            (records.PLAYING, gettext_lazy("Being played now")),
             *Game.Status.choices,
         ],
     )
     player = forms.CharField(
-        label="Player", required=False, max_length=150, help_text="An account's username."
+        label=gettext_lazy("Player"),
+        required=False,
+        max_length=150,
+        help_text=gettext_lazy("An account's username."),
     )
     opponent = forms.ChoiceField(
-        label="Opponent",
+        label=gettext_lazy("Opponent"),
         required=False,
-        choices=[("", "Anyone"), ("human", "Two people"), ("computer", "The computer")],
+        choices=[
+            ("", gettext_lazy("Anyone")),
+            ("human", gettext_lazy("Two people")),
+            ("computer", gettext_lazy("The computer")),
+        ],
     )
     rated = forms.ChoiceField(
-        label="Rated",
+        label=gettext_lazy("Rated"),
         required=False,
-        choices=[("", "Rated or casual"), ("rated", "Rated"), ("casual", "Casual")],
+        choices=[
+            ("", gettext_lazy("Rated or casual")),
+            ("rated", gettext_lazy("Rated")),
+            ("casual", gettext_lazy("Casual")),
+        ],
     )
-    mine = forms.BooleanField(label="My games", required=False)
+    mine = forms.BooleanField(label=gettext_lazy("My games"), required=False)
 
 
 @require_GET
