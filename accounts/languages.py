@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import translation
+from django.utils.translation import gettext
 
 from accounts.models import Account
 
@@ -51,7 +52,9 @@ def choose(*, request: HttpRequest, user: Any, code: str) -> str:
     account's row too). Raises ValueError for a language the site does not speak."""
     language = known(code)
     if language is None:
-        raise ValueError(f"{code!r} is not one of the site's languages")
+        raise ValueError(
+            gettext("%(code)s is not one of the site's languages") % {"code": repr(code)}
+        )
     setattr(request, CHOSEN, language)
     if user is not None and user.is_authenticated:
         Account.objects.update_or_create(user=user, defaults={"language": language})

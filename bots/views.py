@@ -125,7 +125,11 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
 
 def _refused(request: HttpRequest, reason: str) -> HttpResponse:
     """400: the bots' page, saying why the challenge was refused."""
-    return _render_bots(request, error=f"The challenge was refused: {reason}", status=400)
+    return _render_bots(
+        request,
+        error=gettext("The challenge was refused: %(reason)s") % {"reason": reason},
+        status=400,
+    )
 
 
 @require_POST

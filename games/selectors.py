@@ -18,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts import selectors as accounts
 from accounts.players import Player, seat_token
@@ -285,7 +285,7 @@ def time_control_text(game: Game) -> str:
     """The game's clock in a player's words: "5 min + 3 s a move", "No clock"."""
     if game.time_control is None:
         return "No clock"
-    return TimeControl.from_json(game.time_control).describe()
+    return TimeControl.from_json(game.time_control).describe(translation)
 
 
 _lobby_parts: list[Callable[[], dict[str, Any]]] = []

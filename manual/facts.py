@@ -10,6 +10,7 @@ from typing import Any
 
 from games.engine import review
 from games.rules import Color
+from games.rules.base import ENGLISH, Words
 from games.rules.clock import TimeControl
 from manual.diagrams import Diagram
 from pairing import matching, pools
@@ -43,12 +44,13 @@ class Clock:
     """E, the estimated seconds a player uses in a game (None for correspondence)."""
 
 
-def clocks() -> dict[str, Clock]:
-    """Each system's example (``EXAMPLE_CLOCKS``) as the pages write it, with its speed."""
+def clocks(words: Words = ENGLISH) -> dict[str, Clock]:
+    """Each system's example (``EXAMPLE_CLOCKS``) as the pages write it (in ``words``'
+    language), with its speed."""
     return {
         system: Clock(
             system,
-            control.describe(),
+            control.describe(words),
             glicko2.speed(control),
             None if system == "correspondence" else glicko2.estimated_seconds(control),
         )

@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Count
+from django.utils import translation
+from django.utils.translation import gettext
 
 from games.models import Game
 from games.rules.clock import SETTINGS, TimeControl
@@ -67,7 +69,11 @@ def seek_json(seek: Seek) -> dict[str, Any]:
 def seek_words(seek: Seek) -> str:
     """What a seek looks for, in the create form's words: "Go 9x9, 2 min, +5 s per move
     (Fischer)", "Othello 8x8, no clock" (with the multiplication sign)."""
-    clock = TimeControl.from_json(seek.time_control).describe() if seek.time_control else "no clock"
+    clock = (
+        TimeControl.from_json(seek.time_control).describe(translation)
+        if seek.time_control
+        else gettext("no clock")
+    )
     return f"{Game.Kind(seek.kind).label} {seek.size}\N{MULTIPLICATION SIGN}{seek.size}, {clock}"
 
 
@@ -133,7 +139,11 @@ def paired_json(game: Game, pairing: Pairing) -> dict[str, Any]:
     """G's ``paired``: ``{"pool"`` (in words: "rated Othello 8x8, 3 min + 2 s"),
     ``"ratings": {"black", "white"}`` (each seeker's when paired), ``"seek"`` (the fields
     that seek in the same pool again, as the home page's query takes them)``}``."""
-    clock = TimeControl.from_json(game.time_control).describe() if game.time_control else "no clock"
+    clock = (
+        TimeControl.from_json(game.time_control).describe(translation)
+        if game.time_control
+        else gettext("no clock")
+    )
     mode = "rated" if pairing.rated else "casual"
     kind = Game.Kind(game.kind).label
     return {

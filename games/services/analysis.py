@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from games import rules, selectors
@@ -95,7 +95,10 @@ def request_analysis(*, game_id: str) -> Analysis:
     game not finished, ``GameError("bad_request")`` for no game."""
     game = locked(game_id)
     if game.status != Game.Status.FINISHED:
-        raise NotFinished(f"the game is {game.status}: only a finished game is analysed")
+        raise NotFinished(
+            gettext("the game is %(status)s: only a finished game is analysed")
+            % {"status": game.get_status_display().lower()}
+        )
     analysis = Analysis.objects.filter(game=game).first()
     if analysis is None:
         analysis = Analysis.objects.create(
@@ -132,7 +135,9 @@ def analysis_json(game_id: str) -> dict[str, Any] | None:
         (Color(move.color), None if move.row is None else (move.row, move.col))
         for move in _played(game)
     ]
-    plies, summary = annotate(analysis.plies, moves, kind=str(game.kind), size=game.size)
+    plies, summary = annotate(
+        analysis.plies, moves, kind=str(game.kind), size=game.size, words=translation
+    )
     return {
         "status": analysis.status,
         "progress": analysis.progress,
@@ -213,7 +218,7 @@ def explore(*, game_id: str, ply: object, moves: object, engine: object = False)
             "bad_request", gettext("there is no game %(game_id)s") % {"game_id": repr(game_id)}
         )
     if game.status != Game.Status.FINISHED:
-        raise NotFinished("moves are explored once the game is finished")
+        raise NotFinished(gettext("moves are explored once the game is finished"))
     played = _played(game)
     if not is_int(ply) or not 0 <= ply <= len(played):  # type: ignore[operator]
         raise GameError(

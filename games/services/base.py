@@ -120,7 +120,11 @@ def is_int(value: object) -> bool:
 def refuse_ended(game: Game) -> None:
     """Raises GameError("game_over") for a finished or aborted game."""
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
-        raise GameError("game_over", gettext("the game is %(status)s") % {"status": game.status})
+        finished = game.status == Game.Status.FINISHED
+        raise GameError(
+            "game_over",
+            gettext("the game is finished") if finished else gettext("the game is aborted"),
+        )
 
 
 def refuse_waiting(game: Game) -> None:

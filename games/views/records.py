@@ -28,7 +28,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.players import Player
@@ -142,11 +142,11 @@ def _players(game: Game, board: records.BoardAt) -> list[dict[str, Any]]:
     players = []
     for color in selectors.COLORS:
         score = str(counts[color])
-        title = "discs on the board" if othello else "stones captured"
+        title = gettext("discs on the board") if othello else gettext("stones captured")
         if count is not None:
-            score, title = f"{count['score'][color]:g}", "points"
+            score, title = f"{count['score'][color]:g}", gettext("points")
         elif color == "white" and not othello and game.komi:
-            score, title = f"{score} + {game.komi:g}", "stones captured + komi"
+            score, title = f"{score} + {game.komi:g}", gettext("stones captured + komi")
         name = getattr(game, f"{color}_name")
         players.append({"color": color, "name": name, "score": score, "score_title": title})
     return players
@@ -155,19 +155,35 @@ def _players(game: Game, board: records.BoardAt) -> list[dict[str, Any]]:
 def _status_text(game: Game, ply: int, moves: list[dict[str, Any]]) -> str:
     """ "Move 12 of 60: Black f5", with the result after the last move of a finished game."""
     if ply == 0:
-        text = f"Start position ({game.ply} moves)" if game.ply else "Start position"
+        text = (
+            ngettext(
+                "Start position (%(moves)s move)", "Start position (%(moves)s moves)", game.ply
+            )
+            % {"moves": game.ply}
+            if game.ply
+            else gettext("Start position")
+        )
     else:
         move = moves[ply - 1]
+        black = move["color"] == "black"
         what = {
-            "place": move["notation"],
-            "pass": "passes",
-            "resign": "resigns",
-            "timeout": "runs out of time",
-            "forfeit": "left the game",
-        }[move["action"]]
-        text = f"Move {ply} of {game.ply}: {move['color'].title()} {what}"
+            "place": gettext("Black %(move)s") if black else gettext("White %(move)s"),
+            "pass": gettext("Black passes") if black else gettext("White passes"),
+            "resign": gettext("Black resigns") if black else gettext("White resigns"),
+            "timeout": (
+                gettext("Black runs out of time") if black else gettext("White runs out of time")
+            ),
+            "forfeit": gettext("Black left the game") if black else gettext("White left the game"),
+        }[move["action"]] % {"move": move["notation"]}
+        text = gettext("Move %(ply)s of %(plies)s: %(move)s") % {
+            "ply": ply,
+            "plies": game.ply,
+            "move": what,
+        }
     result = records.result_text(game.result, game.kind)
-    return f"{text}. {result}" if result and ply == game.ply else text
+    if result and ply == game.ply:
+        return gettext("%(move)s. %(result)s") % {"move": text, "result": result}
+    return text
 
 
 def _move_rows(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -197,7 +213,7 @@ def sgf(request: HttpRequest, game_id: str) -> HttpResponse:
     if wanted == "transcript":
         return transcript(request, game_id)
     if wanted != "sgf":
-        return _plain("format must be sgf or transcript", status=400)
+        return _plain(gettext("format must be sgf or transcript"), status=400)
     game = _game(game_id)
     record = records.record_of(game)
     review = services.sgf_comments(game)
@@ -221,7 +237,8 @@ def transcript(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game(game_id)
     if not _has_transcript(game):
         return _plain(
-            "transcripts exist for 8x8 Othello games from the standard start only", status=404
+            gettext("transcripts exist for 8x8 Othello games from the standard start only"),
+            status=404,
         )
     return _plain(othello_transcript(records.record_of(game)))
 
