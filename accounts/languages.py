@@ -5,13 +5,14 @@ there (its e-mails)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, trans_real
 
 from accounts.models import Account
 
@@ -37,6 +38,24 @@ def of_request(request: HttpRequest) -> str:
     English."""
     chosen = known(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
     return chosen or translation.get_language_from_request(request)
+
+
+def of_scope(scope: Mapping[str, Any]) -> str:
+    """The language of a websocket's handshake (an ASGI ``scope``): the visitor's choice
+    (the cookie, as Channels' ``CookieMiddleware`` parsed it), else its
+    ``Accept-Language``, else English."""
+    chosen = known((scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME))
+    if chosen:
+        return chosen
+    headers = dict(scope.get("headers") or ())
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in trans_real.parse_accept_lang_header(accept):
+        if code == "*":
+            break
+        found = known(code)
+        if found:
+            return found
+    return str(settings.LANGUAGE_CODE)
 
 
 def of_account(user_id: int) -> str:

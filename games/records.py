@@ -124,10 +124,20 @@ def board_picture(game: Game, board: BoardAt, *, ident: str, element_id: str | N
     """``board`` (of ``game``) as an SVG picture: the last move marked, and at the last
     move of a counted Go game the agreed dead stones and territory. ``ident`` and
     ``element_id`` are ``board_svg.draw``'s."""
-    players = f"{game.black_name or '?'} (Black) vs {game.white_name or '?'} (White)"
-    label = f"{game.get_kind_display()} {game.size}x{game.size}, {players}, after move {board.ply}"
+    label = gettext(
+        "%(kind)s %(size)sx%(size)s, %(black)s (Black) vs %(white)s (White), after move %(ply)s"
+    ) % {
+        "kind": game.get_kind_display(),
+        "size": game.size,
+        "black": game.black_name or "?",
+        "white": game.white_name or "?",
+        "ply": board.ply,
+    }
     if board.count is not None:
-        label += f", counted: {result_text(game.result, game.kind)}"
+        label = gettext("%(board)s, counted: %(result)s") % {
+            "board": label,
+            "result": result_text(game.result, game.kind),
+        }
     return board_svg.draw(
         kind=game.kind,
         size=game.size,

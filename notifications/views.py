@@ -26,7 +26,7 @@ SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "js" / "sw.js"
 def _json_login_required(request: HttpRequest) -> JsonResponse | None:
     if request.user.is_authenticated:
         return None
-    return JsonResponse({"error": "login_required", "message": "log in first"}, status=401)
+    return JsonResponse({"error": "login_required", "message": gettext("log in first")}, status=401)
 
 
 @require_GET
@@ -52,7 +52,8 @@ def mark_read(request: HttpRequest) -> HttpResponse:
         raw = [part for value in request.POST.getlist("ids") for part in value.split(",")]
         if not raw or not all(part.strip().isdigit() for part in raw):
             return JsonResponse(
-                {"error": "bad_request", "message": "ids: notification ids, or all=1"}, status=400
+                {"error": "bad_request", "message": gettext("ids: notification ids, or all=1")},
+                status=400,
             )
         ids = [int(part) for part in raw]
     marked = services.mark_read(user_id=request.user.pk, ids=ids)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
+from types import SimpleNamespace
 from typing import Any
 
 from django.db.models import Count
@@ -74,7 +75,11 @@ def seek_words(seek: Seek) -> str:
         if seek.time_control
         else gettext("no clock")
     )
-    return f"{Game.Kind(seek.kind).label} {seek.size}\N{MULTIPLICATION SIGN}{seek.size}, {clock}"
+    return gettext("%(kind)s %(size)s×%(size)s, %(clock)s") % {  # noqa: RUF001
+        "kind": Game.Kind(seek.kind).label,
+        "size": seek.size,
+        "clock": clock,
+    }
 
 
 def pairing_of(game: Game) -> Pairing | None:
@@ -90,7 +95,7 @@ def pools(*, logged_in: bool) -> dict[str, Any]:
     entries = [
         {
             "index": index,
-            "pool": pool,
+            "pool": SimpleNamespace(label=pool.label, game=pool.game_in(translation)),
             "casual": pool.key(rated=False),
             "rated": pool.key(rated=True),
             "waiting": counts.get(pool.key(rated=False), 0),
@@ -139,13 +144,10 @@ def paired_json(game: Game, pairing: Pairing) -> dict[str, Any]:
     """G's ``paired``: ``{"pool"`` (in words: "rated Othello 8x8, 3 min + 2 s"),
     ``"ratings": {"black", "white"}`` (each seeker's when paired), ``"seek"`` (the fields
     that seek in the same pool again, as the home page's query takes them)``}``."""
-    clock = (
-        TimeControl.from_json(game.time_control).describe(translation)
-        if game.time_control
-        else gettext("no clock")
-    )
+    # In English: G is one message for every viewer, and this part is kept per process.
+    clock = TimeControl.from_json(game.time_control).describe() if game.time_control else "no clock"
     mode = "rated" if pairing.rated else "casual"
-    kind = Game.Kind(game.kind).label
+    kind = "Othello" if game.kind == Game.Kind.OTHELLO else "Go"
     return {
         "pool": f"{mode} {kind} {game.size}\N{MULTIPLICATION SIGN}{game.size}, {clock}",
         "ratings": {"black": pairing.black_rating, "white": pairing.white_rating},

@@ -39,7 +39,7 @@ from typing import Any
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 import broadcast
 from accounts import selectors as accounts
@@ -273,11 +273,15 @@ def _check_game_fields(message: dict[str, Any]) -> tuple[str, int, TimeControl |
         if value is None:
             continue
         if not is_int(value):
-            words, unit = SETTING_NAMES.get(field, ("The board size", ""))
-            whole = f"a whole number of {unit}" if unit else "a whole number"
+            setting, unit = SETTING_NAMES.get(field, (gettext_lazy("The board size"), ""))
+            whole = (
+                gettext("%(setting)s must be a whole number of %(unit)s")
+                if unit
+                else gettext("%(setting)s must be a whole number")
+            )
             raise PairingError(
                 "bad_request",
-                gettext("%(words)s must be %(whole)s") % {"words": words, "whole": whole},
+                whole % {"setting": gettext(setting), "unit": gettext(unit) if unit else ""},
                 field=field,
             )
         data[field] = value

@@ -7,11 +7,14 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from accounts import selectors as accounts
 from games.models import Game
 from players import glicko2, graph, selectors
+from players.templatetags.players import category_name
 
 
 def _player_or_404(username: str) -> AbstractBaseUser:
@@ -33,7 +36,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "rating": rating,
             "rank": selectors.rating_json(rating)["rank"],
             "graph": _graph(
-                history.get(rating.category), f"{user.get_username()}'s {rating.category} rating"
+                history.get(rating.category),
+                gettext("%(player)s's %(category)s rating")
+                % {"player": user.get_username(), "category": category_name(rating.category)},
             ),
         }
         for rating in selectors.ratings_of(user)
@@ -63,6 +68,7 @@ def _graph(history: selectors.History | None, label: str) -> str:
         first=history.first,
         last=history.last,
         label=label,
+        words=translation,
     )
 
 

@@ -98,7 +98,7 @@ def translated(template: str, params: Mapping[str, object], words: Words) -> str
 
 def _translated(value: object, words: Words) -> object:
     if isinstance(value, Term):
-        return words.gettext(value)
+        return words.gettext(value) if value else value  # gettext("") is the header
     translate = getattr(value, "translated", None)  # an error given as a parameter
     return translate(words) if callable(translate) else value
 

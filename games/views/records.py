@@ -299,7 +299,7 @@ def _reason(error: RecordError | GameError) -> str:
 
 def _size_choices() -> list[tuple[str, str]]:
     sizes = sorted({size for kind_sizes in SIZES.values() for size in kind_sizes})
-    return [("", "Any size")] + [
+    return [("", gettext("Any size"))] + [
         (str(size), f"{size}\N{MULTIPLICATION SIGN}{size}") for size in sizes
     ]
 
