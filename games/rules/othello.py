@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn, Self
 
-from games.rules.base import gettext_noop
+from games.rules.base import Term, gettext_noop
 
 from .base import (
     EMPTY,
@@ -455,7 +455,7 @@ class OthelloPosition(BoardPosition):
             raise IllegalMoveError(gettext_noop("the game is over"))
         name = self.to_move.name.capitalize()
         raise IllegalMoveError(
-            gettext_noop("%(name)s has a legal move and may not pass"), name=name
+            gettext_noop("%(name)s has a legal move and may not pass"), name=Term(name)
         )
 
     def _refuse_placement(self, placed: int, point: Point) -> NoReturn:
@@ -469,7 +469,7 @@ class OthelloPosition(BoardPosition):
             raise IllegalMoveError(
                 gettext_noop("%(where)s flips nothing: %(name)s has no legal move and must pass"),
                 where=where,
-                name=name,
+                name=Term(name),
             )
         raise IllegalMoveError(gettext_noop("%(where)s flips nothing"), where=where)
 

@@ -57,7 +57,7 @@ from typing import Any, Literal, NamedTuple
 
 from sgfmill import sgf_grammar, sgf_properties  # type: ignore[import-untyped]
 
-from games.rules.base import gettext_noop
+from games.rules.base import Term, gettext_noop
 
 from . import Position, new_position
 from .base import EMPTY, Color, Diff, InvalidMoveError, Move, Point, RulesError
@@ -906,7 +906,9 @@ def _replay(start: Position, entries: Iterable[_Entry], *, fill_passes: bool) ->
         where = _describe(number, entry, position)
         if entry.color is not None and entry.color is not color:
             raise RecordError(
-                gettext_noop("%(where)s: it is %(color)s's turn"), where=where, color=color.value
+                gettext_noop("%(where)s: it is %(color)s's turn"),
+                where=where,
+                color=Term(color.value),
             )
         try:
             position, diff = position.play(entry.move)

@@ -147,20 +147,22 @@ def claim(*, player: Player, game_id: str) -> list[Move]:
     if getattr(game, f"{absent}_online") or since is None:
         raise GameError(
             "illegal_move",
-            gettext("%(absent)s is here: the game goes on") % {"absent": absent.capitalize()},
+            gettext("Black is here: the game goes on")
+            if absent == "black"
+            else gettext("White is here: the game goes on"),
         )
     wait = settings.ABANDON_SECONDS - (now - since).total_seconds()
     if wait > 0:
         raise GameError(
             "illegal_move",
-            gettext(
-                "%(absent)s has been away for %(int)s s: you may claim the game in %(number)s s"
+            (
+                gettext("Black has been away for %(away)s s: you may claim the game in %(wait)s s")
+                if absent == "black"
+                else gettext(
+                    "White has been away for %(away)s s: you may claim the game in %(wait)s s"
+                )
             )
-            % {
-                "absent": absent.capitalize(),
-                "int": int((now - since).total_seconds()),
-                "number": int(wait) + 1,
-            },
+            % {"away": int((now - since).total_seconds()), "wait": int(wait) + 1},
         )
     move = ending_move(game, color=absent, action=Move.Action.FORFEIT)
     clock.stamp_unmoved(move, game, now)

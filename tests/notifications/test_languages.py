@@ -18,6 +18,7 @@ from games.rules.clock import TimeControl
 from notifications import channels, outbox
 from notifications.models import Notification
 from tests.notifications.test_games import account, game_between, move
+from tests.support import catalogues
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,17 +31,7 @@ FRENCH = {
 
 @pytest.fixture
 def french_catalogue(monkeypatch: pytest.MonkeyPatch) -> Callable[[dict[str, str]], None]:
-    """Give the French catalogue ``entries`` for the test (Django's own translation
-    object for ``fr``, loaded afresh, with the entries added; the cached one is put back
-    afterwards), as a translator's filled-in ``django.po`` would."""
-
-    def fill(entries: dict[str, str]) -> None:
-        french = trans_real.DjangoTranslation("fr")
-        for msgid, msgstr in entries.items():
-            french._catalog[msgid] = msgstr
-        monkeypatch.setitem(trans_real._translations, "fr", french)
-
-    return fill
+    return lambda entries: catalogues.fill(monkeypatch, "fr", entries)
 
 
 @pytest.fixture(autouse=True)
