@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.once import TokenError, once
@@ -62,7 +62,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     return render(request, "bots/tokens.html", context, status=status)
 
 
-KIND_NAMES = {"othello": "Othello", "go": "Go"}
+KIND_NAMES = {"othello": gettext_lazy("Othello"), "go": gettext_lazy("Go")}
 
 
 @require_GET
