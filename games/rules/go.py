@@ -751,12 +751,15 @@ def handicap_points(size: int, stones: int) -> tuple[Point, ...]:
     """
     counts = handicap_counts(size)
     if type(stones) is not int or stones not in counts:
-        allowed = f"{counts.start} to {counts.stop - 1} stones" if counts else "no handicap"
+        takes = (
+            gettext_noop(
+                "a %(size)sx%(size)s board takes %(low)s to %(high)s stones, not %(stones)s"
+            )
+            if counts
+            else gettext_noop("a %(size)sx%(size)s board takes no handicap, not %(stones)s")
+        )
         raise RulesError(
-            gettext_noop("a %(size)sx%(size)s board takes %(allowed)s, not %(stones)s"),
-            size=size,
-            allowed=allowed,
-            stones=repr(stones),
+            takes, size=size, low=counts.start, high=counts.stop - 1, stones=repr(stones)
         )
     near = 2 if size < 13 else 3
     far, middle = size - 1 - near, size // 2
