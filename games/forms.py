@@ -11,7 +11,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext, gettext_lazy, ngettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from accounts.forms import FormTokenField
 from games.engine import gnugo
@@ -65,6 +65,14 @@ def _size_choices() -> list[tuple[str, list[tuple[int, str]]]]:
     return [
         (label, [(size, f"{size}\N{MULTIPLICATION SIGN}{size}") for size in SIZES[kind]])
         for kind, label in (("othello", gettext("Othello")), ("go", gettext("Go")))
+    ]
+
+
+def _handicap_choices() -> list[tuple[int, str]]:
+    """The handicaps in the visitor's language (read at each rendering)."""
+    return [(0, pgettext("handicap", "None"))] + [
+        (n, ngettext("%(stones)d stone", "%(stones)d stones", n) % {"stones": n})
+        for n in range(2, MAX_HANDICAP + 1)
     ]
 
 
@@ -139,11 +147,7 @@ class NewGameForm(forms.Form):
         coerce=int,
         empty_value=0,
         required=False,
-        choices=[(0, pgettext_lazy("handicap", "None"))]
-        + [
-            (n, ngettext_lazy("%(stones)d stone", "%(stones)d stones", n) % {"stones": n})
-            for n in range(2, MAX_HANDICAP + 1)
-        ],
+        choices=_handicap_choices,
         initial=0,
         help_text=gettext_lazy("Go only: Black's stones on the board before White's first move."),
     )
