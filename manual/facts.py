@@ -92,9 +92,9 @@ def ratings() -> dict[str, Any]:
     }
 
 
-def pairing() -> dict[str, Any]:
-    """The pairing page's figures: the pools, the window's base and growth, and the
-    window of a 1600 player after a few waits."""
+def pairing(words: Words = ENGLISH) -> dict[str, Any]:
+    """The pairing page's figures: the pools (in ``words``' language), the window's base
+    and growth, and the window of a 1600 player after a few waits."""
     example = 1600.0
     windows = [
         (
@@ -105,7 +105,10 @@ def pairing() -> dict[str, Any]:
     ]
     return {
         "pools": [
-            {"game": pool.game, "clock": TimeControl.from_json(pool.clock).describe()}
+            {
+                "game": pool.game_in(words),
+                "clock": TimeControl.from_json(pool.clock).describe(words),
+            }
             for pool in pools.POOLS
         ],
         "window_base": matching.WINDOW_BASE,

@@ -39,7 +39,7 @@ def _figures(slug: str) -> dict[str, Any]:
     if slug == "ratings":
         return {"ratings": facts.ratings(), "clocks": facts.clocks(translation)}
     if slug == "pairing":
-        return facts.pairing()
+        return facts.pairing(translation)
     if slug == "rules-go":
         return {"count": facts.go_count(diagrams.GO_COUNT)}
     if slug == "review":
