@@ -38,7 +38,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
 import broadcast
@@ -113,13 +113,15 @@ def seeker_group(session_key: str) -> str:
 class SeekRequest:
     """One ``seek`` message to store (``seek_many``): ``player`` seeks with the message's
     fields; ``user``: the account (None for a guest), whose rating counts; ``name``: the
-    seat's name once paired."""
+    seat's name once paired; ``language``: the one its refusal is written in (its socket's;
+    None: the active one)."""
 
     player: Player
     user: Any
     name: str
     message: dict[str, Any]
     now: datetime.datetime
+    language: str | None = None
 
 
 def seek(
@@ -154,7 +156,8 @@ def seek_many(requests: Sequence[SeekRequest]) -> list[Seek | PairingError]:
     users: list[Any] = []
     for request in requests:
         try:
-            made.append(_new_seek(request, bots=bots))
+            with translation.override(request.language or translation.get_language()):
+                made.append(_new_seek(request, bots=bots))
             users.append(request.user)
         except PairingError as error:
             made.append(error)
