@@ -57,7 +57,7 @@ def import_record(page: Page, record: GameRecord) -> str:
             }
         ],
     )
-    page.click('button[type="submit"]')
+    page.click('main button[type="submit"]')  # not the language menu's
     page.wait_for_url(GAME_URL)
     match = GAME_URL.search(page.url)
     assert match
