@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class Account(models.Model):
@@ -22,7 +23,9 @@ class Account(models.Model):
     is_bot = models.BooleanField(default=False)
     bot_since = models.DateTimeField(null=True, blank=True)
     language = models.CharField(
-        max_length=10, blank=True, help_text="The language the account chose; empty: its browser's."
+        max_length=10,
+        blank=True,
+        help_text=gettext_lazy("The language the account chose; empty: its browser's."),
     )
 
     class Meta:
@@ -44,7 +47,7 @@ class Submission(models.Model):
     e.g. a game's public id), so that the same form sent again answers the same."""
 
     token = models.CharField(max_length=64, unique=True)
-    owner = models.CharField(max_length=64, help_text="Who sent it: Player.token.")
+    owner = models.CharField(max_length=64, help_text=gettext_lazy("Who sent it: Player.token."))
     outcome = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 

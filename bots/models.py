@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class ApiToken(models.Model):
@@ -39,7 +40,9 @@ class BotAccount(models.Model):
     accepts = models.JSONField(
         default=dict,
         blank=True,
-        help_text='What the bridge plays: {"kinds": [...], "sizes": [...], "clocks": [...]}',
+        help_text=gettext_lazy(
+            'What the bridge plays: {"kinds": [...], "sizes": [...], "clocks": [...]}'
+        ),
     )
 
     def __str__(self) -> str:

@@ -51,7 +51,7 @@ def create_token(*, user: Any, name: str) -> tuple[ApiToken, str]:
     """A new token of ``user`` named ``name``, and the token itself (shown once)."""
     name = name.strip()
     if not name or len(name) > 60:
-        raise GameError("bad_request", "a token needs a name of at most 60 characters")
+        raise GameError("bad_request", gettext("a token needs a name of at most 60 characters"))
     token = accounts.new_token()
     stored = ApiToken.objects.create(
         user=user, name=name, prefix=token[: accounts.PREFIX_LENGTH], digest=accounts.digest(token)
@@ -77,7 +77,9 @@ def become_bot(*, user: Any) -> BotAccount:
     or is seated in any game (a person's record is not a bot's)."""
     if not is_bot(user):
         if Game.objects.filter(Q(black_user=user) | Q(white_user=user)).exists():
-            raise GameError("bad_request", "only an account without games can become a bot")
+            raise GameError(
+                "bad_request", gettext("only an account without games can become a bot")
+            )
         make_bot(user=user)
     return BotAccount.objects.get_or_create(user=user)[0]
 

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.selectors import is_bot
@@ -34,17 +35,19 @@ def tokens(request: HttpRequest) -> HttpResponse:
                 if not token_id.isdigit() or not services.revoke_token(
                     user=request.user, token_id=int(token_id)
                 ):
-                    raise GameError("bad_request", "no such token")
-                messages.success(request, "The token was revoked.")
+                    raise GameError("bad_request", gettext("no such token"))
+                messages.success(request, gettext("The token was revoked."))
                 return redirect("bots:tokens")
             elif action == "become_bot":
                 if request.POST.get("confirm") != "1":
-                    raise GameError("bad_request", "tick the box to confirm: this is for good")
+                    raise GameError(
+                        "bad_request", gettext("tick the box to confirm: this is for good")
+                    )
                 services.become_bot(user=request.user)
-                messages.success(request, "This account is now a bot.")
+                messages.success(request, gettext("This account is now a bot."))
                 return redirect("bots:tokens")
             else:
-                raise GameError("bad_request", "unknown action")
+                raise GameError("bad_request", gettext("unknown action"))
         except GameError as error:
             messages.error(request, error.message)
             status = 400
@@ -56,7 +59,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     return render(request, "bots/tokens.html", context, status=status)
 
 
-KIND_NAMES = {"othello": "Othello", "go": "Go"}
+KIND_NAMES = {"othello": gettext_lazy("Othello"), "go": gettext_lazy("Go")}
 
 
 @require_GET

@@ -192,11 +192,11 @@ def decline(*, player: Player, game_id: str) -> Game:
     game = locked(game_id)
     found = Challenge.objects.filter(game=game).first()
     if found is None:
-        raise GameError("bad_request", "this game is not a challenge")
+        raise GameError("bad_request", gettext("this game is not a challenge"))
     if found.challenged_id != player.user_id:
-        raise GameError("not_a_player", "only the challenged account may decline")
+        raise GameError("not_a_player", gettext("only the challenged account may decline"))
     if found.status != Challenge.Status.PENDING or game.status != Game.Status.WAITING:
-        raise GameError("bad_request", "this challenge was already answered")
+        raise GameError("bad_request", gettext("this challenge was already answered"))
     _end(game, found, Challenge.Status.DECLINED)
     if found.challenger_user_id is not None and not accounts.is_bot(found.challenged_id):
         declined_by = accounts.username_of(found.challenged_id)

@@ -18,7 +18,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts import selectors as accounts
 from accounts.players import Player, seat_token
@@ -282,10 +283,11 @@ def same_settings(game: Game) -> dict[str, Any]:
 
 
 def time_control_text(game: Game) -> str:
-    """The game's clock in a player's words: "5 min + 3 s a move", "No clock"."""
+    """The game's clock in a player's words (the active language): "5 min + 3 s a move",
+    "No clock"."""
     if game.time_control is None:
-        return "No clock"
-    return TimeControl.from_json(game.time_control).describe()
+        return gettext("No clock")
+    return TimeControl.from_json(game.time_control).describe(translation)
 
 
 _lobby_parts: list[Callable[[], dict[str, Any]]] = []
@@ -301,6 +303,11 @@ def register_lobby_part(part: Callable[[], dict[str, Any]]) -> None:
 def lobby_json() -> dict[str, Any]:
     """The lobby's message: the open games (``open_games``), how many are being played,
     and what the registered parts add (``register_lobby_part``)."""
+    with translation.override(settings.LANGUAGE_CODE):  # one message for every socket
+        return _lobby_json()
+
+
+def _lobby_json() -> dict[str, Any]:
     message: dict[str, Any] = {
         "type": "lobby",
         "games": [

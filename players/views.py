@@ -9,6 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -16,6 +18,7 @@ from accounts import selectors as accounts
 from accounts import services as relations
 from games.models import Game
 from players import glicko2, graph, profiles, selectors
+from players.templatetags.players import category_name
 
 
 def _player_or_404(username: str) -> AbstractBaseUser:
@@ -37,7 +40,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "rating": rating,
             "rank": selectors.rating_json(rating)["rank"],
             "graph": _graph(
-                history.get(rating.category), f"{user.get_username()}'s {rating.category} rating"
+                history.get(rating.category),
+                gettext("%(player)s's %(category)s rating")
+                % {"player": user.get_username(), "category": category_name(rating.category)},
             ),
         }
         for rating in selectors.ratings_of(user)
@@ -73,6 +78,7 @@ def _graph(history: selectors.History | None, label: str) -> str:
         first=history.first,
         last=history.last,
         label=label,
+        words=translation,
     )
 
 

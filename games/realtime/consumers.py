@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import gettext
+
 from accounts import selectors as accounts
 from accounts.players import Player, spoken_name
 from games import limits, selectors, services
@@ -140,7 +142,9 @@ class GameConsumer(DirectDispatchConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None:
-            await self._send_error(GameError("bad_request", "binary frames are not accepted"))
+            await self._send_error(
+                GameError("bad_request", gettext("binary frames are not accepted"))
+            )
             return
         try:
             message = parse_message(text_data, MESSAGE_TYPES)
@@ -150,7 +154,8 @@ class GameConsumer(DirectDispatchConsumer):
             if message["type"] == "chat" and not self.chat_rate.hit(time.monotonic()):
                 raise GameError(
                     "rate_limited",
-                    f"at most {CHAT_MESSAGES} chat messages within {CHAT_WINDOW:g} s",
+                    gettext("at most %(chat_messages)s chat messages within %(chat_window)s s")
+                    % {"chat_messages": CHAT_MESSAGES, "chat_window": format(CHAT_WINDOW, "g")},
                 )
             await database(
                 _perform, message, player=self.player, game_id=self.game_id, scope=self.scope
