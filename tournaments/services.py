@@ -189,11 +189,11 @@ def berserk(*, player: Player, game_id: str) -> Game:
         .first()
     )
     if pairing is None or pairing.tournament.system != Tournament.System.ARENA:
-        raise GameError("bad_request", "berserk is for the games of an arena")
+        raise GameError("bad_request", _("berserk is for the games of an arena"))
     pairing = TournamentPairing.objects.select_for_update().get(pk=pairing.pk)
     game, color = games.halve_clock(player=player, game_id=game_id)
     if getattr(pairing, f"{color}_berserk"):  # rolls the halving back
-        raise GameError("bad_request", "you went berserk already")
+        raise GameError("bad_request", _("you went berserk already"))
     setattr(pairing, f"{color}_berserk", True)
     pairing.save(update_fields=[f"{color}_berserk"])
     _tell_standings(pairing.tournament, later=True)

@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.players import Player
 from games.models import Game, Move, ServerProcess
@@ -164,7 +165,7 @@ def on_time(service: Callable[..., Result]) -> Callable[..., Result]:
             return service(game_id=game_id, **kwargs)
         except TimeRanOut:
             flag(game_id=game_id)
-            raise GameError("game_over", "the game is over: time ran out") from None
+            raise GameError("game_over", gettext("the game is over: time ran out")) from None
 
     return checked
 
@@ -247,12 +248,12 @@ def halve_clock(*, player: Player, game_id: str) -> tuple[Game, str]:
     game = locked(game_id)
     color = color_of(game, player)
     if color is None:
-        raise GameError("not_a_player", "only a player can halve their clock")
+        raise GameError("not_a_player", gettext("only a player can halve their clock"))
     refuse_ended(game)
     if game.clocks is None or control_of(game) is None:
-        raise GameError("bad_request", "this game has no clock")
+        raise GameError("bad_request", gettext("this game has no clock"))
     if Move.objects.filter(game=game, color=color).exists():
-        raise GameError("bad_request", "a clock is halved before one's first move")
+        raise GameError("bad_request", gettext("a clock is halved before one's first move"))
     side = stored_clock(game, color)
     halved = SideClock(
         remaining_ms=side.remaining_ms // 2,

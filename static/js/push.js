@@ -24,13 +24,15 @@ async function tell(body) {
     headers: { "Content-Type": "application/json", "X-CSRFToken": decodeURIComponent(csrf) },
     body: JSON.stringify(body),
   });
-  if (!response.ok) throw new Error(`the server answered ${response.status}`);
+  if (!response.ok) {
+    throw new Error(interpolate(gettext("the server answered %(status)s"), { status: response.status }, true));
+  }
 }
 
 async function turnOn(registration) {
   if ((await Notification.requestPermission()) !== "granted") {
     toggle.checked = false;
-    say("This browser does not allow notifications from this site: allow them in its settings.");
+    say(gettext("This browser does not allow notifications from this site: allow them in its settings."));
     return;
   }
   const subscription = await registration.pushManager.subscribe({
@@ -38,7 +40,7 @@ async function turnOn(registration) {
     applicationServerKey: applicationServerKey(box.dataset.key),
   });
   await tell(subscription.toJSON());
-  say("This device is notified.");
+  say(gettext("This device is notified."));
 }
 
 async function turnOff(registration) {
@@ -47,12 +49,12 @@ async function turnOff(registration) {
     await tell({ endpoint: subscription.endpoint, remove: true });
     await subscription.unsubscribe();
   }
-  say("This device is not notified.");
+  say(gettext("This device is not notified."));
 }
 
 async function start() {
   if (!("serviceWorker" in navigator) || !("PushManager" in window)) {
-    say("This browser cannot show notifications from a site.");
+    say(gettext("This browser cannot show notifications from a site."));
     return;
   }
   const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
@@ -60,18 +62,20 @@ async function start() {
   const subscription = await registration.pushManager.getSubscription();
   toggle.checked = Boolean(subscription) && Notification.permission === "granted";
   toggle.disabled = false;
-  say(toggle.checked ? "This device is notified." : "This device is not notified.");
+  say(toggle.checked ? gettext("This device is notified.") : gettext("This device is not notified."));
   toggle.addEventListener("change", async () => {
     toggle.disabled = true;
     try {
       await (toggle.checked ? turnOn(registration) : turnOff(registration));
     } catch (error) {
       toggle.checked = !toggle.checked;
-      say(`That did not work: ${error.message}`);
+      say(interpolate(gettext("That did not work: %(error)s"), { error: error.message }, true));
     } finally {
       toggle.disabled = false;
     }
   });
 }
 
-start().catch((error) => say(`Notifications cannot be set up here: ${error.message}`));
+start().catch((error) =>
+  say(interpolate(gettext("Notifications cannot be set up here: %(error)s"), { error: error.message }, true)),
+);
