@@ -16,7 +16,10 @@ mail for a game until they have moved.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import datetime
+import re
 from typing import Any
 
 from django.conf import settings
@@ -238,10 +241,42 @@ def subscribe(*, user_id: int, subscription: Any) -> PushSubscription:
         raise NotificationError("a push endpoint is an https:// URL")
     if len(endpoint) > 1000 or len(p256dh) > 200 or len(auth) > 100:
         raise NotificationError("a subscription's endpoint or keys are too long")
+    if not _browser_keys(p256dh, auth):
+        raise NotificationError(
+            "a subscription's keys are a P-256 public key (p256dh) and a 16-byte secret"
+            " (auth), base64url-encoded"
+        )
     found, _ = PushSubscription.objects.update_or_create(
         endpoint=endpoint, defaults={"user_id": user_id, "p256dh": p256dh, "auth": auth}
     )
     return found
+
+
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
+
+
+def _browser_keys(p256dh: str, auth: str) -> bool:
+    """Whether the keys are what a browser makes (RFC 8291): ``p256dh`` a point of P-256,
+    uncompressed (65 bytes), ``auth`` 16 bytes, both base64url (padded or not). Anything
+    else could never be encrypted for, and its pushes would fail for a day."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    if not all(_BASE64URL.fullmatch(text) for text in (p256dh, auth)):
+        return False
+    try:
+        point, secret = (
+            base64.urlsafe_b64decode(text.rstrip("=") + "=" * (-len(text.rstrip("=")) % 4))
+            for text in (p256dh, auth)
+        )
+    except (binascii.Error, ValueError):
+        return False
+    if len(point) != 65 or len(secret) != 16:
+        return False
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except ValueError:
+        return False
+    return True
 
 
 def _local(endpoint: str) -> bool:
