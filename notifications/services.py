@@ -152,10 +152,26 @@ def _tell_pages(notification: Notification) -> None:
 
 def seen(*, user_id: int, subject: str, kind: str = Kind.YOUR_MOVE) -> int:
     """The account's unread notifications of ``kind`` about ``subject`` marked read (it
-    acted on them: it moved in the game). How many."""
-    return Notification.objects.filter(
+    acted on them: it moved in the game). How many. After the commit, the account's open
+    pages hear the new unread count (``{"type": "unread"}``): the bell follows a move made
+    in another tab."""
+    marked = Notification.objects.filter(
         user_id=user_id, subject=subject, kind=kind, read_at=None
     ).update(read_at=timezone.now())
+    if marked:
+        _tell_unread(user_id)
+    return marked
+
+
+def _tell_unread(user_id: int) -> None:
+    """After the commit: ``{"type": "unread", "unread": n}`` to the account's lobby
+    sockets (the count read then, so that it counts what the transaction committed)."""
+
+    def tell() -> None:
+        event = {"type": "account.unread", "unread": unread_count(user_id)}
+        send_to_group(account_group(user_id), event)
+
+    transaction.on_commit(tell, robust=True)
 
 
 def unread_count(user_id: int) -> int:
@@ -187,9 +203,7 @@ def mark_read(*, user_id: int, ids: list[int] | None) -> int:
         unread = unread.filter(pk__in=ids)
     marked = unread.update(read_at=timezone.now())
     if marked:
-        count = unread_count(user_id)
-        event = {"type": "account.unread", "unread": count}
-        transaction.on_commit(lambda: send_to_group(account_group(user_id), event), robust=True)
+        _tell_unread(user_id)
     return marked
 
 
