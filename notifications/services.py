@@ -23,12 +23,12 @@ import re
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
 from broadcast import account_group, send_to_group
+from notifications import statements
 from notifications.models import Delivery, Kind, Notification, Preference, PushSubscription
 
 LATEST = 50
@@ -85,31 +85,53 @@ def notify(
     if kind not in DEFAULTS:
         raise NotificationError(f"unknown kind {kind!r}")
     now = now or timezone.now()
+    text = text[:300]
     if kind == Kind.YOUR_MOVE and subject:
-        waiting = Notification.objects.filter(
-            user_id=user_id, subject=subject, kind=kind, read_at=None
-        ).first()
+        waiting = statements.refresh_waiting(
+            user_id=user_id, subject=subject, kind=kind, text=text, url=url, now=now
+        )
         if waiting is not None:
-            waiting.text, waiting.url, waiting.created_at = text, url, now
-            waiting.save(update_fields=["text", "url", "created_at"])
-            _tell_pages(waiting)
-            return waiting
-    notification = Notification.objects.create(
-        user_id=user_id, kind=kind, text=text[:300], url=url, subject=subject, created_at=now
+            refreshed = Notification(
+                pk=waiting, user_id=user_id, kind=kind, text=text, url=url, subject=subject
+            )
+            refreshed.created_at = now
+            _tell_pages(refreshed)
+            return refreshed
+    notification = Notification(
+        user_id=user_id, kind=kind, text=text, url=url, subject=subject, created_at=now
     )
-    by_email, by_push = choices(user_id=user_id, kind=kind)
+    [notification.pk] = statements.insert(
+        Notification,
+        [
+            {
+                "user_id": user_id,
+                "kind": kind,
+                "text": text,
+                "url": url,
+                "subject": subject,
+                "created_at": now,
+            }
+        ],
+    )
+    told = statements.recipient(user_id=user_id, kind=kind)
+    by_email = DEFAULTS[kind][0] if told.email is None else told.email
+    by_push = DEFAULTS[kind][1] if told.push is None else told.push
     deliveries = []
-    if email and by_email and _address(user_id):
+    if email and by_email and told.address:
         deliveries.append(_delivery(notification, Delivery.Channel.EMAIL, now))
     if by_push:
-        for subscription in PushSubscription.objects.filter(user_id=user_id).only("pk"):
+        for device in told.devices:
             deliveries.append(
-                _delivery(notification, Delivery.Channel.PUSH, now, subscription=subscription)
+                _delivery(notification, Delivery.Channel.PUSH, now, subscription_id=device)
             )
     if deliveries:
-        Delivery.objects.bulk_create(deliveries)
+        if connection.features.can_return_columns_from_insert:
+            statements.insert(Delivery, deliveries)
+        else:
+            for delivery in deliveries:
+                statements.insert(Delivery, [delivery])
         transaction.on_commit(lambda: delivery_due.send(sender=Delivery), robust=True)
-    _tell_pages(notification)
+    _tell_pages(notification, unread=told.unread)
     return notification
 
 
@@ -118,32 +140,29 @@ def _delivery(
     channel: str,
     now: datetime.datetime,
     *,
-    subscription: PushSubscription | None = None,
-) -> Delivery:
-    return Delivery(
-        notification=notification,
-        channel=channel,
-        subscription=subscription,
-        next_try_at=now,
-        created_at=now,
-    )
+    subscription_id: int | None = None,
+) -> dict[str, Any]:
+    """A Delivery row's values (``statements.insert``: the others take their defaults)."""
+    return {
+        "notification_id": notification.pk,
+        "channel": channel,
+        "subscription_id": subscription_id,
+        "next_try_at": now,
+        "created_at": now,
+    }
 
 
-def _address(user_id: int) -> str:
-    found = get_user_model().objects.filter(pk=user_id).values_list("email", flat=True).first()
-    return str(found or "")
-
-
-def _tell_pages(notification: Notification) -> None:
+def _tell_pages(notification: Notification, *, unread: int | None = None) -> None:
     """After the commit: ``{"type": "notification", "notification": N, "unread": n}`` to
-    the account's lobby sockets."""
+    the account's lobby sockets (``unread`` as counted in the transaction, else counted
+    then)."""
     user_id = notification.user_id
 
     def tell() -> None:
         event = {
             "type": "account.notification",
             "notification": notification_json(notification),
-            "unread": unread_count(user_id),
+            "unread": unread_count(user_id) if unread is None else unread,
         }
         send_to_group(account_group(user_id), event)
 
@@ -155,9 +174,7 @@ def seen(*, user_id: int, subject: str, kind: str = Kind.YOUR_MOVE) -> int:
     acted on them: it moved in the game). How many. After the commit, the account's open
     pages hear the new unread count (``{"type": "unread"}``): the bell follows a move made
     in another tab."""
-    marked = Notification.objects.filter(
-        user_id=user_id, subject=subject, kind=kind, read_at=None
-    ).update(read_at=timezone.now())
+    marked = statements.mark_seen(user_id=user_id, subject=subject, kind=kind, now=timezone.now())
     if marked:
         _tell_unread(user_id)
     return marked
@@ -176,7 +193,7 @@ def _tell_unread(user_id: int) -> None:
 
 def unread_count(user_id: int) -> int:
     """How many of the account's notifications are unread."""
-    return Notification.objects.filter(user_id=user_id, read_at=None).count()
+    return statements.unread_count(user_id)
 
 
 def recent(*, user_id: int) -> list[Notification]:
