@@ -11,7 +11,9 @@ fills: give it an empty one), in this process:
    run, as the game's socket runs it (what it broadcasts kept, then sent to the channel
    layer from an event loop: games/realtime/sockets.py, ``database``); games of each kind
    interleaved, two accounts with an e-mail address and a device each. The wall and CPU
-   time of each move, median and mean.
+   time of each move, median and mean. With ``--control``, "on" is "off" and 0.7 ms of
+   pure CPU instead: on a loaded machine the wall time jumps by several times what a
+   move's CPU grows by (the process waits for its next time slice), whatever the CPU does.
 2. 1,000 notifications (``challenge``: each an e-mail and a push, so 2,000 deliveries,
    to 100 accounts with a device each) delivered by this process's outbox loop
    (``notifications.loop.OutboxLoop``, as daphne runs it) to an SMTP server
@@ -64,7 +66,10 @@ def setup() -> Path | None:
 # 1. A move
 
 
-def move_cost(games: int) -> None:
+CONTROL_MS = 0.7
+
+
+def move_cost(games: int, *, control: bool = False) -> None:
     from channels.layers import get_channel_layer
     from django.contrib.auth.models import User
 
@@ -77,7 +82,7 @@ def move_cost(games: int) -> None:
     from notifications.models import Delivery
     from tests.support.push_service import Device
 
-    control = TimeControl.correspondence(days=3)
+    correspondence = TimeControl.correspondence(days=3)
     people = []
     for name in ("ann", "bob"):
         user = User.objects.create_user(f"move-{name}", email=f"{name}@example.org")
@@ -85,7 +90,7 @@ def move_cost(games: int) -> None:
         notifications.subscribe(user_id=user.pk, subscription=device)
         people.append(Player(session_key=f"s-{name}", user_id=user.pk, username=user.username))
     black, white = people
-    told = tell.moved, tell.ended
+    real = told = tell.moved, tell.ended
 
     def off(*args: Any, **kwargs: Any) -> None:
         return None
@@ -96,10 +101,25 @@ def move_cost(games: int) -> None:
         for group, event in kept:
             await layer.group_send(group, event)
 
+    if control:  # "on" is "off" and CONTROL_MS of pure CPU: what the machine makes of it
+        end_of = time.process_time
+
+        def busy(*args: Any, **kwargs: Any) -> None:
+            until = end_of() + CONTROL_MS / 1000
+            while end_of() < until:
+                pass
+
+        told = busy, off
+
     def one_game(on: bool) -> tuple[list[float], list[float]]:
         tell.moved, tell.ended = told if on else (off, off)
         game = services.create_game(
-            player=black, kind="othello", size=8, color="black", name="", time_control=control
+            player=black,
+            kind="othello",
+            size=8,
+            color="black",
+            name="",
+            time_control=correspondence,
         )
         game = services.join_game(player=white, game_id=game.public_id, name="")
         walls, cpus = [], []
@@ -122,7 +142,7 @@ def move_cost(games: int) -> None:
             walls, cpus = one_game(on)
             found[on][0].extend(walls)
             found[on][1].extend(cpus)
-    tell.moved, tell.ended = told
+    tell.moved, tell.ended = real
     deliveries = Delivery.objects.count()
     moves = len(found[True][0])
     print(f"1. a move in a correspondence game, ms ({games} games of each, interleaved):")
@@ -243,6 +263,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and notifications")
     parser.add_argument("--only", choices=("move", "delivery"), help="one of the two")
+    parser.add_argument(
+        "--control",
+        action="store_true",
+        help=f"1. with {CONTROL_MS} ms of pure CPU in place of the notifications",
+    )
     options = parser.parse_args()
     games, count = (3, 200) if options.quick else (15, 1_000)
     database = setup()
@@ -255,7 +280,7 @@ def main() -> None:
             flush=True,
         )
         if options.only in (None, "move"):
-            move_cost(games)
+            move_cost(games, control=options.control)
         if options.only in (None, "delivery"):
             delivery_rate(count)
     finally:

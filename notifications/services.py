@@ -86,17 +86,15 @@ def notify(
         raise NotificationError(f"unknown kind {kind!r}")
     now = now or timezone.now()
     text = text[:300]
-    if kind == Kind.YOUR_MOVE and subject:
-        waiting = statements.refresh_waiting(
-            user_id=user_id, subject=subject, kind=kind, text=text, url=url, now=now
+    told = statements.recipient(user_id=user_id, kind=kind, subject=subject)
+    if kind == Kind.YOUR_MOVE and subject and told.waiting is not None:
+        statements.refresh(pk=told.waiting, text=text, url=url, now=now)
+        refreshed = Notification(
+            pk=told.waiting, user_id=user_id, kind=kind, text=text, url=url, subject=subject
         )
-        if waiting is not None:
-            refreshed = Notification(
-                pk=waiting, user_id=user_id, kind=kind, text=text, url=url, subject=subject
-            )
-            refreshed.created_at = now
-            _tell_pages(refreshed)
-            return refreshed
+        refreshed.created_at = now
+        _tell_pages(refreshed, unread=told.unread)
+        return refreshed
     notification = Notification(
         user_id=user_id, kind=kind, text=text, url=url, subject=subject, created_at=now
     )
@@ -113,7 +111,6 @@ def notify(
             }
         ],
     )
-    told = statements.recipient(user_id=user_id, kind=kind)
     by_email = DEFAULTS[kind][0] if told.email is None else told.email
     by_push = DEFAULTS[kind][1] if told.push is None else told.push
     deliveries = []
@@ -131,7 +128,7 @@ def notify(
             for delivery in deliveries:
                 statements.insert(Delivery, [delivery])
         transaction.on_commit(lambda: delivery_due.send(sender=Delivery), robust=True)
-    _tell_pages(notification, unread=told.unread)
+    _tell_pages(notification, unread=told.unread + 1)
     return notification
 
 
