@@ -473,6 +473,8 @@ LANGUAGES = [
     ("fr", "Français"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and numbers in the visitor's locale; English keeps its ISO-like dates.
+FORMAT_MODULE_PATH = ["othello_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

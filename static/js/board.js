@@ -71,6 +71,14 @@ function geometry(kind, size) {
   };
 }
 
+/** What stands on a point, for the board's label: "empty", "black stone", "dead white stone". */
+function pieceWords(kind, cell, isDead) {
+  if (cell === ".") return gettext("empty");
+  if (kind !== "go") return cell === "B" ? gettext("black disc") : gettext("white disc");
+  if (isDead) return cell === "B" ? gettext("dead black stone") : gettext("dead white stone");
+  return cell === "B" ? gettext("black stone") : gettext("white stone");
+}
+
 function label(parent, text, x, y) {
   const attrs = { x, y, "text-anchor": "middle", "dominant-baseline": "central" };
   el("text", attrs, parent).textContent = text;
@@ -367,14 +375,27 @@ export function createBoard(
     layers.cursor.setAttribute("y", y - CURSOR / 2);
     const name = pointName(game.kind, game.size, cursor);
     const cell = game.board[cursor[0]][cursor[1]];
-    const piece = game.kind === "go" ? "stone" : "disc";
     const isDead = dead.has(key(cursor));
-    const content = cell === "." ? "empty" : `${isDead ? "dead " : ""}${STONE[cell]} ${piece}`;
-    let action = legal.has(key(cursor)) ? ", you can play here" : "";
-    if (marking && cell !== ".") action = `, Enter marks it ${isDead ? "alive" : "dead"}`;
-    const title = `${game.kind === "go" ? "Go" : "Othello"} board ${game.size} by ${game.size}`;
-    const help = marking ? "Arrow keys move, Enter marks a group." : "Arrow keys move, Enter plays.";
-    svg.setAttribute("aria-label", `${title}. Cursor ${name}: ${content}${action}. ${help}`);
+    const content = { point: name, piece: pieceWords(game.kind, cell, isDead) };
+    let cursorText = interpolate(gettext("Cursor %(point)s: %(piece)s"), content, true);
+    if (marking && cell !== ".") {
+      cursorText = interpolate(
+        isDead
+          ? gettext("Cursor %(point)s: %(piece)s, Enter marks it alive")
+          : gettext("Cursor %(point)s: %(piece)s, Enter marks it dead"),
+        content,
+        true,
+      );
+    } else if (legal.has(key(cursor))) {
+      cursorText = interpolate(gettext("Cursor %(point)s: %(piece)s, you can play here"), content, true);
+    }
+    const title = interpolate(
+      game.kind === "go" ? gettext("Go board %(size)s by %(size)s") : gettext("Othello board %(size)s by %(size)s"),
+      { size: game.size },
+      true,
+    );
+    const help = marking ? gettext("Arrow keys move, Enter marks a group.") : gettext("Arrow keys move, Enter plays.");
+    svg.setAttribute("aria-label", `${title}. ${cursorText}. ${help}`);
   }
 
   function play(at) {

@@ -55,12 +55,25 @@ function timeLeft(side, clock) {
 /** "3 × 30 s" (byo-yomi periods left), "12 stones / 5:00" (Canadian), or "". */
 function detailText(side, clock) {
   if (clock.system === "byoyomi") {
-    return `${side.periods} × ${clock.period_time} s${side.overtime ? "" : " after"}`;
+    const periods = { periods: side.periods, seconds: clock.period_time };
+    return interpolate(
+      side.overtime ? gettext("%(periods)s × %(seconds)s s") : gettext("%(periods)s × %(seconds)s s after"),
+      periods,
+      true,
+    );
   }
   if (clock.system === "canadian") {
-    return side.overtime ? `${side.stones} to play` : `then ${clock.stones} / ${formatClock(clock.period_time * 1000)}`;
+    return side.overtime
+      ? interpolate(ngettext("%(stones)s to play", "%(stones)s to play", side.stones), { stones: side.stones }, true)
+      : interpolate(
+          gettext("then %(stones)s / %(time)s"),
+          { stones: clock.stones, time: formatClock(clock.period_time * 1000) },
+          true,
+        );
   }
-  if (clock.system === "fischer" && clock.increment) return `+${clock.increment} s`;
+  if (clock.system === "fischer" && clock.increment) {
+    return interpolate(gettext("+%(seconds)s s"), { seconds: clock.increment }, true);
+  }
   return "";
 }
 

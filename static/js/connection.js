@@ -14,7 +14,7 @@ const CLOSE_UNKNOWN_GAME = 4404;
  * Returns `send(message)` (false, sending nothing, while not connected) and
  * `stop(label)`: close for good, the indicator left connected with `label`.
  */
-export function connectToGame(gameId, { indicator, onMessage, connectedLabel = "Connected" }) {
+export function connectToGame(gameId, { indicator, onMessage, connectedLabel = gettext("Connected") }) {
   let socket = null;
   let attempts = 0;
   let retryTimer = null;
@@ -46,7 +46,7 @@ export function connectToGame(gameId, { indicator, onMessage, connectedLabel = "
       socket = null;
       if (leaving || stopped) return;
       if (event.code === CLOSE_UNKNOWN_GAME) {
-        setConnection("gone", "Game not found");
+        setConnection("gone", gettext("Game not found"));
         return;
       }
       scheduleReconnect();
@@ -56,7 +56,7 @@ export function connectToGame(gameId, { indicator, onMessage, connectedLabel = "
   function scheduleReconnect() {
     const backoff = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** attempts);
     attempts += 1;
-    setConnection("reconnecting", "Reconnecting…");
+    setConnection("reconnecting", gettext("Reconnecting…"));
     retryTimer = setTimeout(connect, backoff * (0.75 + Math.random() / 2));
   }
 

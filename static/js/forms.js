@@ -6,7 +6,7 @@ function busy(form) {
   const button = form.querySelector('button[type="submit"], button:not([type])');
   if (!button || button.disabled) return;
   button.dataset.idle = button.textContent;
-  button.textContent = form.dataset.busy || "Working…";
+  button.textContent = form.dataset.busy || gettext("Working…");
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
 }

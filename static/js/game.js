@@ -7,7 +7,7 @@ import { connectToGame } from "./connection.js";
 import { COLOR_NAME, createMoveList, resultText } from "./record.js";
 
 const COLORS = ["black", "white"];
-const KIND_NAME = { othello: "Othello", go: "Go" };
+const KIND_NAME = { othello: gettext("Othello"), go: pgettext("the game", "Go") };
 const ERROR_SHOWN_MS = 4000;
 
 const page = document.getElementById("game");
@@ -22,7 +22,8 @@ const board = createBoard($("board"), {
   // The marking's number: a click on a marking that changed meanwhile is stale.
   onMark: (point) => send({ type: "mark", point, marking: game.marking }),
   onRefuse: (point, occupied) => showHint(refusal(occupied)),
-  onPending: (point) => showHint(`Tap ${pointName(game.kind, game.size, point)} again to play.`),
+  onPending: (point) =>
+    showHint(interpolate(gettext("Tap %(point)s again to play."), { point: pointName(game.kind, game.size, point) }, true)),
   confirmTaps,
 });
 
@@ -52,15 +53,16 @@ new ResizeObserver(drawConfirmSetting).observe($("board"));
 
 /** Why a pick on the board does nothing, in a few words. */
 function refusal(occupied) {
-  const piece = game.kind === "go" ? "point" : "square";
-  if (!game.you) return "You are watching: only the players can play.";
-  if (game.status === "waiting") return "Waiting for an opponent to join.";
-  if (game.status === "scoring") return "Play has ended: click a stone to mark it dead or alive.";
-  if (game.status !== "active") return "This game is over.";
-  if (game.to_move !== game.you) return `It is ${seatName(game.to_move)}'s move.`;
-  if (occupied) return `That ${piece} is taken.`;
-  if (game.kind === "othello") return "No discs to flip from there: pick a marked square.";
-  return "Not a legal move there: it would capture itself or repeat the board (ko).";
+  if (!game.you) return gettext("You are watching: only the players can play.");
+  if (game.status === "waiting") return gettext("Waiting for an opponent to join.");
+  if (game.status === "scoring") return gettext("Play has ended: click a stone to mark it dead or alive.");
+  if (game.status !== "active") return gettext("This game is over.");
+  if (game.to_move !== game.you) {
+    return interpolate(gettext("It is %(name)s's move."), { name: seatName(game.to_move) }, true);
+  }
+  if (occupied) return game.kind === "go" ? gettext("That point is taken.") : gettext("That square is taken.");
+  if (game.kind === "othello") return gettext("No discs to flip from there: pick a marked square.");
+  return gettext("Not a legal move there: it would capture itself or repeat the board (ko).");
 }
 
 // A hint answers one pick: it goes when the player acts (a move, a pass, any request
@@ -86,7 +88,7 @@ let connection = null;
 function send(message) {
   if (!["sync", "chat"].includes(message.type)) hideHint();
   if (connection?.send(message)) return true;
-  showError("Not connected: reconnecting…");
+  showError(gettext("Not connected: reconnecting…"));
   return false;
 }
 
@@ -94,7 +96,11 @@ function receive(message) {
   if (message.type === "state") {
     const declined = game.undo && !message.game.undo && message.game.ply === game.ply;
     if (declined) {
-      tableNote = `${nameOf(otherColor(game.undo))} declined to take the move back.`; // "You" too
+      const decliner = otherColor(game.undo);
+      tableNote =
+        decliner === game.you
+          ? gettext("You declined to take the move back.")
+          : interpolate(gettext("%(name)s declined to take the move back."), { name: seatName(decliner) }, true);
       declinedAt = game.ply; // asked again only after the next move
     }
     update(message.game, null);
@@ -102,10 +108,10 @@ function receive(message) {
     const asker = game.undo ?? (game.computer ? otherColor(game.computer) : null);
     const withReply = game.computer && game.ply - message.game.ply > 1;
     if (withReply && asker === game.you) {
-      tableNote = "Your last move and the computer's reply were taken back.";
-    } else if (!asker) tableNote = "The last move was taken back.";
-    else if (asker === game.you) tableNote = "Your last move was taken back.";
-    else tableNote = `${seatName(asker)}'s last move was taken back.`;
+      tableNote = gettext("Your last move and the computer's reply were taken back.");
+    } else if (!asker) tableNote = gettext("The last move was taken back.");
+    else if (asker === game.you) tableNote = gettext("Your last move was taken back.");
+    else tableNote = interpolate(gettext("%(name)s's last move was taken back."), { name: seatName(asker) }, true);
     update(message.game, null);
   } else if (message.type === "moved") {
     if (message.move.color !== game.you && message.move.ply > game.ply) {
@@ -178,18 +184,22 @@ function statusText() {
   const other = game.you === "black" ? "white" : "black";
   switch (game.status) {
     case "waiting":
-      if (game.challenge) return `Waiting for ${game.challenge.bot} (BOT) to accept the challenge…`;
-      return game.you ? "Waiting for an opponent to join." : "Waiting for a second player.";
+      if (game.challenge) {
+        return interpolate(gettext("Waiting for %(bot)s (BOT) to accept the challenge…"), { bot: game.challenge.bot }, true);
+      }
+      return game.you ? gettext("Waiting for an opponent to join.") : gettext("Waiting for a second player.");
     case "active":
-      if (yourTurn()) return "Your move.";
-      if (game.computer === game.to_move) return `${game.players[game.to_move]} is thinking…`;
-      if (game.you) return `Waiting for ${game.players[other] ?? COLOR_NAME[other]}…`;
-      return game.players[game.to_move]
-        ? `${game.players[game.to_move]} (${COLOR_NAME[game.to_move]}) to move.`
-        : `${COLOR_NAME[game.to_move]} to move.`;
+      if (yourTurn()) return gettext("Your move.");
+      if (game.computer === game.to_move) {
+        return interpolate(gettext("%(name)s is thinking…"), { name: game.players[game.to_move] }, true);
+      }
+      if (game.you) {
+        return interpolate(gettext("Waiting for %(name)s…"), { name: game.players[other] ?? COLOR_NAME[other] }, true);
+      }
+      return interpolate(gettext("%(side)s to move."), { side: sideName(game.to_move) }, true);
     case "scoring":
-      if (game.you) return "Play has ended: mark the dead stones, then accept.";
-      return "Play has ended: the players are marking the dead stones.";
+      if (game.you) return gettext("Play has ended: mark the dead stones, then accept.");
+      return gettext("Play has ended: the players are marking the dead stones.");
     case "finished":
       return resultText(game.result, game.kind);
     case "aborted":
@@ -201,20 +211,26 @@ function statusText() {
 
 /** "Bob (Black)", or "Black" while the seat has no name. */
 const sideName = (color) =>
-  game.players[color] ? `${game.players[color]} (${COLOR_NAME[color]})` : COLOR_NAME[color];
+  game.players[color]
+    ? interpolate(gettext("%(name)s (%(colour)s)"), { name: game.players[color], colour: COLOR_NAME[color] }, true)
+    : COLOR_NAME[color];
 
 /** Why the game was aborted (G's `aborted`): "Aborted: Bob (Black) did not make a first move." */
 function abortedText() {
   const why = game.aborted;
   switch (why?.reason) {
     case "first_move":
-      return `Aborted: ${sideName(why.color)} did not make a first move.`;
+      return interpolate(gettext("Aborted: %(side)s did not make a first move."), { side: sideName(why.color) }, true);
     case "left":
-      return `Aborted: ${sideName(why.color)} left without making a move.`;
+      return interpolate(gettext("Aborted: %(side)s left without making a move."), { side: sideName(why.color) }, true);
     case "called_off":
-      return `Aborted: ${sideName(why.color)} called the game off before anyone joined.`;
+      return interpolate(
+        gettext("Aborted: %(side)s called the game off before anyone joined."),
+        { side: sideName(why.color) },
+        true,
+      );
     default:
-      return "This game was aborted.";
+      return gettext("This game was aborted.");
   }
 }
 
@@ -223,19 +239,21 @@ const won = (color) => game.result?.startsWith(color === "black" ? "B+" : "W+") 
 /** "You won." / "You lost." for the two players of a finished game. */
 function outcomeText() {
   if (game.status !== "finished" || !game.you || !game.result || game.result === "Draw") return "";
-  return won(game.you) ? "You won." : "You lost.";
+  return won(game.you) ? gettext("You won.") : gettext("You lost.");
 }
 
 function noticeText() {
-  if (withdrawn) return "The marking changed: both acceptances were withdrawn.";
+  if (withdrawn) return gettext("The marking changed: both acceptances were withdrawn.");
   if (tableNote && game.status === "active") return tableNote;
   const last = game.last_move;
   if (game.status !== "active" || last?.action !== "pass") return "";
   if (last.color === game.you) {
-    return game.kind === "othello" ? "You have no move and pass." : "You pass.";
+    return game.kind === "othello" ? gettext("You have no move and pass.") : gettext("You pass.");
   }
-  const who = seatName(last.color);
-  return game.kind === "othello" ? `${who} has no move and passes.` : `${who} passes.`;
+  const who = { name: seatName(last.color) };
+  return game.kind === "othello"
+    ? interpolate(gettext("%(name)s has no move and passes."), who, true)
+    : interpolate(gettext("%(name)s passes."), who, true);
 }
 
 const counted = () => game.kind === "go" && Boolean(game.score_detail);
@@ -248,25 +266,23 @@ function scoreText(color) {
   return `${captured}${komi}`;
 }
 
-const plural = (count, word) => (Number(count) === 1 ? word : `${word}s`);
-
 function scoreCaption(color) {
-  if (game.kind === "othello") return plural(game.score?.[color] ?? 0, "disc");
-  if (game.status === "finished" || counted()) return plural(game.score?.[color], "point");
-  if (color === "white" && game.komi) return "captures + komi";
-  return plural(game.prisoners?.[color] ?? 0, "capture");
+  if (game.kind === "othello") return ngettext("disc", "discs", Number(game.score?.[color] ?? 0));
+  if (game.status === "finished" || counted()) return ngettext("point", "points", Number(game.score?.[color]));
+  if (color === "white" && game.komi) return gettext("captures + komi");
+  return ngettext("capture", "captures", Number(game.prisoners?.[color] ?? 0));
 }
 
 function drawPlayers() {
   for (const row of page.querySelectorAll(".player")) {
     const color = row.dataset.color;
     const bot = game.bots?.[color] ? " · BOT" : "";
-    row.querySelector(".player-name").textContent = (game.players[color] ?? "waiting…") + bot;
+    row.querySelector(".player-name").textContent = (game.players[color] ?? gettext("waiting…")) + bot;
     row.classList.toggle("empty-seat", !game.players[color]);
     row.classList.toggle("to-move", game.status === "active" && game.to_move === color);
     row.classList.toggle("winner", won(color));
     const tags = row.querySelector(".player-tags");
-    tags.textContent = game.you === color ? "you" : game.computer === color ? "computer" : "";
+    tags.textContent = game.you === color ? gettext("you") : game.computer === color ? gettext("computer") : "";
     const score = row.querySelector(".player-score");
     score.textContent = scoreText(color);
     score.dataset.caption = scoreCaption(color);
@@ -317,9 +333,9 @@ function drawPresence(row, color) {
   presence.hidden = !seated;
   row.classList.toggle("online", seated && online);
   row.classList.toggle("away", seated && !online);
-  const words = online ? "online" : "away";
-  presence.title = `${game.players[color] ?? COLOR_NAME[color]} is ${words}`;
-  presence.querySelector(".presence-text").textContent = `(${words})`;
+  const name = { name: game.players[color] ?? COLOR_NAME[color] };
+  presence.title = interpolate(online ? gettext("%(name)s is online") : gettext("%(name)s is away"), name, true);
+  presence.querySelector(".presence-text").textContent = online ? gettext("(online)") : gettext("(away)");
 }
 
 // --- the first moves ------------------------------------------------------------
@@ -341,10 +357,15 @@ function drawFirstMove() {
   const left = game.status === "active" ? game.clock?.first_move_ms : null;
   box.hidden = left === null || left === undefined;
   if (box.hidden) return;
-  const who = yourTurn() ? "You" : sideName(game.to_move);
   const draw = () => {
     const ms = left - (performance.now() - receivedAt);
-    box.textContent = `${who} must move within ${countdown(ms)} or the game is aborted.`;
+    box.textContent = yourTurn()
+      ? interpolate(gettext("You must move within %(time)s or the game is aborted."), { time: countdown(ms) }, true)
+      : interpolate(
+          gettext("%(side)s must move within %(time)s or the game is aborted."),
+          { side: sideName(game.to_move), time: countdown(ms) },
+          true,
+        );
     box.classList.toggle("low", ms < 10_000);
   };
   draw();
@@ -370,15 +391,23 @@ function drawClaim() {
   const wait = claimWaitMs();
   $("claim").hidden = wait === null;
   if (wait === null) return;
-  const opponent = game.players[game.you === "black" ? "white" : "black"] ?? "Your opponent";
+  const opponent = opponentName();
   const button = $("claim-button");
   if (wait > 0) {
-    $("claim-text").textContent =
-      `${opponent} has left. You may claim the win in ${Math.ceil(wait / 1000)} s.`;
+    const seconds = Math.ceil(wait / 1000);
+    $("claim-text").textContent = interpolate(
+      ngettext(
+        "%(name)s has left. You may claim the win in %(seconds)s second.",
+        "%(name)s has left. You may claim the win in %(seconds)s seconds.",
+        seconds,
+      ),
+      { name: opponent, seconds },
+      true,
+    );
     button.disabled = true;
     claimTimer = setInterval(drawClaim, 1000);
   } else {
-    $("claim-text").textContent = `${opponent} has left the game.`;
+    $("claim-text").textContent = interpolate(gettext("%(name)s has left the game."), { name: opponent }, true);
     button.disabled = false;
   }
 }
@@ -394,30 +423,31 @@ function drawMoves() {
   list.scrollTop = list.scrollHeight;
 }
 
-const nameOf = (color) => (game.you === color ? "You" : game.players[color] ?? COLOR_NAME[color]);
+const nameOf = (color) => (game.you === color ? gettext("You") : game.players[color] ?? COLOR_NAME[color]);
 
 /** "You have accepted; waiting for Bob.", "Ann has accepted: accept to end the game." */
 function acceptedText() {
   const [who] = COLORS.filter((color) => game.accepted?.[color]);
-  if (!who) return "Neither player has accepted yet.";
+  if (!who) return gettext("Neither player has accepted yet.");
   const other = who === "black" ? "white" : "black";
-  if (game.you === other) return `${nameOf(who)} has accepted: accept to end the game.`;
-  const verb = game.you === who ? "have" : "has";
-  return `${nameOf(who)} ${verb} accepted; waiting for ${nameOf(other)}.`;
+  const names = { name: nameOf(who), other: nameOf(other) };
+  if (game.you === other) return interpolate(gettext("%(name)s has accepted: accept to end the game."), names, true);
+  if (game.you === who) return interpolate(gettext("You have accepted; waiting for %(other)s."), names, true);
+  return interpolate(gettext("%(name)s has accepted; waiting for %(other)s."), names, true);
 }
 
 const COUNT_ROWS = {
   territory: [
-    ["territory", "Territory"],
-    ["prisoners", "Captures"],
+    ["territory", gettext("Territory")],
+    ["prisoners", gettext("Captures")],
     // The opponent's stones marked dead, which count for this column's side.
-    ["dead", "Opponent's dead stones"],
-    ["komi", "Komi"],
+    ["dead", gettext("Opponent's dead stones")],
+    ["komi", gettext("Komi")],
   ],
   area: [
-    ["stones", "Stones"],
-    ["territory", "Territory"],
-    ["komi", "Komi"],
+    ["stones", gettext("Stones")],
+    ["territory", gettext("Territory")],
+    ["komi", gettext("Komi")],
   ],
 };
 
@@ -428,7 +458,7 @@ function drawCount() {
   section.hidden = !counted();
   if (!counted()) return;
   const detail = game.score_detail;
-  const rows = [...COUNT_ROWS[game.scoring_method ?? "territory"], ["total", "Total"]];
+  const rows = [...COUNT_ROWS[game.scoring_method ?? "territory"], ["total", gettext("Total")]];
   $("count-table").tBodies[0].replaceChildren(
     ...rows.map(([field, label]) => {
       const row = document.createElement("tr");
@@ -455,7 +485,7 @@ function drawCount() {
   const youAccepted = Boolean(game.accepted?.[game.you]);
   accept.hidden = !seated;
   accept.disabled = youAccepted;
-  accept.textContent = youAccepted ? "Accepted" : "Accept";
+  accept.textContent = youAccepted ? gettext("Accepted") : gettext("Accept");
   $("resume-button").hidden = !seated;
 }
 
@@ -474,7 +504,7 @@ function lastChosenMove(color = null) {
 
 const otherColor = (color) => (color === "black" ? "white" : "black");
 const seatName = (color) => game.players[color] ?? COLOR_NAME[color];
-const opponentName = () => game.players[otherColor(game.you)] ?? "Your opponent";
+const opponentName = () => game.players[otherColor(game.you)] ?? gettext("Your opponent");
 
 // Against the computer (as on lichess) your last move can be taken back whenever you have
 // one: the computer's reply goes with it, and it agrees at once.
@@ -488,8 +518,8 @@ function drawUndo() {
   if (!asked) return;
   const theyAsked = game.undo !== game.you;
   $("undo-text").textContent = theyAsked
-    ? `${opponentName()} asks to take back their last move.`
-    : `Waiting for ${opponentName()} to let you take it back…`;
+    ? interpolate(gettext("%(name)s asks to take back their last move."), { name: opponentName() }, true)
+    : interpolate(gettext("Waiting for %(name)s to let you take it back…"), { name: opponentName() }, true);
   $("undo-accept").hidden = !theyAsked;
   $("undo-decline").hidden = !theyAsked;
 }
@@ -517,12 +547,12 @@ function drawRematch() {
   link.hidden = !started;
   if (started) link.href = `/games/${encodeURIComponent(offer)}/`;
   button.hidden = started || offer === game.you;
-  button.textContent = offer && offer !== game.you ? "Accept the rematch" : "Rematch";
+  button.textContent = offer && offer !== game.you ? gettext("Accept the rematch") : gettext("Rematch");
   text.hidden = !offer || started;
   text.textContent =
     offer === game.you
-      ? `Rematch offered: waiting for ${opponentName()}…`
-      : `${opponentName()} offers a rematch, colours swapped.`;
+      ? interpolate(gettext("Rematch offered: waiting for %(name)s…"), { name: opponentName() }, true)
+      : interpolate(gettext("%(name)s offers a rematch, colours swapped."), { name: opponentName() }, true);
 }
 
 // --- the chat --------------------------------------------------------------------
@@ -629,9 +659,12 @@ let unseen = 0;
 
 function drawTitle() {
   const mark = unseen ? `(${unseen}) ` : "";
-  document.title = `${mark}${titlePrefix()}${KIND_NAME[game.kind]} ${game.size}×${game.size}: ${
-    game.players.black ?? "?"
-  } vs ${game.players.white ?? "?"} · Othello & Go`;
+  const title = interpolate(
+    gettext("%(kind)s %(size)s×%(size)s: %(black)s vs %(white)s"),
+    { kind: KIND_NAME[game.kind], size: game.size, black: game.players.black ?? "?", white: game.players.white ?? "?" },
+    true,
+  );
+  document.title = `${mark}${titlePrefix()}${title} · ${gettext("Othello & Go")}`;
 }
 
 function noteUnseen() {
@@ -648,9 +681,10 @@ document.addEventListener("visibilitychange", () => {
 
 /** Whose move it is, first in the tab's title. */
 function titlePrefix() {
-  if (yourTurn()) return "● Your move · ";
+  if (yourTurn()) return `● ${gettext("Your move")} · `;
   if (game.status !== "active") return "";
-  return `${game.players[game.to_move] ?? COLOR_NAME[game.to_move]} to move · `;
+  const side = { side: game.players[game.to_move] ?? COLOR_NAME[game.to_move] };
+  return `${interpolate(gettext("%(side)s to move"), side, true)} · `;
 }
 
 // --- buttons -----------------------------------------------------------------
@@ -717,9 +751,9 @@ $("copy-invite").addEventListener("click", async () => {
     input.select();
     copied = document.execCommand?.("copy") ?? false;
   }
-  button.textContent = copied ? "Copied!" : "Press Ctrl+C";
+  button.textContent = copied ? gettext("Copied!") : gettext("Press Ctrl+C");
   setTimeout(() => {
-    button.textContent = "Copy link";
+    button.textContent = gettext("Copy link");
   }, 2000);
 });
 

@@ -8,8 +8,7 @@ import { formToken } from "./forms.js";
 
 const RECONNECT_FIRST_MS = 1000;
 const RECONNECT_MAX_MS = 30000;
-const COLOR_NAME = { black: "Black", white: "White" };
-const KIND_NAME = { othello: "Othello", go: "Go" };
+const KIND_NAME = { othello: gettext("Othello"), go: pgettext("the game", "Go") };
 
 const list = document.getElementById("open-games");
 const playing = document.getElementById("playing");
@@ -39,14 +38,14 @@ function joinForm(game) {
   const label = Object.assign(document.createElement("label"), {
     className: "visually-hidden",
     htmlFor: id,
-    textContent: "Your name",
+    textContent: gettext("Your name"),
   });
   const name = Object.assign(document.createElement("input"), {
     id,
     name: "name",
     type: "text",
     maxLength: 40,
-    placeholder: "Your name",
+    placeholder: gettext("Your name"),
     value: nameInput?.value ?? "",
   });
   const once = Object.assign(document.createElement("input"), {
@@ -54,8 +53,8 @@ function joinForm(game) {
     name: "form_token",
     value: formToken(),
   });
-  form.dataset.busy = "Joining…";
-  const button = Object.assign(document.createElement("button"), { type: "submit", textContent: "Join" });
+  form.dataset.busy = gettext("Joining…");
+  const button = Object.assign(document.createElement("button"), { type: "submit", textContent: gettext("Join") });
   // An account plays under its username: its page has no name field, nor do its forms.
   if (nameInput) form.append(token, once, label, name, button);
   else form.append(token, once, button);
@@ -71,7 +70,7 @@ function creatorCell(game) {
         textContent: game.creator,
       })
     : game.creator;
-  td.append(name, ` plays ${COLOR_NAME[game.creator_color]}`);
+  td.append(name, " ", game.creator_color === "black" ? gettext("plays Black") : gettext("plays White"));
   return td;
 }
 
@@ -81,7 +80,7 @@ function row(game) {
   tr.append(
     cell(`${KIND_NAME[game.kind] ?? game.kind} ${game.size}×${game.size}`),
     creatorCell(game),
-    cell(game.rated ? `${game.time_control} · Rated` : game.time_control, "muted"),
+    cell(game.rated ? `${game.time_control} · ${gettext("Rated")}` : game.time_control, "muted"),
   );
   const action = document.createElement("td");
   action.append(joinForm(game));
@@ -92,14 +91,19 @@ function row(game) {
 /** "2 games being played right now: watch them." (the archive's games in progress). */
 function drawPlaying(n) {
   if (n === 0) {
-    playing.textContent = "No games being played right now.";
+    playing.textContent = gettext("No games being played right now.");
     return;
   }
   const link = Object.assign(document.createElement("a"), {
     href: playing.dataset.watch, // the archive's games in progress
-    textContent: n === 1 ? "watch it" : "watch them",
+    textContent: ngettext("watch it", "watch them", n),
   });
-  playing.replaceChildren(`${n} game${n === 1 ? "" : "s"} being played right now: `, link, ".");
+  const [before, after] = interpolate(
+    ngettext("%(count)s game being played right now: %(link)s.", "%(count)s games being played right now: %(link)s.", n),
+    { count: n, link: "\u0000" },
+    true,
+  ).split("\u0000");
+  playing.replaceChildren(before, link, after);
 }
 
 /** Redraw the list, keeping a row whose name field is being typed in. */
@@ -117,7 +121,7 @@ function draw(message) {
   if (games.length === 0) {
     const empty = document.createElement("p");
     empty.className = "muted";
-    empty.textContent = "No open games right now: start one and send the link.";
+    empty.textContent = gettext("No open games right now: start one and send the link.");
     list.replaceChildren(empty);
     return;
   }
@@ -153,7 +157,8 @@ document.addEventListener("notification", (event) => {
   }
   const cell = link.closest("td");
   if (!cell.querySelector(".your-move")) {
-    cell.append(" ", Object.assign(document.createElement("span"), { className: "your-move", textContent: "Your move" }));
+    const tag = Object.assign(document.createElement("span"), { className: "your-move", textContent: gettext("Your move") });
+    cell.append(" ", tag);
   }
   body.prepend(link.closest("tr"));
 });

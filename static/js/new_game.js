@@ -68,7 +68,7 @@ function fillPresets(kind) {
   const presets = clocks.presets.filter((preset) => !preset.kind || preset.kind === kind);
   const matching = presets.findIndex(matchesFields);
   const options = presets.map((preset, index) => new Option(preset.label, String(index)));
-  options.push(new Option("Custom…", CUSTOM));
+  options.push(new Option(gettext("Custom…"), CUSTOM));
   presetSelect.replaceChildren(...options);
   presetSelect.value = matching >= 0 ? String(matching) : CUSTOM;
   presetSelect.presets = presets;

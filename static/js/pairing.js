@@ -17,7 +17,7 @@ const errorLine = $("seek-error");
 const rated = $("seek-rated");
 const buttons = [...document.querySelectorAll("#pools .pool")];
 const customForm = $("custom-seek-form");
-const KIND_NAME = { othello: "Othello", go: "Go" };
+const KIND_NAME = { othello: gettext("Othello"), go: pgettext("the game", "Go") };
 const WINDOW_BASE = 200;
 const WINDOW_PER_SECOND = 20;
 
@@ -28,14 +28,19 @@ let seeking = null; // the server's seek, while seeking
 function drawCounts() {
   for (const button of buttons) {
     const key = rated?.checked ? button.dataset.rated : button.dataset.casual;
-    button.querySelector("[data-count]").textContent = `${counts[key] ?? 0} waiting`;
+    const waiting = counts[key] ?? 0;
+    button.querySelector("[data-count]").textContent = interpolate(
+      ngettext("%(count)s waiting", "%(count)s waiting", waiting),
+      { count: waiting },
+      true,
+    );
   }
 }
 
 /** "Go 9×9, 2 min, +5 s per move (Fischer), casual": the server's words for the seek. */
 function poolName(seek) {
   const label = seek.label ?? `${KIND_NAME[seek.kind] ?? seek.kind} ${seek.size}×${seek.size}`;
-  return `${label}, ${seek.rated ? "rated" : "casual"}`;
+  return interpolate(seek.rated ? gettext("%(pool)s, rated") : gettext("%(pool)s, casual"), { pool: label }, true);
 }
 
 function elapsedSeconds() {
@@ -53,16 +58,17 @@ function drawSeeking() {
   picker.hidden = Boolean(wanted);
   if (!wanted) return;
   if (!seeking) {
-    statusText.textContent = "Looking for an opponent…";
+    statusText.textContent = gettext("Looking for an opponent…");
     details.textContent = "";
     return;
   }
   const seconds = elapsedSeconds();
   const whole = Math.floor(seconds);
   const clock = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-  statusText.textContent = `Looking for an opponent… ${clock}`;
+  statusText.textContent = `${gettext("Looking for an opponent…")} ${clock}`;
   const [low, high] = ratingWindow(whole).map((rating) => Math.max(0, Math.round(rating)));
-  details.textContent = `${poolName(seeking)} · opponents rated ${low}-${high}`;
+  const accepted = interpolate(gettext("opponents rated %(low)s-%(high)s"), { low, high }, true);
+  details.textContent = `${poolName(seeking)} · ${accepted}`;
 }
 
 function showError(message) {
@@ -100,13 +106,13 @@ listenToLobby(
       seeking = null;
       drawSeeking();
     } else if (message.type === "paired") {
-      statusText.textContent = "Opponent found: to the game…";
+      statusText.textContent = gettext("Opponent found: to the game…");
       location.assign(`/games/${encodeURIComponent(message.game_id)}/`);
     } else if (message.type === "error" && wanted) {
       wanted = null;
       seeking = null;
       drawSeeking();
-      showError(message.code === "login_required" ? "Log in to play rated games." : message.message);
+      showError(message.code === "login_required" ? gettext("Log in to play rated games.") : message.message);
     }
   },
   () => {
@@ -170,7 +176,7 @@ customForm.addEventListener("submit", (event) => {
   const [low, high] = [integer(elements.seek_range_low), integer(elements.seek_range_high)];
   if (low !== null || high !== null) message.range = [low ?? 0, high ?? 4000];
   if (message.range && message.range[0] > message.range[1]) {
-    showError("The opponent's rating: the lowest first, then the highest.");
+    showError(gettext("The opponent's rating: the lowest first, then the highest."));
     elements.seek_range_low.focus();
     return;
   }

@@ -8,11 +8,10 @@ const box = document.getElementById("push-device");
 const toggle = document.getElementById("push-switch");
 const status = document.getElementById("push-status");
 const csrf = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/)?.[1] ?? "";
-const _ = globalThis.gettext ?? ((text) => text);
 const SUBSCRIBE_TIMEOUT_MS = 30000;
 
-const NOTIFIED = () => _("This device is notified.");
-const NOT_NOTIFIED = () => _("This device is not notified.");
+const NOTIFIED = () => gettext("This device is notified.");
+const NOT_NOTIFIED = () => gettext("This device is not notified.");
 
 function say(text, trouble = false) {
   status.textContent = text;
@@ -33,7 +32,7 @@ async function tell(body) {
     body: JSON.stringify(body),
   });
   if (!response.ok) {
-    throw new Error(_("the server answered %s").replace("%s", String(response.status)));
+    throw new Error(interpolate(gettext("the server answered %(status)s"), { status: response.status }, true));
   }
 }
 
@@ -46,7 +45,7 @@ async function subscribe(registration) {
   let timer;
   const never = new Promise((_resolve, reject) => {
     timer = setTimeout(
-      () => reject(new NoPushService(_("its push service did not answer"))),
+      () => reject(new NoPushService(gettext("its push service did not answer"))),
       SUBSCRIBE_TIMEOUT_MS,
     );
   });
@@ -68,7 +67,7 @@ async function subscribe(registration) {
 async function turnOn(registration) {
   if ((await Notification.requestPermission()) !== "granted") {
     toggle.checked = false;
-    say(_("This browser does not allow notifications from this site: allow them in its settings."), true);
+    say(gettext("This browser does not allow notifications from this site: allow them in its settings."), true);
     return;
   }
   let subscription;
@@ -77,7 +76,11 @@ async function turnOn(registration) {
   } catch (error) {
     toggle.checked = false;
     say(
-      _("This browser has no push service for this site (a private window has none), so it cannot be notified here: %s.").replace("%s", error.message),
+      interpolate(
+        gettext("This browser has no push service for this site (a private window has none), so it cannot be notified here: %(error)s."),
+        { error: error.message },
+        true,
+      ),
       true,
     );
     return;
@@ -102,7 +105,7 @@ async function turnOff(registration) {
 
 async function start() {
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    say(_("This browser cannot show notifications from a site."), true);
+    say(gettext("This browser cannot show notifications from a site."), true);
     return;
   }
   const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
@@ -111,7 +114,7 @@ async function start() {
   toggle.checked = Boolean(subscription) && Notification.permission === "granted";
   toggle.disabled = false;
   if (Notification.permission === "denied") {
-    say(_("This browser does not allow notifications from this site: allow them in its settings."), true);
+    say(gettext("This browser does not allow notifications from this site: allow them in its settings."), true);
   } else {
     say(toggle.checked ? NOTIFIED() : NOT_NOTIFIED());
   }
@@ -119,12 +122,12 @@ async function start() {
     toggle.disabled = true;
     box.dataset.state = "busy";
     const wanted = toggle.checked;
-    say(wanted ? _("Asking this browser…") : _("Turning off…"));
+    say(wanted ? gettext("Asking this browser…") : gettext("Turning off…"));
     try {
       await (wanted ? turnOn(registration) : turnOff(registration));
     } catch (error) {
       toggle.checked = !wanted;
-      say(_("That did not work: %s").replace("%s", error.message), true);
+      say(interpolate(gettext("That did not work: %(error)s"), { error: error.message }, true), true);
     } finally {
       toggle.disabled = false;
       box.dataset.state = toggle.checked ? "on" : "off"; // settled: what the tests wait for
@@ -134,6 +137,6 @@ async function start() {
 }
 
 start().catch((error) => {
-  say(_("Notifications cannot be set up here: %s").replace("%s", error.message), true);
+  say(interpolate(gettext("Notifications cannot be set up here: %(error)s"), { error: error.message }, true), true);
   box.dataset.state = "unavailable";
 });

@@ -1,7 +1,7 @@
 // What the game page and the replay page both show of a game's record: the
 // result in words and the move list (numbered rows, Black's move then White's).
 
-export const COLOR_NAME = { black: "Black", white: "White" };
+export const COLOR_NAME = { black: pgettext("colour", "Black"), white: pgettext("colour", "White") };
 
 /** The moves that end a game without touching the board. */
 export const ENDINGS = new Set(["resign", "timeout", "forfeit"]);
@@ -9,10 +9,10 @@ export const ENDINGS = new Set(["resign", "timeout", "forfeit"]);
 /** A move in words after its player's name: "d3", "passes", "runs out of time". */
 export function moveWords(move) {
   const words = {
-    pass: "passes",
-    resign: "resigns",
-    timeout: "runs out of time",
-    forfeit: "left the game",
+    pass: gettext("passes"),
+    resign: gettext("resigns"),
+    timeout: gettext("runs out of time"),
+    forfeit: gettext("left the game"),
   };
   return words[move.action] ?? move.notation;
 }
@@ -22,14 +22,22 @@ export function moveWords(move) {
  * "White wins: Black left the game", "Draw"; "" for no result.
  */
 export function resultText(result, kind) {
-  if (!result || result === "Draw") return result ?? "";
+  if (!result) return "";
+  if (result === "Draw") return gettext("Draw");
   const [letter, margin] = result.split("+");
-  const winner = letter === "B" ? "Black" : "White";
-  if (margin === "R") return `${winner} wins by resignation`;
-  if (margin === "T") return `${winner} wins on time`;
-  if (margin === "F") return `${winner} wins: ${letter === "B" ? "White" : "Black"} left the game`;
-  const unit = kind === "go" ? "point" : "disc";
-  return `${winner} wins by ${margin} ${unit}${margin === "1" ? "" : "s"}`;
+  const black = letter === "B";
+  if (margin === "R") return black ? gettext("Black wins by resignation") : gettext("White wins by resignation");
+  if (margin === "T") return black ? gettext("Black wins on time") : gettext("White wins on time");
+  if (margin === "F") return black ? gettext("Black wins: White left the game") : gettext("White wins: Black left the game");
+  const count = Number(margin);
+  const won = kind === "go"
+    ? black
+      ? ngettext("Black wins by %(margin)s point", "Black wins by %(margin)s points", count)
+      : ngettext("White wins by %(margin)s point", "White wins by %(margin)s points", count)
+    : black
+      ? ngettext("Black wins by %(margin)s disc", "Black wins by %(margin)s discs", count)
+      : ngettext("White wins by %(margin)s disc", "White wins by %(margin)s discs", count);
+  return interpolate(won, { margin }, true);
 }
 
 /**

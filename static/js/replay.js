@@ -101,10 +101,20 @@ function goTo(target, { updateUrl = true, animate = true } = {}) {
 function statusText() {
   let text;
   if (ply === 0) {
-    text = moves.length ? `Start position (${moves.length} moves)` : "Start position";
+    text = moves.length
+      ? interpolate(
+          ngettext("Start position (%(count)s move)", "Start position (%(count)s moves)", moves.length),
+          { count: moves.length },
+          true,
+        )
+      : gettext("Start position");
   } else {
     const move = moves[ply - 1];
-    text = `Move ${ply} of ${moves.length}: ${COLOR_NAME[move.color]} ${moveWords(move)}`;
+    text = interpolate(
+      gettext("Move %(ply)s of %(total)s: %(colour)s %(move)s"),
+      { ply, total: moves.length, colour: COLOR_NAME[move.color], move: moveWords(move) },
+      true,
+    );
   }
   const outcome = resultText(result, data.kind);
   return outcome && ply === moves.length ? `${text}. ${outcome}` : text;
@@ -277,7 +287,7 @@ const speed = $("speed");
 
 function setPlaying(playing) {
   autoplay.setAttribute("aria-pressed", String(playing));
-  autoplay.textContent = playing ? "Pause" : "Play";
+  autoplay.textContent = playing ? gettext("Pause") : pgettext("autoplay", "Play");
 }
 
 function stopAutoplay() {
@@ -338,7 +348,7 @@ function adopt(game) {
 function follow() {
   const connection = connectToGame(data.id, {
     indicator: $("connection"),
-    connectedLabel: "Live",
+    connectedLabel: gettext("Live"),
     onMessage: (message) => {
       if (message.type === "state") {
         adopt(message.game);
@@ -353,7 +363,7 @@ function follow() {
           draw(null);
         }
       }
-      if (ENDED.has(status)) connection.stop("Game over");
+      if (ENDED.has(status)) connection.stop(gettext("Game over"));
     },
   });
 }

@@ -15,7 +15,7 @@ const data = JSON.parse($("replay-data").textContent);
 const url = `/games/${encodeURIComponent(data.id)}/analysis.json`;
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MARK = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-const NAME = { black: "Black", white: "White" };
+const NAME = { black: pgettext("colour", "Black"), white: pgettext("colour", "White") };
 const POLL_MS = 1500;
 
 let review = null;
@@ -28,18 +28,32 @@ function svg(name, attrs, parent) {
   return node;
 }
 
-const stepName = (step) => (step === "pass" ? "pass" : pointName(data.kind, data.size, step));
+const stepName = (step) => (step === "pass" ? pgettext("the move", "pass") : pointName(data.kind, data.size, step));
+
+/** "4 discs", "1 point": an evaluation's size in the game's unit. */
+function amount(value) {
+  const words =
+    data.kind === "othello"
+      ? ngettext("%(value)s disc", "%(value)s discs", value)
+      : ngettext("%(value)s point", "%(value)s points", value);
+  return interpolate(words, { value }, true);
+}
 
 function verdictText(entry) {
   const value = Math.abs(entry.eval);
-  const unit = data.kind === "othello" ? "disc" : "point";
-  const units = `${value} ${unit}${value === 1 ? "" : "s"}`;
+  const black = entry.eval > 0;
   if (entry.exact) {
-    if (entry.eval === 0) return "Perfect play from here: a draw";
-    return `Perfect play from here: ${entry.eval > 0 ? "Black" : "White"} wins by ${value}`;
+    if (entry.eval === 0) return gettext("Perfect play from here: a draw");
+    const words = black
+      ? gettext("Perfect play from here: Black wins by %(value)s")
+      : gettext("Perfect play from here: White wins by %(value)s");
+    return interpolate(words, { value }, true);
   }
-  if (entry.eval === 0) return "The engine sees the game even";
-  return `The engine sees ${entry.eval > 0 ? "Black" : "White"} ahead by ${units}`;
+  if (entry.eval === 0) return gettext("The engine sees the game even");
+  const words = black
+    ? gettext("The engine sees Black ahead by %(amount)s")
+    : gettext("The engine sees White ahead by %(amount)s");
+  return interpolate(words, { amount: amount(value) }, true);
 }
 
 // --- the request and its progress ------------------------------------------
@@ -58,10 +72,10 @@ function showProgress() {
   progress.value = review.progress;
   progress.textContent = `${Math.round(review.progress * 100)}%`;
   const words = {
-    queued: "Queued: the engines start soon.",
-    running: `Analysing: ${Math.round(review.progress * 100)}%`,
-    done: `Reviewed by ${review.engine}.`,
-    failed: "The engines could not review this game.",
+    queued: gettext("Queued: the engines start soon."),
+    running: interpolate(gettext("Analysing: %(progress)s"), { progress: progress.textContent }, true),
+    done: interpolate(gettext("Reviewed by %(engine)s."), { engine: review.engine }, true),
+    failed: gettext("The engines could not review this game."),
   };
   $("review-status").textContent = words[review.status];
   $("review-request").hidden = review.status !== "failed";
@@ -86,7 +100,7 @@ $("review-request").addEventListener("submit", async (event) => {
   const form = event.target;
   const response = await fetch(form.action, { method: "POST", body: new FormData(form) });
   if (response.status === 429) {
-    $("review-status").textContent = "Too many reviews asked for: try again later.";
+    $("review-status").textContent = gettext("Too many reviews asked for: try again later.");
     return;
   }
   const answer = await response.json();
@@ -113,7 +127,7 @@ async function tryMoves(moves, engine = false) {
   });
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) {
-    $("explore-status").textContent = answer.message ?? answer.error ?? "The server refused that move.";
+    $("explore-status").textContent = answer.message ?? answer.error ?? gettext("The server refused that move.");
     return;
   }
   // Othello's pass is automatic: the side with no move passes at once.
@@ -142,11 +156,11 @@ async function tryMoves(moves, engine = false) {
     "eval" in answer
       ? `${verdictText(answer)}.`
       : answer.engine_error
-        ? "The engine could not answer."
+        ? gettext("The engine could not answer.")
         : "";
-  const best = answer.best ? `Best: ${stepName(answer.best)}.` : "";
-  const turn = answer.to_move ? `${NAME[answer.to_move]} to move.` : "";
-  const words = [tried ? `Tried ${tried}.` : "", verdict, best, turn];
+  const best = answer.best ? interpolate(gettext("Best: %(move)s."), { move: stepName(answer.best) }, true) : "";
+  const turn = answer.to_move ? interpolate(gettext("%(side)s to move."), { side: NAME[answer.to_move] }, true) : "";
+  const words = [tried ? interpolate(gettext("Tried %(moves)s."), { moves: tried }, true) : "", verdict, best, turn];
   $("explore-status").textContent = words.filter(Boolean).join(" ");
   $("explore-back").disabled = moves.length === 0;
 }
@@ -161,7 +175,7 @@ $("explore-start").addEventListener("click", () => {
 $("explore-pass").addEventListener("click", () => tryMoves([...explored.moves, "pass"]));
 
 $("explore-engine").addEventListener("click", () => {
-  $("explore-status").textContent = "Asking the engine…";
+  $("explore-status").textContent = gettext("Asking the engine…");
   tryMoves(explored.moves, true);
 });
 
@@ -191,28 +205,31 @@ const GRAPH = { height: 150, left: 42, right: 10, top: 10, bottom: 22 };
 const LIMITS = [1, 2, 4, 6, 8, 10, 12, 16, 20, 24, 30, 40, 50, 60, 80, 100, 120, 160, 200, 300, 400];
 let hovered = null;
 
-const unitName = (value) => `${data.kind === "othello" ? "disc" : "point"}${value === 1 ? "" : "s"}`;
-
 /** Move `ply` as the move list shows it, with its mark: "White g1??"; "Start" at 0. */
 function moveLabel(ply) {
-  if (ply === 0) return "Start";
+  if (ply === 0) return pgettext("the game's start", "Start");
   const move = data.moves[ply - 1];
   const mark = MARK[review.plies[ply]?.judgement] ?? "";
-  return move ? `Move ${ply}, ${NAME[move.color]} ${move.notation}${mark}` : `Move ${ply}`;
+  if (!move) return interpolate(gettext("Move %(ply)s"), { ply }, true);
+  const words = { ply, side: NAME[move.color], move: `${move.notation}${mark}` };
+  return interpolate(gettext("Move %(ply)s, %(side)s %(move)s"), words, true);
 }
 
 /** The value at `ply` in words, for the graph's readout: "Move 5, Black d3: Black ahead
  * by 4 discs". */
 function pointText(ply) {
   const entry = review.plies[ply];
-  if (!entry) return `${moveLabel(ply)}: not analysed yet`;
-  const value = Math.abs(entry.eval);
-  const side = entry.eval > 0 ? "Black" : "White";
+  if (!entry) return interpolate(gettext("%(move)s: not analysed yet"), { move: moveLabel(ply) }, true);
+  const black = entry.eval > 0;
   let words;
-  if (entry.eval === 0) words = entry.exact ? "a draw with perfect play" : "even";
-  else if (entry.exact) words = `${side} wins by ${value} ${unitName(value)} with perfect play`;
-  else words = `${side} ahead by ${value} ${unitName(value)}`;
-  return `${moveLabel(ply)}: ${words}`;
+  if (entry.eval === 0) words = entry.exact ? gettext("a draw with perfect play") : gettext("even");
+  else if (entry.exact) {
+    words = black
+      ? gettext("Black wins by %(amount)s with perfect play")
+      : gettext("White wins by %(amount)s with perfect play");
+  } else words = black ? gettext("Black ahead by %(amount)s") : gettext("White ahead by %(amount)s");
+  const verdict = interpolate(words, { amount: amount(Math.abs(entry.eval)) }, true);
+  return interpolate(gettext("%(move)s: %(verdict)s"), { move: moveLabel(ply), verdict }, true);
 }
 
 const signed = (value) => (value === 0 ? "0" : `${value > 0 ? "B" : "W"}+${Math.abs(value)}`);
@@ -289,7 +306,10 @@ function drawGraph() {
   graph.setAttribute("aria-valuenow", String(shown));
   graph.setAttribute("aria-valuetext", pointText(shown));
   $("graph-readout").textContent = pointText(hovered ?? shown);
-  $("graph-unit").textContent = `${data.kind === "othello" ? "Discs" : "Points"}, from Black's side (B+: Black ahead, W+: White ahead).`;
+  $("graph-unit").textContent =
+    data.kind === "othello"
+      ? gettext("Discs, from Black's side (B+: Black ahead, W+: White ahead).")
+      : gettext("Points, from Black's side (B+: Black ahead, W+: White ahead).");
 }
 
 function markMoves() {
@@ -366,7 +386,7 @@ function drawBest() {
   move.replaceChildren();
   move.className = "";
   if (!entry) {
-    here.textContent = review.status === "done" ? "" : "Not analysed yet.";
+    here.textContent = review.status === "done" ? "" : gettext("Not analysed yet.");
     best.replaceChildren();
     return;
   }
@@ -386,12 +406,16 @@ function drawBest() {
   const words = document.createElement("button");
   words.type = "button";
   words.className = "link-button review-best-move";
-  words.textContent = `Best for ${NAME[entry.to_move]}: ${stepName(entry.best)}`;
+  words.textContent = interpolate(
+    gettext("Best for %(side)s: %(move)s"),
+    { side: NAME[entry.to_move], move: stepName(entry.best) },
+    true,
+  );
   words.setAttribute("aria-describedby", "review-line");
   const shownLine = document.createElement("span");
   shownLine.id = "review-line";
   shownLine.className = "review-line muted";
-  shownLine.textContent = ` line: ${line}`;
+  shownLine.textContent = ` ${interpolate(gettext("line: %(moves)s"), { moves: line }, true)}`;
   // Shown on hover or focus, its room kept meanwhile: the page below never moves
   // under the pointer (a click that starts as the line hides would miss its button).
   const show = (on) => {

@@ -57,7 +57,7 @@ def import_record(page: Page, record: GameRecord) -> str:
             }
         ],
     )
-    page.click('button[type="submit"]')
+    page.click('form[enctype="multipart/form-data"] button[type="submit"]')
     page.wait_for_url(GAME_URL)
     match = GAME_URL.search(page.url)
     assert match

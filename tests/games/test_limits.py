@@ -140,9 +140,9 @@ def test_rate_limits_off_lets_everything_through() -> None:
 @pytest.mark.services
 async def test_every_process_counts_together(database_url: str, daphnes: Servers) -> None:
     """Through Redis: a session that created 10 games across two processes is held back
-    by either. (The servers' clocks run: if the minute's window ended during the first
-    try, which takes a few seconds, the second one, with a new session, cannot cross
-    another end.)"""
+    by either. (The servers' clocks run: if the minute's window ended during a try, which
+    takes a few seconds, or longer on a loaded machine, the next one, with a new session,
+    is unlikely to cross another end; three tries.)"""
 
     def ten_games_then(first: str, second: str) -> list[int]:
         ann = Browser(first)
@@ -162,5 +162,5 @@ async def test_every_process_counts_together(database_url: str, daphnes: Servers
 
     with daphnes({"DATABASE_URL": database_url}) as servers:
         bases = [server.url for server in servers]
-        tries = [await asyncio.to_thread(ten_games_then, *bases) for _ in range(2)]
+        tries = [await asyncio.to_thread(ten_games_then, *bases) for _ in range(3)]
         assert [429, 429] in tries, tries
