@@ -104,7 +104,7 @@ async function turnOff(registration) {
 }
 
 async function start() {
-  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !window.Notification) {
     say(gettext("This browser cannot show notifications from a site."), true);
     return;
   }
