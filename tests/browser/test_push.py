@@ -35,16 +35,16 @@ def settings_page(context: BrowserContext) -> Page:
     return page
 
 
-def registration_id(cdp: CDPSession, page: Page) -> str:
-    """The service worker registration's id, as DevTools names it."""
+def registration_ids(cdp: CDPSession, page: Page, scope: str) -> list[str]:
+    """The ids DevTools gives the service worker registrations of ``scope`` (DevTools may
+    list those of the browser's other contexts on the same origin too)."""
     found: list[dict[str, Any]] = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: found.extend(e["registrations"]))
     cdp.send("ServiceWorker.enable")
-    page.wait_for_function("navigator.serviceWorker.controller !== undefined")
     for _ in range(50):
-        live = [r for r in found if not r["isDeleted"]]
+        live = [r for r in found if not r["isDeleted"] and r["scopeURL"] == scope]
         if live:
-            return str(live[-1]["registrationId"])
+            return sorted({str(r["registrationId"]) for r in live})
         page.wait_for_timeout(100)
     raise AssertionError("DevTools named no service worker registration")
 
@@ -132,13 +132,14 @@ def test_the_service_worker_shows_a_pushed_notification(
     context.grant_permissions(["notifications"], origin=base_url)
     page = settings_page(context)
     cdp = context.new_cdp_session(page)
-    registration = registration_id(cdp, page)
+    registrations = registration_ids(cdp, page, f"{base_url}/")
 
     def push(data: str) -> None:
-        cdp.send(
-            "ServiceWorker.deliverPushMessage",
-            {"origin": base_url, "registrationId": registration, "data": data},
-        )
+        for registration in registrations:
+            cdp.send(
+                "ServiceWorker.deliverPushMessage",
+                {"origin": base_url, "registrationId": registration, "data": data},
+            )
 
     push(your_move(7, "Your move against bob (Othello 8×8)", "abc"))
     page.wait_for_function(
