@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts import once
 from accounts.players import GUEST_NAME
@@ -33,8 +34,8 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
 
     email = forms.EmailField(
         required=False,
-        label="E-mail (optional)",
-        help_text="Only to send you a link if you forget your password.",
+        label=gettext_lazy("E-mail (optional)"),
+        help_text=gettext_lazy("Only to send you a link if you forget your password."),
     )
 
     class Meta(UserCreationForm.Meta):
@@ -43,5 +44,8 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
     def clean_username(self) -> str:
         username = str(super().clean_username())
         if username.casefold() == GUEST_NAME.casefold():
-            raise forms.ValidationError(f"{GUEST_NAME} is the name of every guest: choose another.")
+            raise forms.ValidationError(
+                gettext("%(guest_name)s is the name of every guest: choose another.")
+                % {"guest_name": GUEST_NAME}
+            )
         return username

@@ -5,12 +5,14 @@ there (its e-mails)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import translation
+from django.utils.translation import gettext, trans_real
 
 from accounts.models import Account
 
@@ -38,6 +40,24 @@ def of_request(request: HttpRequest) -> str:
     return chosen or translation.get_language_from_request(request)
 
 
+def of_scope(scope: Mapping[str, Any]) -> str:
+    """The language of a websocket's handshake (an ASGI ``scope``): the visitor's choice
+    (the cookie, as Channels' ``CookieMiddleware`` parsed it), else its
+    ``Accept-Language``, else English."""
+    chosen = known((scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME))
+    if chosen:
+        return chosen
+    headers = dict(scope.get("headers") or ())
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in trans_real.parse_accept_lang_header(accept):
+        if code == "*":
+            break
+        found = known(code)
+        if found:
+            return found
+    return str(settings.LANGUAGE_CODE)
+
+
 def of_account(user_id: int) -> str:
     """The language an account chose (its e-mails and notifications are written in it),
     else the site's default."""
@@ -51,7 +71,9 @@ def choose(*, request: HttpRequest, user: Any, code: str) -> str:
     account's row too). Raises ValueError for a language the site does not speak."""
     language = known(code)
     if language is None:
-        raise ValueError(f"{code!r} is not one of the site's languages")
+        raise ValueError(
+            gettext("%(code)s is not one of the site's languages") % {"code": repr(code)}
+        )
     setattr(request, CHOSEN, language)
     if user is not None and user.is_authenticated:
         Account.objects.update_or_create(user=user, defaults={"language": language})

@@ -4,7 +4,8 @@ language."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
@@ -48,3 +49,17 @@ class ChosenLanguage:
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
         response.headers.setdefault("Content-Language", language)
         return response
+
+
+class SocketLanguage:
+    """A websocket in its visitor's language (``accounts.languages.of_scope``: the chosen
+    language's cookie, else the handshake's ``Accept-Language``): the consumer's messages
+    (errors, words) are written in it. An ASGI middleware, inside Channels'
+    ``AuthMiddlewareStack`` (which parses the cookies)."""
+
+    def __init__(self, inner: Callable[..., Awaitable[Any]]) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        with translation.override(languages.of_scope(scope)):
+            return await self.inner(scope, receive, send)

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class Account(models.Model):
@@ -22,7 +23,9 @@ class Account(models.Model):
     is_bot = models.BooleanField(default=False)
     bot_since = models.DateTimeField(null=True, blank=True)
     language = models.CharField(
-        max_length=10, blank=True, help_text="The language the account chose; empty: its browser's."
+        max_length=10,
+        blank=True,
+        help_text=gettext_lazy("The language the account chose; empty: its browser's."),
     )
 
     class Meta:
@@ -44,9 +47,50 @@ class Submission(models.Model):
     e.g. a game's public id), so that the same form sent again answers the same."""
 
     token = models.CharField(max_length=64, unique=True)
-    owner = models.CharField(max_length=64, help_text="Who sent it: Player.token.")
+    owner = models.CharField(max_length=64, help_text=gettext_lazy("Who sent it: Player.token."))
     outcome = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     def __str__(self) -> str:
         return f"{self.token[:8]}... -> {self.outcome}"
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed``: its home page lists them, online or not, with
+    their games to watch."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="following"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.follower} follows {self.followed}"
+
+
+class Block(models.Model):
+    """``blocker`` keeps ``blocked`` away: no challenge from it, its chat lines not shown
+    to the blocker, never paired with it. A fact about two identities, kept here at the
+    bottom so that every app (games' chat, pairing, challenges) may ask it."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocking"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),)
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"

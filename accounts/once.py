@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Submission
 from accounts.players import Player
@@ -48,7 +49,7 @@ def checked(token: object) -> str | None:
     if token in (None, ""):
         return None
     if not isinstance(token, str) or not _SHAPE.fullmatch(token):
-        raise TokenError("form_token must be 16 to 64 letters, digits, - or _")
+        raise TokenError(gettext("form_token must be 16 to 64 letters, digits, - or _"))
     return token
 
 
@@ -67,7 +68,7 @@ def once(token: str | None, *, player: Player, work: Callable[[], str]) -> str:
     except IntegrityError:
         first = Submission.objects.get(token=token)
         if first.owner != owner or not first.outcome:
-            raise TokenError("this form was sent by someone else") from None
+            raise TokenError(gettext("this form was sent by someone else")) from None
         return first.outcome
     outcome = work()
     Submission.objects.filter(token=token).update(outcome=outcome)

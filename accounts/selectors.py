@@ -1,5 +1,5 @@
-"""Reads of accounts that every app above asks: whether an account is a bot, and whether
-a name is an account's."""
+"""Reads of accounts that every app above asks: whether an account is a bot, whether a
+name is an account's, the names that start with a prefix, who follows and who blocks whom."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import Count, Q
+
+from accounts.models import Block, Follow
 
 
 def bot_filter(field: str, *, bots: bool = True) -> Q:
@@ -48,6 +50,72 @@ def username_of(user_id: int) -> str:
 
 def account_named(username: str, *, any_case: bool = False) -> Any:
     """The account named ``username`` (exactly, or with ``any_case`` in any case: no two
-    accounts differ only in case), None when there is none."""
+    accounts differ only in case), None when there is none; with how many follow it
+    (``follower_count``)."""
     lookup = "username__iexact" if any_case else "username"
-    return get_user_model().objects.filter(**{lookup: username}).first()
+    found = get_user_model().objects.filter(**{lookup: username})
+    return found.annotate(follower_total=Count("followers", distinct=True)).first()
+
+
+SEARCHED = 10
+"""How many names ``names_starting`` gives at most."""
+
+
+def names_starting(prefix: str) -> list[tuple[str, bool]]:
+    """Up to ``SEARCHED`` accounts whose username starts with ``prefix`` (in any case),
+    shortest then alphabetical, each with whether it is a bot; none for a blank prefix."""
+    prefix = prefix.strip()
+    if not prefix:
+        return []
+    found = (
+        get_user_model()
+        .objects.filter(username__istartswith=prefix, is_active=True)
+        .values_list("pk", "username")
+    )
+    rows = sorted(found, key=lambda row: (len(row[1]), row[1].lower()))[:SEARCHED]
+    bots = bot_ids(pk for pk, _ in rows)
+    return [(username, pk in bots) for pk, username in rows]
+
+
+def blocks(blocker_id: int | None, blocked_id: int | None) -> bool:
+    """Whether the account ``blocker_id`` blocks ``blocked_id`` (False for a guest)."""
+    if blocker_id is None or blocked_id is None:
+        return False
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+
+
+def blocked_ids(blocker_id: int | None) -> set[int]:
+    """The accounts that ``blocker_id`` blocks (none for a guest)."""
+    if blocker_id is None:
+        return set()
+    return set(Block.objects.filter(blocker_id=blocker_id).values_list("blocked_id", flat=True))
+
+
+def kept_apart(user_ids: Iterable[int | None]) -> set[frozenset[int]]:
+    """The pairs among ``user_ids`` of which one blocks the other (one query)."""
+    wanted = {user_id for user_id in user_ids if user_id is not None}
+    if len(wanted) < 2:
+        return set()
+    found = Block.objects.filter(blocker_id__in=wanted, blocked_id__in=wanted)
+    return {frozenset(pair) for pair in found.values_list("blocker_id", "blocked_id")}
+
+
+def follows(follower_id: int | None, followed_id: int) -> bool:
+    """Whether the account ``follower_id`` follows ``followed_id``."""
+    if follower_id is None:
+        return False
+    return Follow.objects.filter(follower_id=follower_id, followed_id=followed_id).exists()
+
+
+def follower_count(user: Any) -> int:
+    """How many accounts follow ``user`` (read with it by ``account_named``: no query)."""
+    counted = getattr(user, "follower_total", None)
+    if counted is not None:
+        return int(counted)
+    return Follow.objects.filter(followed_id=user.pk).count()
+
+
+def followed_accounts(follower_id: int) -> list[Any]:
+    """The accounts ``follower_id`` follows, by username."""
+    found = Follow.objects.filter(follower_id=follower_id).select_related("followed")
+    return sorted((row.followed for row in found), key=lambda user: user.get_username().lower())

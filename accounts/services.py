@@ -1,4 +1,5 @@
-"""Writes of accounts' own facts, one transaction each."""
+"""Writes of accounts' own facts, one transaction each: a bot for good; follows and blocks
+(one account and another, by id)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
-from accounts.models import Account
+from accounts.models import Account, Block, Follow
 
 
 @transaction.atomic
@@ -20,3 +22,43 @@ def make_bot(*, user: Any) -> Account:
         account.bot_since = timezone.now()
         account.save(update_fields=["is_bot", "bot_since"])
     return account
+
+
+class RelationError(ValueError):
+    """A follow or a block the accounts refuse: of oneself, or followed by an account that
+    the other blocks (told as if the other were unknown: a block is not revealed)."""
+
+
+def follow(*, follower_id: int, followed_id: int) -> bool:
+    """``follower_id`` follows ``followed_id`` (again: nothing changes); whether it is new.
+    Raises RelationError for oneself, or when ``followed_id`` blocks ``follower_id``."""
+    if follower_id == followed_id:
+        raise RelationError(gettext("you cannot follow yourself"))
+    if Block.objects.filter(blocker_id=followed_id, blocked_id=follower_id).exists():
+        raise RelationError(gettext("no such player"))
+    _, made = Follow.objects.get_or_create(follower_id=follower_id, followed_id=followed_id)
+    return made
+
+
+def unfollow(*, follower_id: int, followed_id: int) -> bool:
+    """``follower_id`` follows ``followed_id`` no more; whether it did."""
+    deleted, _ = Follow.objects.filter(follower_id=follower_id, followed_id=followed_id).delete()
+    return bool(deleted)
+
+
+@transaction.atomic
+def block(*, blocker_id: int, blocked_id: int) -> bool:
+    """``blocker_id`` blocks ``blocked_id``, who follows it no more (nor it them); whether
+    the block is new. Raises RelationError for oneself."""
+    if blocker_id == blocked_id:
+        raise RelationError(gettext("you cannot block yourself"))
+    _, made = Block.objects.get_or_create(blocker_id=blocker_id, blocked_id=blocked_id)
+    Follow.objects.filter(follower_id=blocked_id, followed_id=blocker_id).delete()
+    Follow.objects.filter(follower_id=blocker_id, followed_id=blocked_id).delete()
+    return made
+
+
+def unblock(*, blocker_id: int, blocked_id: int) -> bool:
+    """``blocker_id`` blocks ``blocked_id`` no more; whether it did."""
+    deleted, _ = Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).delete()
+    return bool(deleted)

@@ -7,6 +7,7 @@ from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import languages
@@ -23,8 +24,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user)
         messages.success(
             request,
-            f"Welcome, {user.get_username()}! Your account is ready: your games, and the "
-            "password, are in the menu under your name at the top of the page.",
+            gettext(
+                "Welcome, %(username)s! Your account is ready: your games, "
+                "and the password, are in the menu under your name at the "
+                "top of the page."
+            )
+            % {"username": user.get_username()},
         )
         return redirect("home")
     status = 400 if request.method == "POST" else 200

@@ -15,8 +15,8 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from bots.models import ApiToken, BotConnection, Challenge
-from games.models import Game, ServerProcess
+from bots.models import ApiToken, BotConnection
+from games.models import ServerProcess
 
 TOKEN_PREFIX = "oth_"
 PREFIX_LENGTH = 12
@@ -70,34 +70,3 @@ def bearer(header: str) -> str | None:
     if scheme.lower() != "bearer":
         return None
     return value.strip()
-
-
-REASONS = {
-    Challenge.Status.DECLINED: "{bot} declined the challenge.",
-    Challenge.Status.EXPIRED: "{bot} did not answer the challenge within {seconds} s.",
-}
-
-
-def challenge_part(game: Game) -> dict[str, Any]:
-    """G's ``challenge`` (registered with ``games.selectors.register_state_part``)."""
-    waiting = game.status in (Game.Status.WAITING, Game.Status.ABORTED)
-    return {"challenge": challenge_state(game) if waiting else None}
-
-
-def challenge_state(game: Game) -> dict[str, Any] | None:
-    """The challenge ``game`` is: null for none, or ``{"bot", "status", "rated",
-    "message"}``."""
-    found = Challenge.objects.filter(game=game).select_related("bot").first()
-    if found is None:
-        return None
-    status = found.status
-    if status == Challenge.Status.PENDING and game.status != Game.Status.WAITING:
-        status = Challenge.Status.ACCEPTED  # the bot took its seat (Game.reserved_for)
-    reason = REASONS.get(status)
-    seconds = round((found.expires_at - found.created_at).total_seconds())
-    return {
-        "bot": found.bot.get_username(),
-        "status": status,
-        "rated": found.rated,
-        "message": reason.format(bot=found.bot.get_username(), seconds=seconds) if reason else None,
-    }

@@ -1,8 +1,8 @@
-"""Admin screens of the bots app: tokens (never their digests' tokens), bots, challenges."""
+"""Admin screens of the bots app: tokens (never their digests' tokens), bots."""
 
 from django.contrib import admin
 
-from bots.models import ApiToken, BotAccount, Challenge
+from bots.models import ApiToken, BotAccount
 
 
 @admin.register(ApiToken)
@@ -17,10 +17,3 @@ class ApiTokenAdmin(admin.ModelAdmin):
 class BotAccountAdmin(admin.ModelAdmin):
     list_display = ("user", "accepts")
     search_fields = ("user__username",)
-
-
-@admin.register(Challenge)
-class ChallengeAdmin(admin.ModelAdmin):
-    list_display = ("game", "bot", "challenger", "rated", "status", "created_at")
-    list_filter = ("status", "rated")
-    raw_id_fields = ("game", "bot")

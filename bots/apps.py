@@ -2,16 +2,15 @@ from django.apps import AppConfig
 
 
 class BotsConfig(AppConfig):
-    """Personal API tokens, bot accounts and their challenges (DESIGN.md, "Bots")."""
+    """Personal API tokens, bot accounts, and the bots' side of their challenges
+    (DESIGN.md, "Bots")."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "bots"
 
     def ready(self) -> None:
-        from bots import accounts, services
-        from games import selectors
-        from games.workers import clockwatch
+        from bots import services
+        from challenges.services import register_bot_desk
 
-        # The challenge in G; a challenge not answered in time is aborted.
-        selectors.register_state_part(accounts.challenge_part)
-        clockwatch.every_second(services.expire_challenges)
+        # Challenges to bots: the bot online, its bridge told, 30 s to answer.
+        register_bot_desk(services.DESK)

@@ -15,6 +15,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils.translation import gettext
 
 from accounts import selectors as accounts
 from bots import services
@@ -68,7 +69,9 @@ class BotConsumer(AsyncJsonWebsocketConsumer):
         try:
             accepts = _accepts(parse_message(text_data or "", MESSAGE_TYPES))
             if accepts is None:
-                raise GameError("bad_request", "kinds, sizes and clocks are lists of at most 50")
+                raise GameError(
+                    "bad_request", gettext("kinds, sizes and clocks are lists of at most 50")
+                )
             await database(services.set_accepts, user_id=self.user_id, accepts=accepts)
         except GameError as error:
             await self.send_json({"type": "error", "code": error.code, "message": error.message})

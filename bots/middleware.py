@@ -17,13 +17,16 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext
 
 from bots.accounts import bearer, token_user
 from games import limits
 
 
 def _refused() -> JsonResponse:
-    response = JsonResponse({"error": "invalid_token", "message": "unknown or revoked token"})
+    response = JsonResponse(
+        {"error": "invalid_token", "message": gettext("unknown or revoked token")}
+    )
     response.status_code = 401
     response["WWW-Authenticate"] = 'Bearer error="invalid_token"'
     return response

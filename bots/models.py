@@ -1,13 +1,11 @@
-"""Tokens, bot accounts, their sockets and the challenges they get: persistence only.
-
-The challenge names its game by the string ``games.Game``; the games app asks about
-bots and challenges only through what ``BotsConfig.ready`` registers with it.
-"""
+"""Tokens, bot accounts and their sockets: persistence only (the challenges a bot gets
+are the challenges app's)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class ApiToken(models.Model):
@@ -42,7 +40,9 @@ class BotAccount(models.Model):
     accepts = models.JSONField(
         default=dict,
         blank=True,
-        help_text='What the bridge plays: {"kinds": [...], "sizes": [...], "clocks": [...]}',
+        help_text=gettext_lazy(
+            'What the bridge plays: {"kinds": [...], "sizes": [...], "clocks": [...]}'
+        ),
     )
 
     def __str__(self) -> str:
@@ -61,35 +61,3 @@ class BotConnection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on {self.process}"
-
-
-class Challenge(models.Model):
-    """A waiting game reserved for one bot: only it may take the free seat."""
-
-    class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the bot"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        EXPIRED = "expired", "Not answered"
-
-    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="challenge")
-    bot = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges"
-    )
-    challenger = models.CharField(max_length=40, help_text="The challenger's seat name.")
-    rated = models.BooleanField(default=False)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField()
-    expires_at = models.DateTimeField()
-
-    class Meta:
-        indexes = (
-            models.Index(
-                fields=["expires_at"],
-                name="challenge_pending_expiry",
-                condition=models.Q(status="pending"),
-            ),
-        )
-
-    def __str__(self) -> str:
-        return f"{self.challenger} -> {self.bot} ({self.status})"

@@ -1,4 +1,5 @@
-"""The bots' use cases: tokens, turning into a bot, challenges and their answers.
+"""The bots' use cases: tokens, turning into a bot, the bots' desk of the challenges (an
+online check, telling the bridge; the challenges themselves are the challenges app's).
 
 As games.services: one transaction each, the game row locked through ``base.locked``,
 broadcasts after the commit.
@@ -6,7 +7,6 @@ broadcasts after the commit.
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -15,17 +15,17 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
-from accounts.players import Player
-from accounts.selectors import is_bot
+from accounts.selectors import is_bot, username_of
 from accounts.services import make_bot
 from bots import accounts
-from bots.models import ApiToken, BotAccount, BotConnection, Challenge
-from games import services
+from bots.models import ApiToken, BotAccount, BotConnection
+from challenges.models import Challenge
+from challenges.services import BotDesk
 from games.models import Game
-from games.realtime import events
 from games.services import GameError
-from games.services.base import locked, on_commit
+from games.services.base import on_commit
 
 CHALLENGE_SECONDS = 30
 """A challenge the bot has not answered within this is aborted."""
@@ -51,7 +51,7 @@ def create_token(*, user: Any, name: str) -> tuple[ApiToken, str]:
     """A new token of ``user`` named ``name``, and the token itself (shown once)."""
     name = name.strip()
     if not name or len(name) > 60:
-        raise GameError("bad_request", "a token needs a name of at most 60 characters")
+        raise GameError("bad_request", gettext("a token needs a name of at most 60 characters"))
     token = accounts.new_token()
     stored = ApiToken.objects.create(
         user=user, name=name, prefix=token[: accounts.PREFIX_LENGTH], digest=accounts.digest(token)
@@ -77,7 +77,9 @@ def become_bot(*, user: Any) -> BotAccount:
     or is seated in any game (a person's record is not a bot's)."""
     if not is_bot(user):
         if Game.objects.filter(Q(black_user=user) | Q(white_user=user)).exists():
-            raise GameError("bad_request", "only an account without games can become a bot")
+            raise GameError(
+                "bad_request", gettext("only an account without games can become a bot")
+            )
         make_bot(user=user)
     return BotAccount.objects.get_or_create(user=user)[0]
 
@@ -129,98 +131,34 @@ def challenge_json(challenge: Challenge) -> dict[str, Any]:
     }
 
 
-@transaction.atomic
-def challenge(
-    *, player: Player, bot_username: str, name: str, rated: bool, options: dict[str, Any]
-) -> Game:
-    """A waiting game created by ``player`` (seated as ``name``) reserved for the bot
-    ``bot_username``, which hears of it at once on ``/ws/bot/``.
-
-    Raises GameError("bad_request"): no such bot, the bot is offline, a rated challenge
-    from a guest or without a clock, or anything ``create_game`` refuses.
-    """
-    bot = BotAccount.objects.filter(user__username=bot_username).select_related("user").first()
-    if bot is None:
-        raise GameError("bad_request", f"{bot_username} is not a bot")
-    if bot.user_id not in accounts.online_bot_ids():
-        raise GameError("bad_request", f"{bot_username} is not online")
-    if rated and (player.user_id is None or options.get("time_control") is None):
-        raise GameError("bad_request", "rated: a rated game needs you logged in and a clock")
-    if player.user_id == bot.user_id:
-        raise GameError("bad_request", "a bot cannot challenge itself")
-    game = services.create_game(player=player, name=name, reserved_for=bot.user_id, **options)
-    now = timezone.now()
-    made = Challenge.objects.create(
-        game=game,
-        bot=bot.user,
-        challenger=getattr(game, f"{game.creator_color}_name"),
-        rated=rated,
-        created_at=now,
-        expires_at=now + datetime.timedelta(seconds=CHALLENGE_SECONDS),
-    )
-    message = challenge_json(made)
-    on_commit(lambda: tell_bot(bot.user_id, message))
-    return game
+def check_online(bot_id: int) -> None:
+    """The bots' desk's check: raises GameError("bad_request") when the bot is offline."""
+    if bot_id not in accounts.online_bot_ids():
+        name = username_of(bot_id)
+        raise GameError("bad_request", gettext("%(name)s is not online") % {"name": name})
 
 
-@transaction.atomic
-def decline(*, player: Player, game_id: str) -> Game:
-    """The challenge ``game_id`` declined by its bot: the game aborted, the challenger
-    told on the game page. Raises GameError: bad_request (unknown game, not a
-    challenge, already answered), not_a_player (not the challenged bot)."""
-    game = locked(game_id)
-    found = Challenge.objects.filter(game=game).first()
-    if found is None:
-        raise GameError("bad_request", "this game is not a challenge")
-    if found.bot_id != player.user_id:
-        raise GameError("not_a_player", "only the challenged bot may decline")
-    if found.status != Challenge.Status.PENDING or game.status != Game.Status.WAITING:
-        raise GameError("bad_request", "this challenge was already answered")
-    _end(game, found, Challenge.Status.DECLINED)
-    return game
+def challenge_made(challenge: Challenge) -> None:
+    """The bots' desk: the bot hears of its new challenge once it is stored."""
+    message = challenge_json(challenge)
+    bot_id = challenge.challenged_id
+    on_commit(lambda: tell_bot(bot_id, message))
 
 
-def expire_challenges(*, now: datetime.datetime | None = None) -> list[str]:
-    """Mark accepted every pending challenge whose account took its seat (the game
-    started: ``Game.reserved_for`` let it), and abort every one not answered in time (the
-    clock watch calls this every second); the ids of the games aborted."""
-    now = now or timezone.now()
-    pending = Challenge.objects.filter(status=Challenge.Status.PENDING)
-    pending.exclude(game__status=Game.Status.WAITING).exclude(
-        game__status=Game.Status.ABORTED
-    ).update(status=Challenge.Status.ACCEPTED)
-    due = pending.filter(expires_at__lte=now)
-    return [
-        game_id
-        for game_id in due.values_list("game__public_id", flat=True)
-        if _expire(game_id, now)
-    ]
+def challenge_ended(challenge: Challenge) -> None:
+    """The bots' desk: the bot hears that its challenge was declined or not answered."""
+    message = {"type": "challenge_cancelled", "game_id": challenge.game.public_id}
+    bot_id = challenge.challenged_id
+    on_commit(lambda: tell_bot(bot_id, message))
 
 
-@transaction.atomic
-def _expire(game_id: str, now: datetime.datetime) -> bool:
-    game = locked(game_id)
-    found = Challenge.objects.select_for_update().get(game=game)
-    if found.status != Challenge.Status.PENDING or found.expires_at > now:
-        return False
-    if game.status != Game.Status.WAITING:
-        found.status = Challenge.Status.ACCEPTED
-        found.save(update_fields=["status"])
-        return False
-    _end(game, found, Challenge.Status.EXPIRED)
-    return True
-
-
-def _end(game: Game, found: Challenge, status: str) -> None:
-    found.status = status
-    found.save(update_fields=["status"])
-    game.status = Game.Status.ABORTED
-    game.finished_at = timezone.now()
-    game.save()
-    bot_id = found.bot_id
-    on_commit(lambda: events.broadcast_state(game))
-    on_commit(events.broadcast_lobby)
-    on_commit(lambda: tell_bot(bot_id, {"type": "challenge_cancelled", "game_id": game.public_id}))
+DESK = BotDesk(
+    seconds=CHALLENGE_SECONDS,
+    check=check_online,
+    made=challenge_made,
+    ended=challenge_ended,
+)
+"""How the challenges app answers a challenge to a bot (registered in ``BotsConfig``)."""
 
 
 def bot_games(*, user_id: int) -> list[dict[str, Any]]:
@@ -228,7 +166,7 @@ def bot_games(*, user_id: int) -> list[dict[str, Any]]:
     it sits in that are not over (``{"type": "game", "game_id", "kind", "size",
     "color", "status"}``)."""
     pending = Challenge.objects.filter(
-        bot_id=user_id, status=Challenge.Status.PENDING, game__status=Game.Status.WAITING
+        challenged_id=user_id, status=Challenge.Status.PENDING, game__status=Game.Status.WAITING
     ).select_related("game")
     messages = [challenge_json(found) for found in pending]
     playing = Game.objects.filter(

@@ -10,6 +10,4 @@ urlpatterns = [
     path("account/tokens/", views.tokens, name="tokens"),
     # Before players/<username>/ (the players app), which would take "bots" for a name.
     path("players/bots/", views.bots_online, name="online"),
-    path("players/<str:username>/challenge/", views.challenge, name="challenge"),
-    path("games/<str:game_id>/decline/", views.decline, name="decline"),
 ]

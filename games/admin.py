@@ -15,9 +15,10 @@ from django.contrib.admin.utils import flatten_fieldsets
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import records, selectors, services
 from games.models import ChatMessage, Game, Move
@@ -27,13 +28,17 @@ from games.services import GameError
 
 COUNT_ROWS = {
     "territory": (
-        ("territory", "Territory"),
-        ("prisoners", "Captures"),
+        ("territory", gettext_lazy("Territory")),
+        ("prisoners", gettext_lazy("Captures")),
         # The opponent's stones marked dead, which count for this column's side.
-        ("dead", "Opponent's dead stones"),
-        ("komi", "Komi"),
+        ("dead", gettext_lazy("Opponent's dead stones")),
+        ("komi", gettext_lazy("Komi")),
     ),
-    "area": (("stones", "Stones"), ("territory", "Territory"), ("komi", "Komi")),
+    "area": (
+        ("stones", gettext_lazy("Stones")),
+        ("territory", gettext_lazy("Territory")),
+        ("komi", gettext_lazy("Komi")),
+    ),
 }
 """The lines of Go's count by scoring method, as the game page's count table has them."""
 
@@ -60,11 +65,11 @@ class MoveInline(admin.TabularInline):  # type: ignore[type-arg]
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.display(description="move")
+    @admin.display(description=gettext_lazy("move"))
     def notation(self, move: Move) -> str:
         return str(selectors.move_json(move)["notation"])
 
-    @admin.display(description="flipped or captured")
+    @admin.display(description=gettext_lazy("flipped or captured"))
     def changed(self, move: Move) -> str:
         points = move.diff.get("flipped") or move.diff.get("captured") or []
         return ", ".join(records.point_names(move.game, points)) or "-"
@@ -109,7 +114,7 @@ class ChatMessageAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.display(description="game", ordering="game__created_at")
+    @admin.display(description=gettext_lazy("game"), ordering="game__created_at")
     def game_link(self, message: ChatMessage) -> SafeString:
         url = reverse("admin:games_game_change", args=(message.game_id,))
         return format_html('<a href="{}">{}</a>', url, message.game.public_id)
@@ -191,9 +196,12 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 )
             },
         ),
-        ("Position", {"fields": ("ply", "to_move", "score", "komi", "scoring_method")}),
         (
-            "Clock and presence",
+            gettext_lazy("Position"),
+            {"fields": ("ply", "to_move", "score", "komi", "scoring_method")},
+        ),
+        (
+            gettext_lazy("Clock and presence"),
             {
                 "fields": (
                     "clock",
@@ -226,12 +234,12 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     # Columns and fields
 
-    @admin.display(description="clock")
+    @admin.display(description=gettext_lazy("clock"))
     def clock(self, game: Game) -> str:
         """The time control in words ("5 min + 3 s a move", "No clock")."""
         return selectors.time_control_text(game)
 
-    @admin.display(description="clocks")
+    @admin.display(description=gettext_lazy("clocks"))
     def clocks_in_words(self, game: Game) -> SafeString | None:
         """Each side's clock as of now, in words ("Black 4:32 + 3 periods of 30 s"), the
         running one marked."""
@@ -245,35 +253,35 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             (
                 (
                     color.title(),
-                    control.side_in_words(SideClock.from_json(state[color])),
+                    control.side_in_words(SideClock.from_json(state[color]), translation),
                     ", running" if state["running"] == color else "",
                 )
                 for color in ("black", "white")
             ),
         )
 
-    @admin.display(description="size", ordering="size")
+    @admin.display(description=gettext_lazy("size"), ordering="size")
     def board_size(self, game: Game) -> str:
         return f"{game.size}\N{MULTIPLICATION SIGN}{game.size}"
 
-    @admin.display(description="moves", ordering="move_count")
+    @admin.display(description=gettext_lazy("moves"), ordering="move_count")
     def move_count(self, game: Game) -> int:
         return int(game.move_count)  # type: ignore[attr-defined]
 
-    @admin.display(description="score")
+    @admin.display(description=gettext_lazy("score"))
     def final_score(self, game: Game) -> str | None:
         """Black's and White's points (Othello: discs) once finished, not by resignation."""
         if game.status != Game.Status.FINISHED or game.result.endswith("+R") or not game.score:
             return None
         return f"{game.score['black']:g}\N{EN DASH}{game.score['white']:g}"
 
-    @admin.display(description="board")
+    @admin.display(description=gettext_lazy("board"))
     def board(self, game: Game) -> SafeString:
         picture = records.board_picture(game, records.board_at(game), ident="admin-board")
         # The picture is built from numbers and escaped text only.
         return mark_safe(f'<div class="admin-board">{picture}</div>')
 
-    @admin.display(description="agreed count")
+    @admin.display(description=gettext_lazy("agreed count"))
     def count(self, game: Game) -> SafeString | None:
         """Go finished by counting: the points of each side, line by line, and the stones
         agreed dead (faded on the board, where squares show the territory)."""
@@ -299,7 +307,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             dead,
         )
 
-    @admin.display(description="record")
+    @admin.display(description=gettext_lazy("record"))
     def links(self, game: Game) -> SafeString:
         return format_html(
             '<a href="{}">Replay</a> · <a href="{}">Game page</a> · <a href="{}">SGF</a>',
@@ -310,7 +318,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     # Actions
 
-    @admin.action(description="Export the selected games as one SGF collection")
+    @admin.action(description=gettext_lazy("Export the selected games as one SGF collection"))
     def export_sgf(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse:
         games = queryset.order_by("created_at", "pk").prefetch_related("moves", "chat")
         text = export_collection(records.record_of(game) for game in games)
@@ -319,7 +327,9 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         response["Content-Disposition"] = f'attachment; filename="games-{stamp}.sgf"'
         return response
 
-    @admin.action(description="Abort the selected games still waiting", permissions=["abort"])
+    @admin.action(
+        description=gettext_lazy("Abort the selected games still waiting"), permissions=["abort"]
+    )
     def abort_waiting(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         aborted = skipped = 0
         for game in queryset.order_by("pk"):
@@ -329,10 +339,20 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 skipped += 1
             else:
                 aborted += 1
-        self.message_user(request, f"Aborted {aborted} waiting game(s).", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("Aborted %(count)d waiting game.", "Aborted %(count)d waiting games.", aborted)
+            % {"count": aborted},
+            messages.SUCCESS,
+        )
         if skipped:
             self.message_user(
                 request,
-                f"Left {skipped} game(s) alone: only a game still waiting can be aborted.",
+                ngettext(
+                    "Left %(count)d game alone: only a game still waiting can be aborted.",
+                    "Left %(count)d games alone: only a game still waiting can be aborted.",
+                    skipped,
+                )
+                % {"count": skipped},
                 messages.WARNING,
             )

@@ -10,12 +10,14 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from accounts.forms import FormTokenField
 from games.engine import gnugo
 from games.rules import go
 from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
-from games.services import HANDICAP_KOMI, KOMI_LIMIT, NAME_MAX_LENGTH
+from games.services import HANDICAP_KOMI, KOMI_LIMIT, NAME_MAX_LENGTH, said
 
 OTHELLO_SIZES = tuple(range(4, 17, 2))
 # Every odd size the engine allows, smallest first (the usual 9, 13 and 19 among them).
@@ -28,25 +30,25 @@ MAX_HANDICAP = max(go.MAX_HANDICAP.values())
 CLOCK_SETTINGS = SETTINGS  # the form's fields, in order
 
 CLOCK_LABELS = {
-    "none": "No clock",
-    "fischer": "Fischer (main time + increment)",
-    "byoyomi": "Byo-yomi (main time + periods)",
-    "canadian": "Canadian (main time + stones in a period)",
-    "absolute": "Absolute (main time only)",
-    "correspondence": "Correspondence (days per move)",
+    "none": gettext_lazy("No clock"),
+    "fischer": gettext_lazy("Fischer (main time + increment)"),
+    "byoyomi": gettext_lazy("Byo-yomi (main time + periods)"),
+    "canadian": gettext_lazy("Canadian (main time + stones in a period)"),
+    "absolute": gettext_lazy("Absolute (main time only)"),
+    "correspondence": gettext_lazy("Correspondence (days per move)"),
 }
 
 
 # The home form's presets (its script fills the clock fields from them): what players of
 # each game are used to, then correspondence for both. A preset without a kind is for both;
-# each is labelled by its time control's words, which name the system.
+# each is labelled by its time control's words, which name the system (in the visitor's
+# language: ``clock_menu`` writes the labels).
 def _preset(kind: str | None, clock: str, **settings: int) -> dict[str, Any]:
-    label = TimeControl.build(clock, **settings).describe()
-    return {"label": label, "kind": kind, "clock": clock, **settings}
+    return {"kind": kind, "clock": clock, **settings}
 
 
 CLOCK_PRESETS = [
-    {"label": "No clock", "kind": None, "clock": "none"},
+    {"kind": None, "clock": "none"},
     _preset("othello", "fischer", main_time=300, increment=3),
     _preset("othello", "fischer", main_time=600, increment=0),
     _preset("othello", "fischer", main_time=60, increment=2),
@@ -62,7 +64,15 @@ CLOCK_PRESETS = [
 def _size_choices() -> list[tuple[str, list[tuple[int, str]]]]:
     return [
         (label, [(size, f"{size}\N{MULTIPLICATION SIGN}{size}") for size in SIZES[kind]])
-        for kind, label in (("othello", "Othello"), ("go", "Go"))
+        for kind, label in (("othello", gettext("Othello")), ("go", gettext("Go")))
+    ]
+
+
+def _handicap_choices() -> list[tuple[int, str]]:
+    """The handicaps in the visitor's language (read at each rendering)."""
+    return [(0, pgettext("handicap", "None"))] + [
+        (n, ngettext("%(stones)d stone", "%(stones)d stones", n) % {"stones": n})
+        for n in range(2, MAX_HANDICAP + 1)
     ]
 
 
@@ -72,7 +82,7 @@ class NameField(forms.CharField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("required", False)
         kwargs.setdefault("max_length", NAME_MAX_LENGTH)
-        kwargs.setdefault("label", "Your name")
+        kwargs.setdefault("label", gettext_lazy("Your name"))
         super().__init__(**kwargs)
 
 
@@ -92,7 +102,9 @@ class NewGameForm(forms.Form):
     """
 
     kind = forms.ChoiceField(
-        choices=[("othello", "Othello"), ("go", "Go")], initial="othello", widget=forms.RadioSelect
+        choices=[("othello", gettext_lazy("Othello")), ("go", gettext_lazy("Go"))],
+        initial="othello",
+        widget=forms.RadioSelect,
     )
     size = forms.TypedChoiceField(
         coerce=int,
@@ -102,8 +114,12 @@ class NewGameForm(forms.Form):
         initial=DEFAULT_SIZES["othello"],
     )
     color = forms.ChoiceField(
-        label="Your colour",
-        choices=[("black", "Black"), ("white", "White"), ("random", "Random")],
+        label=gettext_lazy("Your colour"),
+        choices=[
+            ("black", gettext_lazy("Black")),
+            ("white", gettext_lazy("White")),
+            ("random", gettext_lazy("Random")),
+        ],
         required=False,
         initial="random",
     )
@@ -114,62 +130,78 @@ class NewGameForm(forms.Form):
         max_value=KOMI_LIMIT,
         step_size=0.5,
         initial=DEFAULT_KOMI,
-        help_text="Go only: points given to White.",
+        help_text=gettext_lazy("Go only: points given to White."),
     )
     scoring = forms.ChoiceField(
-        label="Scoring",
-        choices=[("territory", "Territory (Japanese)"), ("area", "Area (Chinese)")],
+        label=gettext_lazy("Scoring"),
+        choices=[
+            ("territory", gettext_lazy("Territory (Japanese)")),
+            ("area", gettext_lazy("Area (Chinese)")),
+        ],
         required=False,
         initial="territory",
-        help_text="Go only.",
+        help_text=gettext_lazy("Go only."),
     )
     handicap = forms.TypedChoiceField(
-        label="Handicap",
+        label=gettext_lazy("Handicap"),
         coerce=int,
         empty_value=0,
         required=False,
-        choices=[(0, "None")] + [(n, f"{n} stones") for n in range(2, MAX_HANDICAP + 1)],
+        choices=_handicap_choices,
         initial=0,
-        help_text="Go only: Black's stones on the board before White's first move.",
+        help_text=gettext_lazy("Go only: Black's stones on the board before White's first move."),
     )
 
     opponent = forms.ChoiceField(
-        label="Opponent",
-        choices=[("human", "A person (send a link)"), ("computer", "The computer")],
+        label=gettext_lazy("Opponent"),
+        choices=[
+            ("human", gettext_lazy("A person (send a link)")),
+            ("computer", gettext_lazy("The computer")),
+        ],
         required=False,
         initial="human",
         widget=forms.RadioSelect,
     )
     level = forms.TypedChoiceField(
-        label="Level",
+        label=gettext_lazy("Level"),
         coerce=int,
         empty_value=None,
         required=False,
         choices=[(level, str(level)) for level in range(1, 11)],
         initial=3,
-        help_text="1 plays like a beginner, 10 as well as it can.",
+        help_text=gettext_lazy("1 plays like a beginner, 10 as well as it can."),
     )
     rated = forms.TypedChoiceField(
-        label="Rated",
+        label=gettext_lazy("Rated"),
         coerce=lambda value: value == "1",
-        choices=[("0", "Casual"), ("1", "Rated")],
+        choices=[("0", gettext_lazy("Casual")), ("1", gettext_lazy("Rated"))],
         required=False,
         empty_value=False,
         initial="0",
-        help_text="A rated game moves both players' ratings: for accounts, with a clock.",
+        help_text=gettext_lazy(
+            "A rated game moves both players' ratings: for accounts, with a clock."
+        ),
     )
     clock = forms.ChoiceField(
-        label="Time control",
+        label=gettext_lazy("Time control"),
         choices=[(system, CLOCK_LABELS[system]) for system in ("none", *SYSTEMS)],
         required=False,
         initial="none",
     )
-    main_time = forms.IntegerField(label="Main time (seconds)", required=False, min_value=0)
-    increment = forms.IntegerField(label="Increment (seconds)", required=False, min_value=0)
-    periods = forms.IntegerField(label="Periods", required=False, min_value=1)
-    period_time = forms.IntegerField(label="Period (seconds)", required=False, min_value=1)
-    stones = forms.IntegerField(label="Stones per period", required=False, min_value=1)
-    days = forms.IntegerField(label="Days per move", required=False, min_value=1)
+    main_time = forms.IntegerField(
+        label=gettext_lazy("Main time (seconds)"), required=False, min_value=0
+    )
+    increment = forms.IntegerField(
+        label=gettext_lazy("Increment (seconds)"), required=False, min_value=0
+    )
+    periods = forms.IntegerField(label=gettext_lazy("Periods"), required=False, min_value=1)
+    period_time = forms.IntegerField(
+        label=gettext_lazy("Period (seconds)"), required=False, min_value=1
+    )
+    stones = forms.IntegerField(
+        label=gettext_lazy("Stones per period"), required=False, min_value=1
+    )
+    days = forms.IntegerField(label=gettext_lazy("Days per move"), required=False, min_value=1)
     form_token = FormTokenField()
 
     def clean(self) -> dict[str, Any]:
@@ -182,18 +214,24 @@ class NewGameForm(forms.Form):
         if size is None and "size" not in self.errors:
             cleaned["size"] = DEFAULT_SIZES[kind]
         elif size is not None and size not in SIZES[kind]:
-            low, high = min(SIZES[kind]), max(SIZES[kind])
-            parity = "an even" if kind == "othello" else "an odd"
-            self.add_error("size", f"{kind.title()} needs {parity} size from {low} to {high}.")
+            bounds = {"low": min(SIZES[kind]), "high": max(SIZES[kind])}
+            needs = (
+                gettext("Othello needs an even size from %(low)s to %(high)s.")
+                if kind == "othello"
+                else gettext("Go needs an odd size from %(low)s to %(high)s.")
+            )
+            self.add_error("size", needs % bounds)
         cleaned["color"] = cleaned.get("color") or "random"
         if cleaned.get("opponent") == "computer":
             if cleaned.get("level") is None and "level" not in self.errors:
-                self.add_error("level", "Choose the computer's level, from 1 to 10.")
+                self.add_error("level", gettext("Choose the computer's level, from 1 to 10."))
             if kind == "go" and not gnugo.available(settings.GNUGO_PATH):
                 self.add_error(
                     "opponent",
-                    "GNU Go, the computer's Go, is not installed on this server "
-                    "(Debian's gnugo): play Othello against it, or Go against a person.",
+                    gettext(
+                        "GNU Go, the computer's Go, is not installed on this server "
+                        "(Debian's gnugo): play Othello against it, or Go against a person."
+                    ),
                 )
         if kind == "go":
             cleaned["scoring"] = cleaned.get("scoring") or "territory"
@@ -206,13 +244,15 @@ class NewGameForm(forms.Form):
         if handicap == 0 or "handicap" in self.errors:
             return
         if kind != "go":
-            self.add_error("handicap", "A handicap is for Go only.")
+            self.add_error("handicap", gettext("A handicap is for Go only."))
         elif size in SIZES["go"] and handicap not in go.handicap_counts(size):
             counts = go.handicap_counts(size)
-            takes = f"2 to {counts.stop - 1} stones" if counts else "no handicap"
-            self.add_error(
-                "handicap", f"A {size}\N{MULTIPLICATION SIGN}{size} board takes {takes}."
+            takes = (
+                gettext("A %(size)s×%(size)s board takes 2 to %(most)s stones.")  # noqa: RUF001
+                if counts
+                else gettext("A %(size)s×%(size)s board takes no handicap.")  # noqa: RUF001
             )
+            self.add_error("handicap", takes % {"size": size, "most": counts.stop - 1})
 
     def game_options(self) -> dict[str, Any]:
         """The keyword arguments of `services.create_game` besides player and name."""
@@ -246,7 +286,7 @@ class NewGameForm(forms.Form):
         try:
             cleaned["time_control"] = TimeControl.build(system, **settings)
         except TimeControlError as error:
-            self.add_error(error.field, f"{error}.")
+            self.add_error(error.field, gettext("%(error)s.") % {"error": said(error)})
 
 
 class JoinForm(forms.Form):
@@ -270,7 +310,15 @@ def form_context(form: NewGameForm) -> dict[str, Any]:
 
 def clock_menu() -> dict[str, Any]:
     """The presets and what each system needs, for the create form's script."""
-    return {"presets": CLOCK_PRESETS, "needs": NEEDS}
+    return {"presets": [_labelled(preset) for preset in CLOCK_PRESETS], "needs": NEEDS}
+
+
+def _labelled(preset: dict[str, Any]) -> dict[str, Any]:
+    if preset["clock"] == "none":
+        return {"label": gettext("No clock"), **preset}
+    settings = {field: value for field, value in preset.items() if field in SETTINGS}
+    control = TimeControl.build(preset["clock"], **settings)
+    return {"label": control.describe(translation), **preset}
 
 
 def size_menu() -> dict[str, dict[str, Any]]:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext
 
 logger = logging.getLogger(__name__)
 
@@ -30,8 +31,12 @@ class DatabaseUnavailableMiddleware:
             return None
         logger.warning("database unavailable for %s: %s", request.path, exception)
         response = HttpResponse(
-            "The database cannot be reached just now: nothing was changed. "
-            f"Try again in {RETRY_AFTER_SECONDS} seconds.\n",
+            gettext(
+                "The database cannot be reached just now: nothing was changed. "
+                "Try again in %(seconds)s seconds."
+            )
+            % {"seconds": RETRY_AFTER_SECONDS}
+            + "\n",
             status=503,
             content_type="text/plain; charset=utf-8",
         )

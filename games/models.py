@@ -13,6 +13,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 
 def new_public_id() -> str:
@@ -21,34 +22,36 @@ def new_public_id() -> str:
 
 
 class Color(models.TextChoices):
-    BLACK = "black", "Black"
-    WHITE = "white", "White"
+    BLACK = "black", gettext_lazy("Black")
+    WHITE = "white", gettext_lazy("White")
 
 
 class Game(models.Model):
     """One game of Othello or Go: options, seats, current position, outcome."""
 
     class Kind(models.TextChoices):
-        OTHELLO = "othello", "Othello"
-        GO = "go", "Go"
+        OTHELLO = "othello", gettext_lazy("Othello")
+        GO = "go", gettext_lazy("Go")
 
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting for an opponent"
-        ACTIVE = "active", "In progress"
-        SCORING = "scoring", "Scoring"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        WAITING = "waiting", gettext_lazy("Waiting for an opponent")
+        ACTIVE = "active", gettext_lazy("In progress")
+        SCORING = "scoring", gettext_lazy("Scoring")
+        FINISHED = "finished", gettext_lazy("Finished")
+        ABORTED = "aborted", gettext_lazy("Aborted")
 
     class Scoring(models.TextChoices):
-        TERRITORY = "territory", "Territory (Japanese)"
-        AREA = "area", "Area (Chinese)"
+        TERRITORY = "territory", gettext_lazy("Territory (Japanese)")
+        AREA = "area", gettext_lazy("Area (Chinese)")
 
     public_id = models.CharField(max_length=22, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(max_length=8, choices=Kind.choices)
     size = models.PositiveSmallIntegerField()
-    komi = models.FloatField(null=True, blank=True, help_text="Go only: points given to White.")
+    komi = models.FloatField(
+        null=True, blank=True, help_text=gettext_lazy("Go only: points given to White.")
+    )
     scoring_method = models.CharField(
-        max_length=9, choices=Scoring.choices, blank=True, help_text="Go only."
+        max_length=9, choices=Scoring.choices, blank=True, help_text=gettext_lazy("Go only.")
     )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
 
@@ -74,19 +77,27 @@ class Game(models.Model):
     white_session_key = models.CharField(max_length=40, blank=True, db_index=True)
     creator_color = models.CharField(max_length=5, choices=Color.choices)
 
-    snapshot = models.JSONField(help_text="The current position, from the rules' to_snapshot().")
+    snapshot = models.JSONField(
+        help_text=gettext_lazy("The current position, from the rules' to_snapshot().")
+    )
     # The board before the first move when it is not the game's own start: an imported
     # record's setup (a Go handicap, a position). Records and replays start from it.
     start = models.JSONField(
         null=True,
         blank=True,
-        help_text="The start position when not the standard one (an SGF setup): "
-        '{"rows": [...], "to_move": "white", "handicap": 2 or null}.',
+        help_text=gettext_lazy(
+            "The start position when not the standard one (an SGF setup): "
+            '{"rows": [...], "to_move": "white", "handicap": 2 or null}.'
+        ),
     )
-    ply = models.PositiveIntegerField(default=0, help_text="The number of moves stored.")
+    ply = models.PositiveIntegerField(
+        default=0, help_text=gettext_lazy("The number of moves stored.")
+    )
     to_move = models.CharField(max_length=5, choices=Color.choices)
     result = models.CharField(
-        max_length=16, blank=True, help_text="B+12, W+3.5, B+R, W+R or Draw once finished."
+        max_length=16,
+        blank=True,
+        help_text=gettext_lazy("B+12, W+3.5, B+R, W+R or Draw once finished."),
     )
     score = models.JSONField(default=dict, blank=True)
 
@@ -94,19 +105,23 @@ class Game(models.Model):
     # the territory and per-colour breakdown that follow, who accepted this marking, and
     # the marking's number, raised at every change so that an accept can name the marking
     # it agrees to.
-    dead = models.JSONField(default=list, blank=True, help_text="Go: [[r, c], ...] marked dead.")
+    dead = models.JSONField(
+        default=list, blank=True, help_text=gettext_lazy("Go: [[r, c], ...] marked dead.")
+    )
     territory = models.JSONField(
-        null=True, blank=True, help_text='Go, once counted: {"black": [[r, c], ...], "white": ...}'
+        null=True,
+        blank=True,
+        help_text=gettext_lazy('Go, once counted: {"black": [[r, c], ...], "white": ...}'),
     )
     score_detail = models.JSONField(
         null=True,
         blank=True,
-        help_text="Go, once counted: the breakdown of each colour's points.",
+        help_text=gettext_lazy("Go, once counted: the breakdown of each colour's points."),
     )
     black_accepted = models.BooleanField(default=False)
     white_accepted = models.BooleanField(default=False)
     marking = models.PositiveIntegerField(
-        default=0, help_text="Go: the number of the current marking of dead stones."
+        default=0, help_text=gettext_lazy("Go: the number of the current marking of dead stones.")
     )
 
     # The clock (games.rules.clock; the services charge it, games.workers.clockwatch flags it).
@@ -116,10 +131,12 @@ class Game(models.Model):
     # must have made it by then: no clock runs yet). Both are empty while no clock
     # runs (no time control, waiting, scoring, over).
     time_control = models.JSONField(
-        null=True, blank=True, help_text="TimeControl.to_json(); empty: no clock."
+        null=True, blank=True, help_text=gettext_lazy("TimeControl.to_json(); empty: no clock.")
     )
     clocks = models.JSONField(
-        null=True, blank=True, help_text='{"black": C, "white": C} (games.rules.clock.SideClock)'
+        null=True,
+        blank=True,
+        help_text=gettext_lazy('{"black": C, "white": C} (games.rules.clock.SideClock)'),
     )
     turn_started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
@@ -155,9 +172,9 @@ class Game(models.Model):
 
     # Why an aborted game was aborted (games.services.base.end_aborted).
     class AbortReason(models.TextChoices):
-        CALLED_OFF = "called_off", "Called off before anyone joined"
-        FIRST_MOVE = "first_move", "A first move was not made in time"
-        LEFT = "left", "Left against the computer without moving"
+        CALLED_OFF = "called_off", gettext_lazy("Called off before anyone joined")
+        FIRST_MOVE = "first_move", gettext_lazy("A first move was not made in time")
+        LEFT = "left", gettext_lazy("Left against the computer without moving")
 
     abort_reason = models.CharField(max_length=10, choices=AbortReason.choices, blank=True)
 
@@ -173,7 +190,7 @@ class Game(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
-        help_text="A challenge: the only account that may take the free seat.",
+        help_text=gettext_lazy("A challenge: the only account that may take the free seat."),
     )
 
     created_at = models.DateTimeField(auto_now_add=True)
@@ -185,8 +202,10 @@ class Game(models.Model):
         null=True,
         blank=True,
         default=timezone.localdate,
-        help_text="The day the game began (SGF DT): today for a game played here, the "
-        "record's for an imported one, empty when the record names no day.",
+        help_text=gettext_lazy(
+            "The day the game began (SGF DT): today for a game played here, the "
+            "record's for an imported one, empty when the record names no day."
+        ),
     )
 
     class Meta:
@@ -228,28 +247,34 @@ class Move(models.Model):
     is the side that moved, resigned, ran out or left."""
 
     class Action(models.TextChoices):
-        PLACE = "place", "Place"
-        PASS = "pass", "Pass"
-        RESIGN = "resign", "Resign"
-        TIMEOUT = "timeout", "Ran out of time"
-        FORFEIT = "forfeit", "Left the game"
+        PLACE = "place", gettext_lazy("Place")
+        PASS = "pass", gettext_lazy("Pass")
+        RESIGN = "resign", gettext_lazy("Resign")
+        TIMEOUT = "timeout", gettext_lazy("Ran out of time")
+        FORFEIT = "forfeit", gettext_lazy("Left the game")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
-    ply = models.PositiveIntegerField(help_text="1 for the first move of the game.")
+    ply = models.PositiveIntegerField(help_text=gettext_lazy("1 for the first move of the game."))
     color = models.CharField(max_length=5, choices=Color.choices)
     action = models.CharField(max_length=7, choices=Action.choices)
     row = models.PositiveSmallIntegerField(null=True, blank=True)
     col = models.PositiveSmallIntegerField(null=True, blank=True)
     diff = models.JSONField(
-        default=dict, blank=True, help_text='{"flipped": [[r, c], ...]} or {"captured": [...]}'
+        default=dict,
+        blank=True,
+        help_text=gettext_lazy('{"flipped": [[r, c], ...]} or {"captured": [...]}'),
     )
     clock_ms = models.IntegerField(
-        null=True, blank=True, help_text="The mover's time left after the move (remaining_ms)."
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("The mover's time left after the move (remaining_ms)."),
     )
     overtime_left = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        help_text="In overtime: byo-yomi periods or Canadian stones left after the move.",
+        help_text=gettext_lazy(
+            "In overtime: byo-yomi periods or Canadian stones left after the move."
+        ),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -306,7 +331,7 @@ class ChatMessage(models.Model):
     )
     session_key = models.CharField(max_length=40, blank=True)
     text = models.TextField(max_length=300)
-    ply = models.PositiveIntegerField(help_text="The moves played when it was said.")
+    ply = models.PositiveIntegerField(help_text=gettext_lazy("The moves played when it was said."))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -328,15 +353,17 @@ class Analysis(models.Model):
     """
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", gettext_lazy("Queued")
+        RUNNING = "running", gettext_lazy("Running")
+        DONE = "done", gettext_lazy("Done")
+        FAILED = "failed", gettext_lazy("Failed")
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
     status = models.CharField(max_length=7, choices=Status.choices, default=Status.QUEUED)
     engine = models.CharField(max_length=60)
-    total = models.PositiveIntegerField(help_text="The positions to analyse: the moves + 1.")
+    total = models.PositiveIntegerField(
+        help_text=gettext_lazy("The positions to analyse: the moves + 1.")
+    )
     plies = models.JSONField(default=list, blank=True)
     worker = models.CharField(max_length=64, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)

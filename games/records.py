@@ -9,11 +9,12 @@ time per move (the page does the same in JavaScript with ``replay_data``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext, ngettext
 
 from accounts import selectors as accounts
 from games import board_svg, rules
@@ -123,10 +124,20 @@ def board_picture(game: Game, board: BoardAt, *, ident: str, element_id: str | N
     """``board`` (of ``game``) as an SVG picture: the last move marked, and at the last
     move of a counted Go game the agreed dead stones and territory. ``ident`` and
     ``element_id`` are ``board_svg.draw``'s."""
-    players = f"{game.black_name or '?'} (Black) vs {game.white_name or '?'} (White)"
-    label = f"{game.get_kind_display()} {game.size}x{game.size}, {players}, after move {board.ply}"
+    label = gettext(
+        "%(kind)s %(size)sx%(size)s, %(black)s (Black) vs %(white)s (White), after move %(ply)s"
+    ) % {
+        "kind": game.get_kind_display(),
+        "size": game.size,
+        "black": game.black_name or "?",
+        "white": game.white_name or "?",
+        "ply": board.ply,
+    }
     if board.count is not None:
-        label += f", counted: {result_text(game.result, game.kind)}"
+        label = gettext("%(board)s, counted: %(result)s") % {
+            "board": label,
+            "result": result_text(game.result, game.kind),
+        }
     return board_svg.draw(
         kind=game.kind,
         size=game.size,
@@ -158,21 +169,42 @@ def _marked(moves: Sequence[Move], *, othello: bool) -> rules.Point | None:
 def result_text(result: str, kind: str) -> str:
     """ "Black wins by 12 discs", "White wins by resignation", "Black wins on time",
     "White wins: Black left the game", "Draw"; "" for no result."""
-    if not result or result == "Draw":
+    if not result:
         return result
+    if result == "Draw":
+        return gettext("Draw")
     letter, _, margin = result.partition("+")
-    winner = {"B": "Black", "W": "White"}.get(letter)
-    if winner is None or not margin:
+    if letter not in ("B", "W") or not margin:
         return result
+    black = letter == "B"
     if margin == "R":
-        return f"{winner} wins by resignation"
+        return (
+            gettext("Black wins by resignation") if black else gettext("White wins by resignation")
+        )
     if margin == "T":
-        return f"{winner} wins on time"
+        return gettext("Black wins on time") if black else gettext("White wins on time")
     if margin == "F":
-        loser = "White" if winner == "Black" else "Black"
-        return f"{winner} wins: {loser} left the game"
-    unit = "point" if kind == Game.Kind.GO else "disc"
-    return f"{winner} wins by {margin} {unit}{'' if margin == '1' else 's'}"
+        return (
+            gettext("Black wins: White left the game")
+            if black
+            else gettext("White wins: Black left the game")
+        )
+    number = 1 if margin == "1" else 2  # "1 disc", "3.5 points"
+    if kind == Game.Kind.GO:
+        won = (
+            ngettext("Black wins by %(margin)s point", "Black wins by %(margin)s points", number)
+            if black
+            else ngettext(
+                "White wins by %(margin)s point", "White wins by %(margin)s points", number
+            )
+        )
+    else:
+        won = (
+            ngettext("Black wins by %(margin)s disc", "Black wins by %(margin)s discs", number)
+            if black
+            else ngettext("White wins by %(margin)s disc", "White wins by %(margin)s discs", number)
+        )
+    return won % {"margin": margin}
 
 
 def final_count(game: Game) -> dict[str, Any] | None:
@@ -253,15 +285,20 @@ def _points(points: Iterable[Sequence[int]]) -> frozenset[rules.Point]:
     return frozenset((row, col) for row, col in points)
 
 
-def replay_data(game: Game) -> dict[str, Any]:
+def replay_data(game: Game, *, hidden: Callable[[], Collection[int]] = frozenset) -> dict[str, Any]:
     """What the replay page's script needs: the start board and every move M with its diff.
 
     ``live`` is true while the game can still change (waiting, active, scoring);
     ``count`` is ``final_count``, shown at the last move; ``start_clock_ms`` each side's
     time before its first move (None without a clock; after a move, its M's clock_ms);
-    ``chat`` what the players said, each message with the ``ply`` it followed.
+    ``chat`` what the players said, each message with the ``ply`` it followed, but for the
+    lines of the accounts the reader blocks (``hidden``, asked only when an account spoke).
     """
     moves = [move_json(move) for move in game.moves.all()]
+    said = [message for message in game.chat.all() if message.color]
+    if any(message.user_id is not None for message in said):
+        blocked = hidden()
+        said = [message for message in said if message.user_id not in blocked]
     return {
         "id": game.public_id,
         "kind": game.kind,
@@ -279,11 +316,7 @@ def replay_data(game: Game) -> dict[str, Any]:
             if game.time_control is None
             else TimeControl.from_json(game.time_control).start().remaining_ms
         ),
-        "chat": [
-            {**chat_json(message), "ply": message.ply}
-            for message in game.chat.all()
-            if message.color
-        ],
+        "chat": [{**chat_json(message), "ply": message.ply} for message in said],
     }
 
 

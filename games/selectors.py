@@ -18,7 +18,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts import selectors as accounts
 from accounts.players import Player, seat_token
@@ -170,7 +171,7 @@ def game_state(
         "computer": game.computer_color or None,
         "rated": game.rated,
         # What the registered parts fill in (register_state_part): players' ratings,
-        # a challenge to a bot with its answer (bots), how the pools made the game
+        # a challenge with its answer (challenges), how the pools made the game
         # (pairing).
         "ratings": None,
         "bots": seat_bots(game),
@@ -195,7 +196,7 @@ _state_parts: list[Callable[[Game], dict[str, Any]]] = []
 
 def register_state_part(part: Callable[[Game], dict[str, Any]]) -> None:
     """Set the keys of G that ``part(game)`` returns (G names them, with a default): how
-    an app above this one (players' ``ratings``, bots' ``challenge``) fills in G without
+    an app above this one (players' ``ratings``, challenges' ``challenge``) fills in G without
     the games app importing it."""
     if part not in _state_parts:
         _state_parts.append(part)
@@ -282,10 +283,11 @@ def same_settings(game: Game) -> dict[str, Any]:
 
 
 def time_control_text(game: Game) -> str:
-    """The game's clock in a player's words: "5 min + 3 s a move", "No clock"."""
+    """The game's clock in a player's words (the active language): "5 min + 3 s a move",
+    "No clock"."""
     if game.time_control is None:
-        return "No clock"
-    return TimeControl.from_json(game.time_control).describe()
+        return gettext("No clock")
+    return TimeControl.from_json(game.time_control).describe(translation)
 
 
 _lobby_parts: list[Callable[[], dict[str, Any]]] = []
@@ -301,6 +303,11 @@ def register_lobby_part(part: Callable[[], dict[str, Any]]) -> None:
 def lobby_json() -> dict[str, Any]:
     """The lobby's message: the open games (``open_games``), how many are being played,
     and what the registered parts add (``register_lobby_part``)."""
+    with translation.override(settings.LANGUAGE_CODE):  # one message for every socket
+        return _lobby_json()
+
+
+def _lobby_json() -> dict[str, Any]:
     message: dict[str, Any] = {
         "type": "lobby",
         "games": [

@@ -1,5 +1,6 @@
 """HTTP: the home page, which gathers what the apps below it offer a visitor: pairing's
-one-click pools, the create form and the lobby of the games app."""
+one-click pools, the create form and the lobby of the games app, and for an account the
+players it follows (the players app), online or not, with their games to watch."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from games import selectors
 from games.forms import NewGameForm, form_context
 from games.views.lobby import new_game_initial
 from pairing import selectors as pairing
+from players import selectors as players
 
 
 @require_GET
@@ -26,5 +28,6 @@ def home(request: HttpRequest) -> HttpResponse:
         **selectors.lobby_of(player_of(request)),
         **pairing.pools(logged_in=request.user.is_authenticated),
         "player_name": remembered_name(request.session, request.user),
+        "following": players.following(request.user) if request.user.is_authenticated else None,
     }
     return render(request, "home/home.html", context)

@@ -16,7 +16,6 @@ flipped discs and the captured stones are the rules' own.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 from games import board_svg
@@ -30,6 +29,7 @@ from games.rules import (
     Position,
     RulesError,
 )
+from games.rules.base import ENGLISH, Words, gettext_noop
 from games.rules.go import GoScore, score
 
 
@@ -85,7 +85,7 @@ class Diagram:
         dead = [position.parse_point(point) for point in self.dead]
         return score(position, dead=dead, komi=self.komi)
 
-    def svg(self) -> str:
+    def svg(self, words: Words = ENGLISH) -> str:
         """The picture: one ``<svg role="img">`` element named by ``label``, drawn by
         ``games.board_svg`` with colours as attributes (no ``style``, so the site's
         Content-Security-Policy lets it inline)."""
@@ -101,7 +101,7 @@ class Diagram:
             marked=None if self.marked is None else self.point(self.marked),
             dead=[self.point(point) for point in self.dead],
             territory=territory,
-            label=self.label,
+            label=words.gettext(self.label),
             ident=self.name,
         )
 
@@ -156,8 +156,10 @@ OTHELLO_START = Diagram(
     "othello",
     tuple(OthelloPosition.start(8).rows()),
     Color.BLACK,
-    "The start of an 8x8 game: white discs on d4 and e5, black discs on e4 and d5. "
-    "Black moves first.",
+    gettext_noop(
+        "The start of an 8x8 game: white discs on d4 and e5, black discs on e4 and d5. "
+        "Black moves first."
+    ),
 )
 OTHELLO_FLIP = Diagram(
     "othello_flip",
@@ -173,15 +175,17 @@ OTHELLO_FLIP = Diagram(
         "........",
     ),
     Color.BLACK,
-    "Black to move. The ringed square c6 closes two lines of white discs: d5 up to the "
-    "black disc on e4, and d6 and e6 across to the black disc on f6.",
+    gettext_noop(
+        "Black to move. The ringed square c6 closes two lines of white discs: d5 up to the "
+        "black disc on e4, and d6 and e6 across to the black disc on f6."
+    ),
     marked="c6",
 )
 OTHELLO_FLIPPED = after(
     OTHELLO_FLIP,
     "c6",
     name="othello_flipped",
-    label="After Black's c6: the white discs on d5, d6 and e6 have turned black.",
+    label=gettext_noop("After Black's c6: the white discs on d5, d6 and e6 have turned black."),
 )
 OTHELLO_PASS = Diagram(
     "othello_pass",
@@ -197,54 +201,66 @@ OTHELLO_PASS = Diagram(
         "........",
     ),
     Color.BLACK,
-    "Black to move, but no empty square closes a line of white discs: Black must pass "
-    "and White plays again.",
+    gettext_noop(
+        "Black to move, but no empty square closes a line of white discs: Black must pass "
+        "and White plays again."
+    ),
 )
 GO_CAPTURE = Diagram(
     "go_capture",
     "go",
     (".....", ".BB..", "BWW..", ".BB..", "....."),
     Color.BLACK,
-    "Black to move. The two white stones on B3 and C3 have one liberty left: D3, ringed.",
+    gettext_noop(
+        "Black to move. The two white stones on B3 and C3 have one liberty left: D3, ringed."
+    ),
     marked="D3",
 )
 GO_CAPTURED = after(
     GO_CAPTURE,
     "D3",
     name="go_captured",
-    label="Black has played D3: the two white stones are captured and taken off the board.",
+    label=gettext_noop(
+        "Black has played D3: the two white stones are captured and taken off the board."
+    ),
 )
 GO_KO = Diagram(
     "go_ko",
     "go",
     (".....", ".BW..", "BW.W.", ".BW..", "....."),
     Color.BLACK,
-    "Black to move. The white stone on B3 has one liberty left: C3, ringed.",
+    gettext_noop("Black to move. The white stone on B3 has one liberty left: C3, ringed."),
     marked="C3",
 )
 GO_KO_TAKEN = after(
     GO_KO,
     "C3",
     name="go_ko_taken",
-    label="Black has played C3 and captured the stone on B3. The black stone on C3 now has "
-    "one liberty, B3, but White may not play there at once: it would bring back the board "
-    "before.",
+    label=gettext_noop(
+        "Black has played C3 and captured the stone on B3. The black stone on C3 now has "
+        "one liberty, B3, but White may not play there at once: it would bring back the board "
+        "before."
+    ),
 )
 GO_SEKI = Diagram(
     "go_seki",
     "go",
     (".BBW...", "W.BW...", "WWBW...", "BBWW...", ".......", ".......", "......."),
     Color.BLACK,
-    "A seki in the corner: the black stones on B7, C7, C6 and C5 and the white stones on "
-    "A6, A5 and B5 share two empty points, A7 and B6, and have no other liberty.",
+    gettext_noop(
+        "A seki in the corner: the black stones on B7, C7, C6 and C5 and the white stones on "
+        "A6, A5 and B5 share two empty points, A7 and B6, and have no other liberty."
+    ),
 )
 GO_COUNT = Diagram(
     "go_count",
     "go",
     ("....BW.", ".W..BW.", "....BW.", "...BBW.", "..BBWW.", "..BW..B", "..BW..."),
     Color.BLACK,
-    "The end of a 7x7 game, counted: the white stone on B6 and the black stone on G2 are "
-    "dead (faded); small squares mark each side's territory.",
+    gettext_noop(
+        "The end of a 7x7 game, counted: the white stone on B6 and the black stone on G2 are "
+        "dead (faded); small squares mark each side's territory."
+    ),
     dead=("B6", "G2"),
     count=True,
 )
@@ -257,8 +273,14 @@ PAGES: dict[str, tuple[Diagram, ...]] = {
 """The pictures of each page that has some, by the page's name."""
 
 
-@functools.cache
-def pictures(page: str) -> dict[str, str]:
-    """The SVG of each picture of ``page`` (``PAGES``) by the diagram's name; empty for a
-    page without pictures."""
-    return {diagram.name: diagram.svg() for diagram in PAGES.get(page, ())}
+def pictures(page: str, words: Words = ENGLISH, language: str = "en") -> dict[str, str]:
+    """The SVG of each picture of ``page`` (``PAGES``) by the diagram's name, each named in
+    ``words``' language (``language``, which keys the cache); empty for a page without
+    pictures."""
+    key = (page, language)
+    if key not in _DRAWN:
+        _DRAWN[key] = {diagram.name: diagram.svg(words) for diagram in PAGES.get(page, ())}
+    return _DRAWN[key]
+
+
+_DRAWN: dict[tuple[str, str], dict[str, str]] = {}

@@ -10,6 +10,7 @@ from typing import Any
 
 from games.engine import review
 from games.rules import Color
+from games.rules.base import ENGLISH, Words
 from games.rules.clock import TimeControl
 from manual.diagrams import Diagram
 from pairing import matching, pools
@@ -43,12 +44,13 @@ class Clock:
     """E, the estimated seconds a player uses in a game (None for correspondence)."""
 
 
-def clocks() -> dict[str, Clock]:
-    """Each system's example (``EXAMPLE_CLOCKS``) as the pages write it, with its speed."""
+def clocks(words: Words = ENGLISH) -> dict[str, Clock]:
+    """Each system's example (``EXAMPLE_CLOCKS``) as the pages write it (in ``words``'
+    language), with its speed."""
     return {
         system: Clock(
             system,
-            control.describe(),
+            control.describe(words),
             glicko2.speed(control),
             None if system == "correspondence" else glicko2.estimated_seconds(control),
         )
@@ -90,9 +92,9 @@ def ratings() -> dict[str, Any]:
     }
 
 
-def pairing() -> dict[str, Any]:
-    """The pairing page's figures: the pools, the window's base and growth, and the
-    window of a 1600 player after a few waits."""
+def pairing(words: Words = ENGLISH) -> dict[str, Any]:
+    """The pairing page's figures: the pools (in ``words``' language), the window's base
+    and growth, and the window of a 1600 player after a few waits."""
     example = 1600.0
     windows = [
         (
@@ -103,7 +105,10 @@ def pairing() -> dict[str, Any]:
     ]
     return {
         "pools": [
-            {"game": pool.game, "clock": TimeControl.from_json(pool.clock).describe()}
+            {
+                "game": pool.game_in(words),
+                "clock": TimeControl.from_json(pool.clock).describe(words),
+            }
             for pool in pools.POOLS
         ],
         "window_base": matching.WINDOW_BASE,

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from games.rules.base import Words, gettext_noop
 
 
 @dataclass(frozen=True)
@@ -15,6 +17,10 @@ class Topic:
     title: str
     summary: str
 
+    def translated(self, words: Words) -> Topic:
+        """The topic with its title and summary in ``words``' language."""
+        return replace(self, title=words.gettext(self.title), summary=words.gettext(self.summary))
+
     @property
     def template(self) -> str:
         """The page's template."""
@@ -24,40 +30,48 @@ class Topic:
 TOPICS = (
     Topic(
         "rules-othello",
-        "The rules of Othello",
-        "Placing a disc, flipping lines, passing, the end and the count.",
+        gettext_noop("The rules of Othello"),
+        gettext_noop("Placing a disc, flipping lines, passing, the end and the count."),
     ),
     Topic(
         "rules-go",
-        "The rules of Go",
-        "Liberties and captures, ko, seki, the end of play and the count.",
+        gettext_noop("The rules of Go"),
+        gettext_noop("Liberties and captures, ko, seki, the end of play and the count."),
     ),
     Topic(
         "clocks",
-        "Clocks",
-        "Fischer, absolute, byo-yomi, Canadian and correspondence clocks; first moves.",
+        gettext_noop("Clocks"),
+        gettext_noop(
+            "Fischer, absolute, byo-yomi, Canadian and correspondence clocks; first moves."
+        ),
     ),
     Topic(
         "ratings",
-        "Ratings",
-        "Glicko-2 in plain words: the ? of a provisional rating, RD, Go ranks.",
+        gettext_noop("Ratings"),
+        gettext_noop("Glicko-2 in plain words: the ? of a provisional rating, RD, Go ranks."),
     ),
     Topic(
         "pairing",
-        "Pairing",
-        "Play someone now: the pools, who is paired with whom, and how fast.",
+        gettext_noop("Pairing"),
+        gettext_noop("Play someone now: the pools, who is paired with whom, and how fast."),
     ),
     Topic(
         "review",
-        "The review",
-        "The engines' analysis of a game: the marks ?!, ? and ??, losses and accuracy.",
+        gettext_noop("The review"),
+        gettext_noop(
+            "The engines' analysis of a game: the marks ?!, ? and ??, losses and accuracy."
+        ),
     ),
     Topic(
         "bots",
-        "Bots",
-        "Accounts played by programs: challenging them, and running your own.",
+        gettext_noop("Bots"),
+        gettext_noop("Accounts played by programs: challenging them, and running your own."),
     ),
-    Topic("faq", "Questions and answers", "Short answers to what players ask most."),
+    Topic(
+        "faq",
+        gettext_noop("Questions and answers"),
+        gettext_noop("Short answers to what players ask most."),
+    ),
 )
 
 BY_SLUG = {topic.slug: topic for topic in TOPICS}

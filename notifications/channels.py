@@ -12,7 +12,10 @@ from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
+from accounts.languages import of_account
 from notifications import keys
 from notifications.models import Delivery, Kind, Notification
 from notifications.outbox import Gone
@@ -52,7 +55,13 @@ def read_unsubscribe_token(token: str) -> tuple[int, str]:
 
 def email_message(notification: Notification) -> EmailMultiAlternatives:
     """The e-mail of ``notification``: a subject, a plain-text part and an HTML part, each
-    with the link to the page and the one-click unsubscribe link of its kind."""
+    with the link to the page and the one-click unsubscribe link of its kind, written in
+    the account's language (``accounts.languages.of_account``)."""
+    with translation.override(of_account(notification.user_id)):
+        return _email_message(notification)
+
+
+def _email_message(notification: Notification) -> EmailMultiAlternatives:
     user = notification.user
     unsubscribe = absolute(
         reverse(
@@ -65,11 +74,11 @@ def email_message(notification: Notification) -> EmailMultiAlternatives:
         "username": user.get_username(),
         "link": absolute(notification.url),
         "unsubscribe": unsubscribe,
-        "kind": Kind(notification.kind).label.lower(),
+        "kind": str(Kind(notification.kind).label).lower(),
         "settings": absolute(reverse("notifications:settings")),
     }
     message = EmailMultiAlternatives(
-        subject=f"Othello & Go: {notification.text}",
+        subject=gettext("Othello & Go: %(text)s") % {"text": notification.text},
         body=render_to_string("notifications/email.txt", context),
         to=[user.email],
         headers={
@@ -87,9 +96,12 @@ def send_email(notification: Notification) -> None:
 
 
 def push_payload(notification: Notification) -> dict[str, Any]:
-    """What a device's service worker gets: the notification (N) and its title."""
+    """What a device's service worker gets: the notification (N) and its title (the
+    site's name, in the account's language)."""
+    with translation.override(of_account(notification.user_id)):
+        title = gettext("Othello & Go")
     return {
-        "title": "Othello & Go",
+        "title": title,
         "body": notification.text,
         "url": notification.url,
         "kind": notification.kind,

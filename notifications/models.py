@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 
 class Kind(models.TextChoices):
-    YOUR_MOVE = "your_move", "Your move"
-    CHALLENGE = "challenge", "A challenge"
-    CHALLENGE_DECLINED = "challenge_declined", "A challenge declined"
-    GAME_OVER = "game_over", "A game over"
-    TOURNAMENT_STARTING = "tournament_starting", "A tournament starting"
-    ROUND_PAIRED = "round_paired", "A tournament round paired"
+    YOUR_MOVE = "your_move", gettext_lazy("Your move")
+    CHALLENGE = "challenge", gettext_lazy("A challenge")
+    CHALLENGE_DECLINED = "challenge_declined", gettext_lazy("A challenge declined")
+    GAME_OVER = "game_over", gettext_lazy("A game over")
+    TOURNAMENT_STARTING = "tournament_starting", gettext_lazy("A tournament starting")
+    ROUND_PAIRED = "round_paired", gettext_lazy("A tournament round paired")
 
 
 class Notification(models.Model):
@@ -58,13 +59,13 @@ class Delivery(models.Model):
     again at ``next_try_at`` (backing off), until a day has passed: then it is given up."""
 
     class Channel(models.TextChoices):
-        EMAIL = "email", "E-mail"
-        PUSH = "push", "Push"
+        EMAIL = "email", gettext_lazy("E-mail")
+        PUSH = "push", gettext_lazy("Push")
 
     class Status(models.TextChoices):
-        PENDING = "pending", "To send"
-        SENT = "sent", "Sent"
-        GAVE_UP = "gave_up", "Given up"
+        PENDING = "pending", gettext_lazy("To send")
+        SENT = "sent", gettext_lazy("Sent")
+        GAVE_UP = "gave_up", gettext_lazy("Given up")
 
     notification = models.ForeignKey(
         Notification, on_delete=models.CASCADE, related_name="deliveries"

@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from broadcast import account_group, send_to_group
 from notifications import statements
@@ -83,7 +84,7 @@ def notify(
     correspondence), and after the commit its pages told. An unread ``your_move`` of the
     same ``subject`` is refreshed instead of made again."""
     if kind not in DEFAULTS:
-        raise NotificationError(f"unknown kind {kind!r}")
+        raise NotificationError(gettext("unknown kind %(kind)s") % {"kind": repr(kind)})
     now = now or timezone.now()
     text = text[:300]
     told = statements.recipient(user_id=user_id, kind=kind, subject=subject)
@@ -243,7 +244,7 @@ def all_choices(*, user_id: int) -> dict[str, tuple[bool, bool]]:
 def choose(*, user_id: int, kind: str, email: bool, push: bool) -> None:
     """The account's choice for ``kind``."""
     if kind not in DEFAULTS:
-        raise NotificationError(f"unknown kind {kind!r}")
+        raise NotificationError(gettext("unknown kind %(kind)s") % {"kind": repr(kind)})
     Preference.objects.update_or_create(
         user_id=user_id, kind=kind, defaults={"email": email, "push": push}
     )
@@ -262,17 +263,21 @@ def subscribe(*, user_id: int, subscription: Any) -> PushSubscription:
         keys = subscription["keys"]
         p256dh, auth = keys["p256dh"], keys["auth"]
     except (KeyError, TypeError):
-        raise NotificationError("a subscription is {endpoint, keys: {p256dh, auth}}") from None
+        raise NotificationError(
+            gettext("a subscription is {endpoint, keys: {p256dh, auth}}")
+        ) from None
     if not all(isinstance(value, str) and value for value in (endpoint, p256dh, auth)):
-        raise NotificationError("a subscription's endpoint and keys are strings")
+        raise NotificationError(gettext("a subscription's endpoint and keys are strings"))
     if not endpoint.startswith("https://") and not _local(endpoint):
-        raise NotificationError("a push endpoint is an https:// URL")
+        raise NotificationError(gettext("a push endpoint is an https:// URL"))
     if len(endpoint) > 1000 or len(p256dh) > 200 or len(auth) > 100:
-        raise NotificationError("a subscription's endpoint or keys are too long")
+        raise NotificationError(gettext("a subscription's endpoint or keys are too long"))
     if not _browser_keys(p256dh, auth):
         raise NotificationError(
-            "a subscription's keys are a P-256 public key (p256dh) and a 16-byte secret"
-            " (auth), base64url-encoded"
+            gettext(
+                "a subscription's keys are a P-256 public key (p256dh) and a 16-byte secret"
+                " (auth), base64url-encoded"
+            )
         )
     found, _ = PushSubscription.objects.update_or_create(
         endpoint=endpoint, defaults={"user_id": user_id, "p256dh": p256dh, "auth": auth}

@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -25,7 +26,7 @@ SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "js" / "sw.js"
 def _json_login_required(request: HttpRequest) -> JsonResponse | None:
     if request.user.is_authenticated:
         return None
-    return JsonResponse({"error": "login_required", "message": "log in first"}, status=401)
+    return JsonResponse({"error": "login_required", "message": gettext("log in first")}, status=401)
 
 
 @require_GET
@@ -51,7 +52,8 @@ def mark_read(request: HttpRequest) -> HttpResponse:
         raw = [part for value in request.POST.getlist("ids") for part in value.split(",")]
         if not raw or not all(part.strip().isdigit() for part in raw):
             return JsonResponse(
-                {"error": "bad_request", "message": "ids: notification ids, or all=1"}, status=400
+                {"error": "bad_request", "message": gettext("ids: notification ids, or all=1")},
+                status=400,
             )
         ids = [int(part) for part in raw]
     marked = services.mark_read(user_id=request.user.pk, ids=ids)
@@ -86,7 +88,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
                 email=request.POST.get(f"{kind}-email") == "1",
                 push=request.POST.get(f"{kind}-push") == "1",
             )
-        messages.success(request, "Your notification settings are saved.")
+        messages.success(request, gettext("Your notification settings are saved."))
         return redirect("notifications:settings")
     context: dict[str, Any] = {
         "choices": [

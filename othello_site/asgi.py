@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from accounts.middleware import SocketLanguage  # noqa: E402
 from bots.middleware import TokenAuthMiddleware  # noqa: E402
 from bots.routing import websocket_urlpatterns as bot_websockets  # noqa: E402
 from games.realtime.routing import websocket_urlpatterns  # noqa: E402
@@ -41,9 +42,12 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(
-                # A Bearer token on the handshake acts as its account (a bad one: refused).
-                TokenAuthMiddleware(
-                    URLRouter([*bot_websockets, *websocket_urlpatterns, *pairing_urlpatterns])
+                # The visitor's language for the consumer's words (accounts.middleware).
+                SocketLanguage(
+                    # A Bearer token on the handshake acts as its account (a bad one: refused).
+                    TokenAuthMiddleware(
+                        URLRouter([*bot_websockets, *websocket_urlpatterns, *pairing_urlpatterns])
+                    )
                 )
             )
         ),

@@ -191,6 +191,7 @@ INSTALLED_APPS = [
     "games",
     "pairing",
     "players",
+    "challenges",
     "bots",
     "home",
     "manual",

@@ -29,9 +29,10 @@ urlpatterns = [
     path("notifications/", include("notifications.urls")),
     path("sw.js", notification_views.service_worker, name="service_worker"),
     path("accounts/", include("django.contrib.auth.urls")),
-    # Before games' routes: bots.urls holds /games/<id>/decline/ and /players/bots/
-    # (before the players' /players/<username>/).
+    # Before games' routes: challenges.urls holds /games/<id>/decline/, and both hold
+    # routes under /players/ (before the players' /players/<username>/).
     path("", include("bots.urls")),
+    path("", include("challenges.urls")),
     path("players/", include("players.urls")),
     path("", include("games.urls")),
 ]

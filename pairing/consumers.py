@@ -22,8 +22,10 @@ import asyncio
 import weakref
 from typing import Any
 
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
+from accounts.languages import of_scope
 from accounts.players import Player, spoken_name
 from broadcast import account_group
 from games import selectors
@@ -75,7 +77,7 @@ def _request(scope: Any, player: Player, message: dict[str, Any]) -> SeekRequest
     user = scope.get("user")
     account = user if user is not None and user.is_authenticated else None
     name = spoken_name(scope["session"], user)
-    return SeekRequest(player, account, name, message, timezone.now())
+    return SeekRequest(player, account, name, message, timezone.now(), of_scope(scope))
 
 
 def _seek_many(
@@ -88,11 +90,12 @@ def _seek_many(
     stored = [seek for seek in made if not isinstance(seek, PairingError)]
     sockets = lobby_sockets(seek.session_key for seek in stored)
     answers: list[tuple[dict[str, Any], bool] | PairingError] = []
-    for seek in made:
+    for (scope, _, _), seek in zip(asked, made, strict=True):
         if isinstance(seek, PairingError):
             answers.append(seek)
         else:
-            answers.append((seek_json(seek), sockets.get(seek.session_key, 0) > 1))
+            with translation.override(of_scope(scope)):  # each seeker's own words
+                answers.append((seek_json(seek), sockets.get(seek.session_key, 0) > 1))
     return answers
 
 
@@ -202,10 +205,10 @@ class LobbyConsumer(DirectDispatchConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             if text_data is None:
-                raise GameError("bad_request", "binary frames are not accepted")
+                raise GameError("bad_request", gettext("binary frames are not accepted"))
             message = parse_message(text_data, MESSAGE_TYPES)
             if self.bell_only:
-                raise GameError("bad_request", "this socket hears notifications only")
+                raise GameError("bad_request", gettext("this socket hears notifications only"))
             if message["type"] == "seek":
                 seek, tabs = await _seeks_here().seek(self.scope, self.player, message)
                 self.sought: dict[str, Any] | None = message

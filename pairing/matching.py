@@ -6,7 +6,8 @@ it and applying its answer. DESIGN.md ("Pairing") pins the rules:
 
 - two seeks are compatible when they are in the same pool (kind, size, clock settings
   and ``rated`` equal: ``pool_key``), come from different sessions and different
-  accounts, and each player's rating lies within the other's window;
+  accounts, neither account blocks the other (``apart``), and each player's rating lies
+  within the other's window;
 - a seeker's window is its ``range`` when given (absolute bounds, never widened), else
   its rating +- (200 + 20 x seconds waited);
 - among compatible seeks the closest ratings pair first, then the longest waiting.
@@ -22,7 +23,7 @@ it and applying its answer. DESIGN.md ("Pairing") pins the rules:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,12 +76,25 @@ def window(seeker: Seeker) -> tuple[float, float]:
     return seeker.rating - half, seeker.rating + half
 
 
-def compatible(a: Seeker, b: Seeker) -> bool:
+def compatible(a: Seeker, b: Seeker, apart: Collection[frozenset[int]] = frozenset()) -> bool:
     """Whether ``a`` and ``b`` may play each other: one pool, two sessions, two accounts
-    (or guests), each rating within the other's window."""
+    (or guests) not kept ``apart`` (pairs of accounts of which one blocks the other),
+    each rating within the other's window.
+
+    >>> ann = Seeker("ann", "p", 1500.0, None, 0.0, "s1", 1)
+    >>> bob = Seeker("bob", "p", 1500.0, None, 0.0, "s2", 2)
+    >>> compatible(ann, bob), compatible(ann, bob, {frozenset((1, 2))})
+    (True, False)
+    """
     if a.pool != b.pool or a.session == b.session:
         return False
     if a.account is not None and a.account == b.account:
+        return False
+    if (
+        a.account is not None
+        and b.account is not None
+        and frozenset((a.account, b.account)) in apart
+    ):
         return False
     low_a, high_a = window(a)
     low_b, high_b = window(b)
@@ -94,8 +108,11 @@ def score(a: Seeker, b: Seeker) -> tuple[float, float, float]:
     return abs(a.rating - b.rating), -first, -second
 
 
-def pairs(seekers: Iterable[Seeker]) -> list[tuple[str, str]]:
-    """The pairs to make now, as ``(id, id)``, best first; no seeker in two pairs.
+def pairs(
+    seekers: Iterable[Seeker], apart: Collection[frozenset[int]] = frozenset()
+) -> list[tuple[str, str]]:
+    """The pairs to make now, as ``(id, id)``, best first; no seeker in two pairs, no two
+    accounts kept ``apart`` (one blocks the other) paired.
 
     Greedy, as lila's pools: every compatible pair among each seeker's ``NEIGHBOURS``
     nearest compatible ones above it by rating, taken in ``score`` order while both are
@@ -113,7 +130,7 @@ def pairs(seekers: Iterable[Seeker]) -> list[tuple[str, str]]:
             for other in members[index + 1 :]:
                 if other.rating > high or found == NEIGHBOURS:
                     break
-                if compatible(seeker, other):
+                if compatible(seeker, other, apart):
                     found += 1
                     first, second = sorted((seeker, other), key=lambda s: (-s.waited, s.id))
                     candidates.append((score(seeker, other), first.id, second.id))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from games.models import Game
 
@@ -37,7 +38,9 @@ class Seek(models.Model):
     rating = models.FloatField()
     created_at = models.DateTimeField()
     alone_since = models.DateTimeField(
-        null=True, blank=True, help_text="When its session's last lobby socket closed."
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("When its session's last lobby socket closed."),
     )
 
     def __str__(self) -> str:

@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.rules.base import ENGLISH, Words, gettext_noop
 from pairing.matching import pool_key
+
+_KINDS = {"othello": gettext_noop("Othello"), "go": gettext_noop("Go")}
 
 
 @dataclass(frozen=True)
@@ -42,7 +45,14 @@ class Pool:
     @property
     def game(self) -> str:
         """The game and board, as the grid heads the pool: ``Othello 8x8``."""
-        return f"{self.kind.title()} {self.size}\N{MULTIPLICATION SIGN}{self.size}"
+        return self.game_in(ENGLISH)
+
+    def game_in(self, words: Words) -> str:
+        """``game`` in ``words``' language."""
+        return words.gettext("%(kind)s %(size)s×%(size)s") % {  # noqa: RUF001
+            "kind": words.gettext(_KINDS[self.kind]),
+            "size": self.size,
+        }
 
 
 def _fischer(minutes: int, seconds: int) -> Pool:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
+from types import SimpleNamespace
 from typing import Any
 
 from django.db.models import Count
+from django.utils import translation
+from django.utils.translation import gettext
 
 from games.models import Game
 from games.rules.clock import SETTINGS, TimeControl
@@ -67,8 +70,16 @@ def seek_json(seek: Seek) -> dict[str, Any]:
 def seek_words(seek: Seek) -> str:
     """What a seek looks for, in the create form's words: "Go 9x9, 2 min, +5 s per move
     (Fischer)", "Othello 8x8, no clock" (with the multiplication sign)."""
-    clock = TimeControl.from_json(seek.time_control).describe() if seek.time_control else "no clock"
-    return f"{Game.Kind(seek.kind).label} {seek.size}\N{MULTIPLICATION SIGN}{seek.size}, {clock}"
+    clock = (
+        TimeControl.from_json(seek.time_control).describe(translation)
+        if seek.time_control
+        else gettext("no clock")
+    )
+    return gettext("%(kind)s %(size)s×%(size)s, %(clock)s") % {  # noqa: RUF001
+        "kind": Game.Kind(seek.kind).label,
+        "size": seek.size,
+        "clock": clock,
+    }
 
 
 def pairing_of(game: Game) -> Pairing | None:
@@ -84,7 +95,7 @@ def pools(*, logged_in: bool) -> dict[str, Any]:
     entries = [
         {
             "index": index,
-            "pool": pool,
+            "pool": SimpleNamespace(label=pool.label, game=pool.game_in(translation)),
             "casual": pool.key(rated=False),
             "rated": pool.key(rated=True),
             "waiting": counts.get(pool.key(rated=False), 0),
@@ -133,9 +144,10 @@ def paired_json(game: Game, pairing: Pairing) -> dict[str, Any]:
     """G's ``paired``: ``{"pool"`` (in words: "rated Othello 8x8, 3 min + 2 s"),
     ``"ratings": {"black", "white"}`` (each seeker's when paired), ``"seek"`` (the fields
     that seek in the same pool again, as the home page's query takes them)``}``."""
+    # In English: G is one message for every viewer, and this part is kept per process.
     clock = TimeControl.from_json(game.time_control).describe() if game.time_control else "no clock"
     mode = "rated" if pairing.rated else "casual"
-    kind = Game.Kind(game.kind).label
+    kind = "Othello" if game.kind == Game.Kind.OTHELLO else "Go"
     return {
         "pool": f"{mode} {kind} {game.size}\N{MULTIPLICATION SIGN}{game.size}, {clock}",
         "ratings": {"black": pairing.black_rating, "white": pairing.white_rating},

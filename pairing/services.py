@@ -38,7 +38,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_lazy
 
 import broadcast
 from accounts import selectors as accounts
@@ -112,13 +113,15 @@ def seeker_group(session_key: str) -> str:
 class SeekRequest:
     """One ``seek`` message to store (``seek_many``): ``player`` seeks with the message's
     fields; ``user``: the account (None for a guest), whose rating counts; ``name``: the
-    seat's name once paired."""
+    seat's name once paired; ``language``: the one its refusal is written in (its socket's;
+    None: the active one)."""
 
     player: Player
     user: Any
     name: str
     message: dict[str, Any]
     now: datetime.datetime
+    language: str | None = None
 
 
 def seek(
@@ -153,7 +156,8 @@ def seek_many(requests: Sequence[SeekRequest]) -> list[Seek | PairingError]:
     users: list[Any] = []
     for request in requests:
         try:
-            made.append(_new_seek(request, bots=bots))
+            with translation.override(request.language or translation.get_language()):
+                made.append(_new_seek(request, bots=bots))
             users.append(request.user)
         except PairingError as error:
             made.append(error)
@@ -182,18 +186,20 @@ def _new_seek(request: SeekRequest, *, bots: set[int]) -> Seek:
     ``seek`` (``bots``: the accounts among the requests' that are bots)."""
     player, message = request.player, request.message
     if not player.session_key:
-        raise PairingError("bad_request", "Seeking needs a session: load a page first")
+        raise PairingError("bad_request", gettext("Seeking needs a session: load a page first"))
     kind, size, control = _game_fields(message)
     rated = message.get("rated", False)
     if not isinstance(rated, bool):
-        raise PairingError("bad_request", "Rated must be yes or no (true or false)", field="rated")
+        raise PairingError(
+            "bad_request", gettext("Rated must be yes or no (true or false)"), field="rated"
+        )
     if rated and control is None:
-        raise PairingError("bad_request", "A rated game needs a clock", field="rated")
+        raise PairingError("bad_request", gettext("A rated game needs a clock"), field="rated")
     bounds = _range(message.get("range"))
     if rated and player.user_id is None:
-        raise PairingError("login_required", "log in to play rated games")
+        raise PairingError("login_required", gettext("log in to play rated games"))
     if player.user_id in bots:
-        raise PairingError("bad_request", "Bots do not seek: people challenge them")
+        raise PairingError("bad_request", gettext("Bots do not seek: people challenge them"))
     clock = control.to_json() if control is not None else None
     category = matching.category(kind, size, clock)
     return Seek(
@@ -258,22 +264,32 @@ def _checked_fields(
 def _check_game_fields(message: dict[str, Any]) -> tuple[str, int, TimeControl | None]:
     kind = message.get("kind")
     if not isinstance(kind, str) or kind not in SIZES:
-        raise PairingError("bad_request", "The game must be Othello or Go", field="kind")
+        raise PairingError("bad_request", gettext("The game must be Othello or Go"), field="kind")
     clock = message.get("clock", "none")
     if not isinstance(clock, str):
-        raise PairingError("bad_request", "The clock must be one of the systems", field="clock")
+        raise PairingError(
+            "bad_request", gettext("The clock must be one of the systems"), field="clock"
+        )
     data: dict[str, Any] = {"kind": kind, "clock": clock}
     for field in ("size", *SETTINGS):
         value = message.get(field)
         if value is None:
             continue
         if not is_int(value):
-            words, unit = SETTING_NAMES.get(field, ("The board size", ""))
-            whole = f"a whole number of {unit}" if unit else "a whole number"
-            raise PairingError("bad_request", f"{words} must be {whole}", field=field)
+            setting, unit = SETTING_NAMES.get(field, (gettext_lazy("The board size"), ""))
+            whole = (
+                gettext("%(setting)s must be a whole number of %(unit)s")
+                if unit
+                else gettext("%(setting)s must be a whole number")
+            )
+            raise PairingError(
+                "bad_request",
+                whole % {"setting": gettext(setting), "unit": gettext(unit) if unit else ""},
+                field=field,
+            )
         data[field] = value
     if "size" not in data:
-        raise PairingError("bad_request", "The board size is needed", field="size")
+        raise PairingError("bad_request", gettext("The board size is needed"), field="size")
     form = NewGameForm(data)
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
@@ -296,8 +312,11 @@ def _range(value: object) -> tuple[float, float] | None:
         return float(value[0]), float(value[1])
     raise PairingError(
         "bad_request",
-        f"The opponent's rating: a lowest and a highest rating from 0 to {RATING_LIMIT:g}, "
-        "the lowest first",
+        gettext(
+            "The opponent's rating: a lowest and a highest rating from 0 "
+            "to %(rating_limit)s, the lowest first"
+        )
+        % {"rating_limit": format(RATING_LIMIT, "g")},
         field="range",
     )
 
@@ -423,9 +442,11 @@ def wave(*, now: datetime.datetime | None = None, process: str = "") -> list[Gam
         # A seek left alone (its page reloading) waits: its player would not hear of it.
         present = Seek.objects.filter(alone_since=None)
         seekers = [seeker(seek, now=now) for seek in present]
+        # Two accounts of which one blocks the other are never paired.
+        apart = accounts.kept_apart(found.account for found in seekers)
         # One lobby message for the whole wave (each game's join would send one).
         with events.lobby_held():
-            return _make(matching.pairs(seekers))
+            return _make(matching.pairs(seekers, apart))
 
 
 def _make(pairs: list[tuple[str, str]]) -> list[Game]:
@@ -523,7 +544,10 @@ def pair_many(pairs: list[tuple[int, int]], *, tell: bool = True) -> list[Game]:
 
 def _new_pair(first: Seek, second: Seek) -> services.NewPair:
     if first.pool != second.pool:
-        raise PairingError("bad_request", f"seeks {first.pk} and {second.pk}: not one pool")
+        raise PairingError(
+            "bad_request",
+            gettext("seeks %(pk)s and %(pk2)s: not one pool") % {"pk": first.pk, "pk2": second.pk},
+        )
     return services.NewPair(
         first=services.Seat(_player(first), first.name),
         second=services.Seat(_player(second), second.name),

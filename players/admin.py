@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.admin import GameAdmin
 from games.models import Game
@@ -58,7 +59,7 @@ class RatingChangeAdmin(ReadOnly):
     list_select_related = ("user", "game")
     ordering = ("-ended_at", "-pk")
 
-    @admin.display(description="game", ordering="game__finished_at")
+    @admin.display(description=gettext_lazy("game"), ordering="game__finished_at")
     def game_link(self, change: RatingChange) -> SafeString:
         url = reverse("admin:games_game_change", args=[change.game_id])
         return format_html('<a href="{}">{}</a>', url, change.game.public_id)
@@ -77,14 +78,21 @@ class RatedGameAdmin(GameAdmin):
         return request.user.has_perm("players.change_ratingchange")
 
     @admin.action(
-        description="Annul the selected games' ratings (cheating): undone for both players, "
-        "later games recomputed",
+        description=gettext_lazy(
+            "Annul the selected games' ratings (cheating): undone for both players, "
+            "later games recomputed"
+        ),
         permissions=["annul"],
     )
     def annul_ratings(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         annulled = ratings.annul(games=queryset.only("pk"))
         self.message_user(
             request,
-            f"Annulled the ratings of {annulled} game(s); the ratings were recomputed.",
+            ngettext(
+                "Annulled the ratings of %(count)d game; the ratings were recomputed.",
+                "Annulled the ratings of %(count)d games; the ratings were recomputed.",
+                annulled,
+            )
+            % {"count": annulled},
             messages.SUCCESS,
         )

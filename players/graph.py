@@ -11,6 +11,8 @@ import math
 from collections.abc import Sequence
 from html import escape
 
+from games.rules.base import ENGLISH, Words
+
 WIDTH = 400
 HEIGHT = 150
 LEFT = 40
@@ -69,11 +71,13 @@ def rating_graph(
     first: datetime.datetime,
     last: datetime.datetime,
     label: str,
+    words: Words = ENGLISH,
 ) -> str:
     """The SVG element (a string) of a rating's history: ``start`` (the rating before
     the first game), then ``ratings`` (after each game, in order), across by game; the
     first and last games' days under the axis; at most ``POINTS`` drawn, the last
-    always. ``label`` names it for screen readers, followed by where it went."""
+    always. ``label`` names it for screen readers, followed by where it went (in ``words``'
+    language)."""
     if not ratings:
         return ""
     values = [start, *ratings]
@@ -98,10 +102,11 @@ def rating_graph(
     dots = coords[-1:] if thinned else coords
     days = first.date().isoformat(), last.date().isoformat()
     games = len(ratings)
-    name = (
-        f"{label}: from {start:.0f} to {ratings[-1]:.0f} "
-        f"over {games} game{'s' if games != 1 else ''}"
-    )
+    name = words.ngettext(
+        "%(label)s: from %(start)s to %(end)s over %(games)s game",
+        "%(label)s: from %(start)s to %(end)s over %(games)s games",
+        games,
+    ) % {"label": label, "start": f"{start:.0f}", "end": f"{ratings[-1]:.0f}", "games": games}
     parts = [
         f'<svg class="rating-graph" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="{escape(name)}" xmlns="http://www.w3.org/2000/svg">',

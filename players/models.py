@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy
 
 from players import glicko2
 
@@ -24,9 +25,9 @@ class Rating(models.Model):
     rating = models.FloatField(default=glicko2.NEW_PLAYER.rating)
     rd = models.FloatField(default=glicko2.NEW_PLAYER.rd)
     volatility = models.FloatField(default=glicko2.NEW_PLAYER.volatility)
-    games = models.PositiveIntegerField(default=0, help_text="Rated games counted.")
+    games = models.PositiveIntegerField(default=0, help_text=gettext_lazy("Rated games counted."))
     last_played_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the last rated game counted ended."
+        null=True, blank=True, help_text=gettext_lazy("When the last rated game counted ended.")
     )
 
     class Meta:
@@ -68,7 +69,9 @@ class RatingChange(models.Model):
     rd_after = models.FloatField()
     volatility_after = models.FloatField()
     change = models.FloatField()
-    ended_at = models.DateTimeField(help_text="When the game ended: the order of the history.")
+    ended_at = models.DateTimeField(
+        help_text=gettext_lazy("When the game ended: the order of the history.")
+    )
     annulled = models.BooleanField(default=False)
 
     class Meta:

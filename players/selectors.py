@@ -113,11 +113,12 @@ def activity(user: AbstractBaseUser) -> tuple[list[Game], bool]:
     return [game for game in not_over if game.status in IN_PLAY], online
 
 
-def profile_json(user: AbstractBaseUser) -> dict[str, Any]:
+def profile_json(user: AbstractBaseUser, *, viewer: Any = None) -> dict[str, Any]:
     """``GET /players/<username>.json``: username, bot, joined, online, ratings per
-    category, results, the ids of the games being played."""
+    category, results, the ids of the games being played, how many follow it; and for
+    the account itself (``viewer``), whom it follows (``following_json``)."""
     playing, online = activity(user)
-    return {
+    found = {
         "username": user.get_username(),
         "bot": accounts.is_bot(user),
         "joined": user.date_joined.isoformat(),  # type: ignore[attr-defined]
@@ -125,7 +126,34 @@ def profile_json(user: AbstractBaseUser) -> dict[str, Any]:
         "ratings": {rating.category: rating_json(rating) for rating in ratings_of(user)},
         "results": results_of(user),
         "playing": [game.public_id for game in playing],
+        "followers": accounts.follower_count(user),
     }
+    if viewer is not None and viewer.pk == user.pk:
+        found["following"] = following_json(user)
+    return found
+
+
+def following(user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """The accounts ``user`` follows, by username: each ``{"player" (the account),
+    "online", "playing" (its games being played, newest first)}``."""
+    rows = []
+    for followed in accounts.followed_accounts(user.pk):
+        playing, online = activity(followed)
+        rows.append({"player": followed, "online": online, "playing": playing})
+    return rows
+
+
+def following_json(user: AbstractBaseUser) -> list[dict[str, Any]]:
+    """``"following"`` of the account's own profile JSON: ``[{"username", "online",
+    "playing": [game ids]}]``."""
+    return [
+        {
+            "username": row["player"].get_username(),
+            "online": row["online"],
+            "playing": [game.public_id for game in row["playing"]],
+        }
+        for row in following(user)
+    ]
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,24 @@
-"""HTTP of the players' world: profiles (page and JSON) and leaderboards (page and JSON).
+"""HTTP of the players' world: profiles (page and JSON), following and blocking, the
+players' search, leaderboards (page and JSON).
 
-Thin: parse, one selector each, render."""
+Thin: parse, one selector or service each, render."""
 
 from __future__ import annotations
 
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts import selectors as accounts
+from accounts import services as relations
 from games.models import Game
-from players import glicko2, graph, selectors
+from players import glicko2, graph, profiles, selectors
+from players.templatetags.players import category_name
 
 
 def _player_or_404(username: str) -> AbstractBaseUser:
@@ -33,7 +40,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "rating": rating,
             "rank": selectors.rating_json(rating)["rank"],
             "graph": _graph(
-                history.get(rating.category), f"{user.get_username()}'s {rating.category} rating"
+                history.get(rating.category),
+                gettext("%(player)s's %(category)s rating")
+                % {"player": user.get_username(), "category": category_name(rating.category)},
             ),
         }
         for rating in selectors.ratings_of(user)
@@ -50,7 +59,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "kinds": Game.Kind.choices,
         "results_choices": selectors.RESULTS,
         "provisional_rd": glicko2.PROVISIONAL_RD,
+        "followers": accounts.follower_count(user),
+        "parts": profiles.profile_parts(request, user),
     }
+    viewer = request.user
+    if viewer.is_authenticated and viewer.pk != user.pk:
+        context["follows"] = accounts.follows(viewer.pk, user.pk)
+        context["blocks"] = accounts.blocks(viewer.pk, user.pk)
     return render(request, "players/profile.html", context)
 
 
@@ -63,13 +78,66 @@ def _graph(history: selectors.History | None, label: str) -> str:
         first=history.first,
         last=history.last,
         label=label,
+        words=translation,
     )
 
 
 @require_GET
 def profile_json(request: HttpRequest, username: str) -> JsonResponse:
     """`GET /players/<username>.json`; 404 for an unknown name."""
-    return JsonResponse(selectors.profile_json(_player_or_404(username)))
+    user = _player_or_404(username)
+    # The account itself sees whom it follows: the one query more, of the session.
+    return JsonResponse(selectors.profile_json(user, viewer=request.user))
+
+
+@require_GET
+def search_json(request: HttpRequest) -> JsonResponse:
+    """`GET /players/search.json?q=PREFIX`: `{"players": [{"username", "bot"}]}`, up to
+    10 whose username starts with PREFIX (in any case), shortest first."""
+    found = accounts.names_starting(request.GET.get("q", "")[:150])
+    return JsonResponse({"players": [{"username": name, "bot": bot} for name, bot in found]})
+
+
+@require_GET
+def search(request: HttpRequest) -> HttpResponse:
+    """`GET /players/search/?q=NAME` (the header's search box without its script): 302 to
+    the profile of the account named NAME in any case, else of the first whose name
+    starts so; 404 for none."""
+    query = request.GET.get("q", "").strip()[:150]
+    user = accounts.account_named(query, any_case=True) if query else None
+    if user is None:
+        found = accounts.names_starting(query)
+        if not found:
+            raise Http404("no such player")
+        return redirect("players:profile", username=found[0][0])
+    return redirect("players:profile", username=user.get_username())
+
+
+RELATIONS = {
+    "follow": relations.follow,
+    "unfollow": relations.unfollow,
+    "block": relations.block,
+    "unblock": relations.unblock,
+}
+
+
+@login_required
+@require_POST
+def relation(request: HttpRequest, username: str, action: str) -> HttpResponse:
+    """`POST /players/<username>/follow/`, `/unfollow/`, `/block/`, `/unblock/` (logged
+    in): 302 to the profile; 400 `{"error": "bad_request", "message"}` for no such
+    player or oneself."""
+    user = accounts.account_named(username)
+    try:
+        if user is None:
+            raise relations.RelationError(_("no such player"))
+        if action in ("follow", "unfollow"):
+            RELATIONS[action](follower_id=request.user.pk, followed_id=user.pk)
+        else:
+            RELATIONS[action](blocker_id=request.user.pk, blocked_id=user.pk)
+    except relations.RelationError as error:
+        return JsonResponse({"error": "bad_request", "message": str(error)}, status=400)
+    return redirect("players:profile", username=user.get_username())
 
 
 @require_GET

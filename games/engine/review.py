@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.rules import Position, new_position
-from games.rules.base import Color, Point
+from games.rules.base import ENGLISH, Color, Point, Words, gettext_noop
 
 from .accuracy import Played, game_accuracy, win_percent
 
@@ -44,7 +44,11 @@ JUDGEMENTS = ("inaccuracy", "mistake", "blunder")
 """The judgements from the mildest, each for a loss at least its threshold."""
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """How the move list marks each judgement."""
-_NAMED = {"inaccuracy": "an inaccuracy", "mistake": "a mistake", "blunder": "a blunder"}
+_NAMED = {
+    "inaccuracy": gettext_noop("an inaccuracy"),
+    "mistake": gettext_noop("a mistake"),
+    "blunder": gettext_noop("a blunder"),
+}
 
 OTHELLO_THRESHOLDS = (4, 8, 16)
 """The losses in discs that make an inaccuracy, a mistake, a blunder on 8x8."""
@@ -112,10 +116,15 @@ def judgement(loss: float, *, kind: str, size: int) -> str | None:
     return named
 
 
-def _amount(value: float, unit: str) -> str:
+def _amount(value: float, unit: str, words: Words) -> str:
     """``16 discs``, ``1 disc``, ``7.5 points``."""
-    number = f"{value:g}"
-    return f"{number} {unit}" if value == 1 else f"{number} {unit}s"
+    number = 1 if value == 1 else 2  # the English plural: "0.5 points"
+    amount = (
+        words.ngettext("%(number)s disc", "%(number)s discs", number)
+        if unit == "disc"
+        else words.ngettext("%(number)s point", "%(number)s points", number)
+    )
+    return amount % {"number": f"{value:g}"}
 
 
 def advice(
@@ -127,28 +136,46 @@ def advice(
     judged: str | None,
     unit: str,
     automatic: bool = False,
+    words: Words = ENGLISH,
 ) -> str:
-    """What move ``played`` (in the game's notation) did for its ``mover``, in words:
-    what it cost (``loss``, in ``unit``: ``disc`` or ``point``) and the move ``best`` the
-    engine preferred there, marked as the move list marks the judgement ``judged``.
+    """What move ``played`` (in the game's notation) did for its ``mover``, in words
+    (``words``' language, English by default): what it cost (``loss``, in ``unit``:
+    ``disc`` or ``point``) and the move ``best`` the engine preferred there, marked as the
+    move list marks the judgement ``judged``.
 
     >>> advice(mover=Color.WHITE, played="g1", best="h1", loss=16, judged="blunder", unit="disc")
     "White's g1?? cost 16 discs, a blunder; h1 was best."
     >>> advice(mover=Color.BLACK, played="D4", best="D4", loss=0, judged=None, unit="point")
     "Black's D4 was the best move."
     """
-    who = "Black" if mover is Color.BLACK else "White"
+    black = mover is Color.BLACK
     if automatic:
-        return f"{who} passed: no move to play."
-    move = f"{who}'s {played}{MARKS.get(judged or '', '')}"
+        if black:
+            return words.gettext("Black passed: no move to play.")
+        return words.gettext("White passed: no move to play.")
+    marked = f"{played}{MARKS.get(judged or '', '')}"
+    move = (words.gettext("Black's %(move)s") if black else words.gettext("White's %(move)s")) % {
+        "move": marked
+    }
     if loss > 0:
-        cost = f"{move} cost {_amount(loss, unit)}"
+        cost = words.gettext("%(move)s cost %(amount)s") % {
+            "move": move,
+            "amount": _amount(loss, unit, words),
+        }
         if judged:
-            cost += f", {_NAMED[judged]}"
-        return f"{cost}; {best} was best." if best else f"{cost}."
+            cost = words.gettext("%(cost)s, %(judgement)s") % {
+                "cost": cost,
+                "judgement": words.gettext(_NAMED[judged]),
+            }
+        if best:
+            return words.gettext("%(cost)s; %(best)s was best.") % {"cost": cost, "best": best}
+        return words.gettext("%(cost)s.") % {"cost": cost}
     if best is None or best == played:
-        return f"{move} was the best move."
-    return f"{move} cost nothing; {best} was as good."
+        return words.gettext("%(move)s was the best move.") % {"move": move}
+    return words.gettext("%(move)s cost nothing; %(best)s was as good.") % {
+        "move": move,
+        "best": best,
+    }
 
 
 @functools.cache
@@ -170,9 +197,10 @@ def annotate(
     *,
     kind: str,
     size: int,
+    words: Words = ENGLISH,
 ) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
     """The review's positions ``plies`` (as stored) with what each move meant for its
-    mover, and each player's summary.
+    mover (in ``words``' language), and each player's summary.
 
     ``moves`` are the game's placements and passes in order, as ``(colour, point or
     None)``. Each position after a move (k >= 1) gains ``best_for_mover`` (the best move
@@ -192,7 +220,7 @@ def annotate(
         automatic = kind == "othello" and point is None
         best = before["best"]
         loss = entry["loss"]
-        words = advice(
+        said = advice(
             mover=mover,
             played="pass" if point is None else _start(kind, size).format_point(point),
             best=_named(kind, size, best),
@@ -200,8 +228,9 @@ def annotate(
             judged=entry["judgement"],
             unit=unit,
             automatic=automatic,
+            words=words,
         )
-        annotated.append({**entry, "best_for_mover": best, "advice": words})
+        annotated.append({**entry, "best_for_mover": best, "advice": said})
         value = before["eval"] if mover is Color.BLACK else -before["eval"]
         played.append(Played(mover=mover, before=value, loss=loss, counted=not automatic))
         if not automatic:

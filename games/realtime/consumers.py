@@ -21,6 +21,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from django.utils.translation import gettext
+
+from accounts import selectors as accounts
 from accounts.players import Player, spoken_name
 from games import limits, selectors, services
 from games.realtime import events
@@ -52,6 +55,9 @@ MESSAGE_TYPES = (
 # The chat's own limit (DESIGN.md, "Table talk"): 5 messages a socket within 10 s.
 CHAT_MESSAGES = 5
 CHAT_WINDOW = 10.0
+BLOCKS_READ_EVERY = 10.0
+"""Seconds a socket trusts its reader's blocks before reading them again (a block made
+during a game hides the blocked account's lines within this)."""
 
 
 def _perform(message: dict[str, Any], *, player: Player, game_id: str, scope: Any) -> None:
@@ -82,8 +88,10 @@ def _spoken_name(scope: Any) -> str:
     return spoken_name(scope.get("session"), scope.get("user"))
 
 
-def _chat_history(game_id: str) -> dict[str, Any]:
-    messages = [selectors.chat_json(message) for message in services.chat_history(game_id)]
+def _chat_history(game_id: str, blocked: set[int]) -> dict[str, Any]:
+    """The chat so far, without the lines of the accounts the reader blocks."""
+    said = services.chat_history(game_id)
+    messages = [selectors.chat_json(message) for message in said if message.user_id not in blocked]
     return {"type": "chat_history", "messages": messages}
 
 
@@ -117,7 +125,8 @@ class GameConsumer(DirectDispatchConsumer):
             # Read again once in the group, so that no move can fall between state and
             # events; then the chat so far.
             await self.send_json({"type": "state", "game": await self._state()})
-            await self.send_json(await database(_chat_history, self.game_id))
+            blocked = await self._blocked()
+            await self.send_json(await database(_chat_history, self.game_id, blocked))
         except GameError:
             await self.close(code=CLOSE_TRY_AGAIN_LATER)
 
@@ -133,7 +142,9 @@ class GameConsumer(DirectDispatchConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None:
-            await self._send_error(GameError("bad_request", "binary frames are not accepted"))
+            await self._send_error(
+                GameError("bad_request", gettext("binary frames are not accepted"))
+            )
             return
         try:
             message = parse_message(text_data, MESSAGE_TYPES)
@@ -143,7 +154,8 @@ class GameConsumer(DirectDispatchConsumer):
             if message["type"] == "chat" and not self.chat_rate.hit(time.monotonic()):
                 raise GameError(
                     "rate_limited",
-                    f"at most {CHAT_MESSAGES} chat messages within {CHAT_WINDOW:g} s",
+                    gettext("at most %(chat_messages)s chat messages within %(chat_window)s s")
+                    % {"chat_messages": CHAT_MESSAGES, "chat_window": format(CHAT_WINDOW, "g")},
                 )
             await database(
                 _perform, message, player=self.player, game_id=self.game_id, scope=self.scope
@@ -174,8 +186,28 @@ class GameConsumer(DirectDispatchConsumer):
         await self.send(text_data=events.personal(event, self._you(event)))
 
     async def game_chat(self, event: dict[str, Any]) -> None:
-        """A chat message, from `events.broadcast_chat`."""
+        """A chat message, from `events.broadcast_chat`; not sent to a reader who blocks
+        its author."""
+        author = event.get("author")
+        if author is not None and self.player.user_id is not None:
+            try:
+                if author in await self._blocked():
+                    return
+            except GameError:
+                pass  # the database is down: the blocks last read stand
         await self.send(text_data=event["whole"])
+
+    async def _blocked(self) -> set[int]:
+        """The accounts this socket's reader blocks, read again every
+        ``BLOCKS_READ_EVERY`` seconds."""
+        now = time.monotonic()
+        read_at, blocked = getattr(self, "blocks_read", (None, set()))
+        if self.player.user_id is None:
+            return set()
+        if read_at is None or now - read_at >= BLOCKS_READ_EVERY:
+            blocked = await database(accounts.blocked_ids, self.player.user_id)
+            self.blocks_read = (now, blocked)
+        return blocked
 
     async def game_rematch(self, event: dict[str, Any]) -> None:
         """The rematch has begun: its id, from `events.broadcast_rematch`."""

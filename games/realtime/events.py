@@ -59,7 +59,8 @@ def broadcast_undone(game: Game) -> None:
 def broadcast_chat(game: Game, message: ChatMessage) -> None:
     """Send ``game.chat`` (one message of the game's chat, said just now) to the group."""
     text = json.dumps({"type": "chat", "message": chat_json(message)}, separators=(",", ":"))
-    _send(game, {"type": "game.chat", "whole": text})
+    # The author's account: a reader who blocks it is not sent the line.
+    _send(game, {"type": "game.chat", "whole": text, "author": message.user_id})
 
 
 def broadcast_rematch(game: Game, new: Game) -> None:

@@ -13,6 +13,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError
+from django.utils.translation import gettext
 
 import broadcast
 from games.services import GameError
@@ -33,17 +34,23 @@ def parse_message(text: str, types: tuple[str, ...]) -> dict[str, Any]:
     # surrogatepass: a lone surrogate (which no UTF-8 frame carries, but a test client
     # can pass) is measured rather than raising.
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise GameError("bad_request", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+        raise GameError(
+            "bad_request",
+            gettext("messages are limited to %(max_message_bytes)s bytes")
+            % {"max_message_bytes": MAX_MESSAGE_BYTES},
+        )
     try:
         message = json.loads(text)
     except ValueError:
-        raise GameError("bad_request", "the message is not JSON") from None
+        raise GameError("bad_request", gettext("the message is not JSON")) from None
     except RecursionError:
-        raise GameError("bad_request", "the message is nested too deeply") from None
+        raise GameError("bad_request", gettext("the message is nested too deeply")) from None
     if not isinstance(message, dict):
-        raise GameError("bad_request", "the message must be a JSON object")
+        raise GameError("bad_request", gettext("the message must be a JSON object"))
     if message.get("type") not in types:
-        raise GameError("bad_request", f"type must be one of {', '.join(types)}")
+        raise GameError(
+            "bad_request", gettext("type must be one of %(types)s") % {"types": ", ".join(types)}
+        )
     return message
 
 
@@ -61,7 +68,9 @@ async def database(call: Callable[..., _Result], *args: Any, **kwargs: Any) -> _
         try:
             return await database_sync_to_async(call)(*args, **kwargs)
         except (OperationalError, InterfaceError):
-            raise GameError("unavailable", "the database cannot be reached: try again") from None
+            raise GameError(
+                "unavailable", gettext("the database cannot be reached: try again")
+            ) from None
         finally:
             layer = get_channel_layer()
             for group, event in kept:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.rules.base import gettext_noop
+
 from .base import (
     Color,
     Diff,
@@ -56,7 +58,9 @@ def _kind(kind: str) -> type[OthelloPosition] | type[GoPosition]:
     try:
         return KINDS[kind]
     except KeyError:
-        raise RulesError(f"unknown game kind {kind!r}: expected othello or go") from None
+        raise RulesError(
+            gettext_noop("unknown game kind %(kind)s: expected othello or go"), kind=repr(kind)
+        ) from None
 
 
 def new_position(kind: str, size: int) -> Position:

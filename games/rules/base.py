@@ -11,7 +11,7 @@ import abc
 import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Self
+from typing import Any, Literal, Protocol, Self
 
 Point = tuple[int, int]
 Action = Literal["place", "pass"]
@@ -47,8 +47,75 @@ class Color(enum.Enum):
         return f"Color.{self.name}"
 
 
+# Words a person reads. The rules import no Django: a message is marked with
+# ``gettext_noop`` (the name Django's makemessages collects) and kept as a template with
+# named parameters, and the caller translates it with its own ``Words``
+# (``django.utils.translation`` itself) when it shows it.
+
+
+def gettext_noop(message: str) -> str:
+    """``message`` unchanged, marked for the translators' catalogues."""
+    return message
+
+
+class Words(Protocol):
+    """A translator: Django's ``django.utils.translation`` module is one."""
+
+    def gettext(self, message: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, number: int) -> str: ...
+
+
+class English:
+    """The words as written: English, no catalogue."""
+
+    @staticmethod
+    def gettext(message: str) -> str:
+        return message
+
+    @staticmethod
+    def ngettext(singular: str, plural: str, number: int) -> str:
+        return singular if number == 1 else plural
+
+
+ENGLISH = English()
+
+
+class Term(str):
+    """A word given as a message's parameter that is itself translated (a setting's name,
+    a unit): marked with ``gettext_noop`` where it is written."""
+
+    __slots__ = ()
+
+
+def translated(template: str, params: Mapping[str, object], words: Words) -> str:
+    """``template`` in ``words``' language, filled with ``params`` (a ``Term`` or a
+    ``RulesError`` among them translated too)."""
+    filled = {name: _translated(value, words) for name, value in params.items()}
+    text = words.gettext(template)
+    return text % filled if params else text
+
+
+def _translated(value: object, words: Words) -> object:
+    if isinstance(value, Term):
+        return words.gettext(value) if value else value  # gettext("") is the header
+    translate = getattr(value, "translated", None)  # an error given as a parameter
+    return translate(words) if callable(translate) else value
+
+
 class RulesError(ValueError):
-    """Base of the errors the rules raise."""
+    """Base of the errors the rules raise. ``str()`` is the English message; the
+    ``template`` (marked for translation) and its ``params`` let a caller show it in
+    another language: ``translated(words)``."""
+
+    def __init__(self, message: str, /, **params: object) -> None:
+        super().__init__(translated(message, params, ENGLISH))
+        self.template = message
+        self.params = params
+
+    def translated(self, words: Words) -> str:
+        """The message in ``words``' language."""
+        return translated(self.template, self.params, words)
 
 
 class InvalidMoveError(RulesError):
@@ -161,7 +228,11 @@ class BoardPosition(abc.ABC):
 
     def _off_board(self, written: object) -> InvalidMoveError:
         """The error for ``written`` (a point, or its text) naming no point of this board."""
-        return InvalidMoveError(f"{written!r} is not a point of the {self.size}x{self.size} board")
+        return InvalidMoveError(
+            gettext_noop("%(written)s is not a point of the %(size)sx%(size)s board"),
+            written=repr(written),
+            size=self.size,
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt from the snapshot: pickle and copy cannot set immutable slots one by

@@ -39,24 +39,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from games.rules.base import ENGLISH, Term, Words, gettext_noop, translated
+
 System = Literal["fischer", "byoyomi", "canadian", "absolute", "correspondence"]
 SYSTEMS: tuple[System, ...] = ("fischer", "byoyomi", "canadian", "absolute", "correspondence")
 # The systems' names as players write them in a sentence.
-SYSTEM_NAMES: dict[System, str] = {
-    "fischer": "Fischer",
-    "byoyomi": "byo-yomi",
-    "canadian": "Canadian",
-    "absolute": "absolute",
-    "correspondence": "correspondence",
+SYSTEM_NAMES: dict[System, Term] = {
+    "fischer": Term(gettext_noop("Fischer")),
+    "byoyomi": Term(gettext_noop("byo-yomi")),
+    "canadian": Term(gettext_noop("Canadian")),
+    "absolute": Term(gettext_noop("absolute")),
+    "correspondence": Term(gettext_noop("correspondence")),
 }
 SETTINGS = ("main_time", "increment", "periods", "period_time", "stones", "days")
 SETTING_NAMES = {
-    "main_time": ("Main time", "seconds"),
-    "increment": ("The increment", "seconds"),
-    "periods": ("The number of periods", ""),
-    "period_time": ("A period", "seconds"),
-    "stones": ("The stones to play in a period", ""),
-    "days": ("The days per move", "days"),
+    "main_time": (Term(gettext_noop("Main time")), Term(gettext_noop("seconds"))),
+    "increment": (Term(gettext_noop("The increment")), Term(gettext_noop("seconds"))),
+    "periods": (Term(gettext_noop("The number of periods")), Term("")),
+    "period_time": (Term(gettext_noop("A period")), Term(gettext_noop("seconds"))),
+    "stones": (Term(gettext_noop("The stones to play in a period")), Term("")),
+    "days": (Term(gettext_noop("The days per move")), Term(gettext_noop("days"))),
 }
 """Each setting in a player's words, and its unit (the create form's labels say the same)."""
 
@@ -70,11 +72,19 @@ would leave the other side moving with no clock running."""
 
 
 class TimeControlError(ValueError):
-    """Settings that make no time control; ``field`` names the first one at fault."""
+    """Settings that make no time control; ``field`` names the first one at fault.
+    ``str()`` is the English message, ``translated(words)`` the message in another
+    language."""
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, field: str, message: str, /, **params: object) -> None:
+        super().__init__(translated(message, params, ENGLISH))
         self.field = field
+        self.template = message
+        self.params = params
+
+    def translated(self, words: Words) -> str:
+        """The message in ``words``' language."""
+        return translated(self.template, self.params, words)
 
 
 @dataclass(frozen=True)
@@ -151,26 +161,40 @@ class TimeControl:
         others dropped. Raises TimeControlError (naming the field) for an unknown system, a
         missing setting, one that is not an integer, or one out of range (LIMITS)."""
         if system not in SYSTEMS:
-            raise TimeControlError("clock", f"The clock must be one of none, {', '.join(SYSTEMS)}")
+            raise TimeControlError(
+                "clock",
+                gettext_noop("The clock must be one of none, %(systems)s"),
+                systems=", ".join(SYSTEMS),
+            )
         values: dict[str, int] = {}
         for field in NEEDS[system]:
             value = settings.get(field)
             words, unit = SETTING_NAMES[field]
+            named = {"setting": words, "system": SYSTEM_NAMES[system], "unit": unit}
             if value is None:
-                article = "an" if SYSTEM_NAMES[system][0] in "aeiou" else "a"
-                raise TimeControlError(
-                    field, f"{words} is needed for {article} {SYSTEM_NAMES[system]} clock"
+                needed = (
+                    gettext_noop("%(setting)s is needed for an %(system)s clock")
+                    if SYSTEM_NAMES[system][0] in "aeiou"
+                    else gettext_noop("%(setting)s is needed for a %(system)s clock")
                 )
+                raise TimeControlError(field, needed, **named)
             if not isinstance(value, int) or isinstance(value, bool):
-                whole = f"a whole number of {unit}" if unit else "a whole number"
-                raise TimeControlError(field, f"{words} must be {whole}")
+                whole = (
+                    gettext_noop("%(setting)s must be a whole number of %(unit)s")
+                    if unit
+                    else gettext_noop("%(setting)s must be a whole number")
+                )
+                raise TimeControlError(field, whole, **named)
             low, high = LIMITS[field]
             if field == "main_time" and system in ("fischer", "absolute"):
                 low = 1  # no main time: no time at all
             if not low <= value <= high:
-                raise TimeControlError(
-                    field, f"{words} must be from {low:,} to {high:,} {unit}".strip()
+                between = (
+                    gettext_noop("%(setting)s must be from %(low)s to %(high)s %(unit)s")
+                    if unit
+                    else gettext_noop("%(setting)s must be from %(low)s to %(high)s")
                 )
+                raise TimeControlError(field, between, low=f"{low:,}", high=f"{high:,}", **named)
             values[field] = value
         return cls(system=system, **values)
 
@@ -183,53 +207,87 @@ class TimeControl:
         """The time control ``to_json`` gave."""
         return cls.build(data["system"], **{field: data.get(field) for field in SETTINGS})
 
-    def describe(self) -> str:
-        """In a player's words, naming the system: ``5 min, +3 s per move (Fischer)``,
-        ``10 min + 5 x 30 s (byo-yomi)``, ``3 days a move (correspondence)`` ...
+    def describe(self, words: Words = ENGLISH) -> str:
+        """In a player's words (``words``' language, English by default), naming the
+        system: ``5 min, +3 s per move (Fischer)``, ``10 min + 5 x 30 s (byo-yomi)``,
+        ``3 days a move (correspondence)`` ...
 
         >>> TimeControl.fischer(main_time=300, increment=3).describe()
         '5 min, +3 s per move (Fischer)'
         >>> TimeControl.canadian(main_time=1200, stones=25, period_time=300).describe()
         '20 min + 25 moves in 5 min (Canadian)'
         """
-        return f"{self._settings_in_words()} ({SYSTEM_NAMES[self.system]})"
+        return words.gettext("%(settings)s (%(system)s)") % {
+            "settings": self._settings_in_words(words),
+            "system": words.gettext(SYSTEM_NAMES[self.system]),
+        }
 
-    def _settings_in_words(self) -> str:
-        main = _duration(self.main_time or 0)
+    def _settings_in_words(self, words: Words) -> str:
+        main = _duration(self.main_time or 0, words)
+        period = _duration(self.period_time or 0, words)
         if self.system == "fischer":
             if not self.increment:
-                return f"{main}, no increment"
-            return f"{main}, +{_duration(self.increment)} per move"
+                return words.gettext("%(main)s, no increment") % {"main": main}
+            return words.gettext("%(main)s, +%(increment)s per move") % {
+                "main": main,
+                "increment": _duration(self.increment, words),
+            }
         if self.system == "absolute":
-            return f"{main} in all"
+            return words.gettext("%(main)s in all") % {"main": main}
         if self.system == "byoyomi":
-            return f"{main} + {self.periods} x {_duration(self.period_time or 0)}"
+            return words.gettext("%(main)s + %(periods)s x %(period)s") % {
+                "main": main,
+                "periods": self.periods,
+                "period": period,
+            }
         if self.system == "canadian":
-            return f"{main} + {self.stones} moves in {_duration(self.period_time or 0)}"
-        return f"{self.days} day{'s' if self.days != 1 else ''} a move"
+            return words.ngettext(
+                "%(main)s + %(stones)s move in %(period)s",
+                "%(main)s + %(stones)s moves in %(period)s",
+                self.stones or 0,
+            ) % {"main": main, "stones": self.stones, "period": period}
+        return words.ngettext("%(days)s day a move", "%(days)s days a move", self.days or 0) % {
+            "days": self.days
+        }
 
-    def side_in_words(self, side: SideClock) -> str:
-        """One side's clock in words, for people reading a record: ``4:32 + 3 periods of
-        30 s``, ``0:21 left in the period, 2 periods of 30 s in all``, ``3:10 for 12 more
-        moves``, ``2 d 1:02:03 for this move``.
+    def side_in_words(self, side: SideClock, words: Words = ENGLISH) -> str:
+        """One side's clock in words (``words``' language, English by default), for
+        people reading a record: ``4:32 + 3 periods of 30 s``, ``0:21 left in the period,
+        2 periods of 30 s in all``, ``3:10 for 12 more moves``, ``2 d 1:02:03 for this
+        move``.
 
         >>> TimeControl.byoyomi(main_time=600, periods=5, period_time=30).side_in_words(
         ...     SideClock(remaining_ms=272_000, periods=3))
         '4:32 + 3 periods of 30 s'
         """
-        left = _clock_time(side.remaining_ms)
-        period = _duration(self.period_time or 0)
+        left = _clock_time(side.remaining_ms, words)
+        period = _duration(self.period_time or 0, words)
         if self.system == "byoyomi":
-            periods = f"{side.periods} period{'s' if side.periods != 1 else ''} of {period}"
+            periods = words.ngettext(
+                "%(periods)s period of %(period)s",
+                "%(periods)s periods of %(period)s",
+                side.periods or 0,
+            ) % {"periods": side.periods, "period": period}
             if side.overtime:
-                return f"{left} left in the period, {periods} in all"
-            return f"{left} + {periods}"
+                return words.gettext("%(left)s left in the period, %(periods)s in all") % {
+                    "left": left,
+                    "periods": periods,
+                }
+            return words.gettext("%(left)s + %(periods)s") % {"left": left, "periods": periods}
         if self.system == "canadian":
             if side.overtime:
-                return f"{left} for {side.stones} more moves"
-            return f"{left}, then {self.stones} moves in {period}"
+                return words.ngettext(
+                    "%(left)s for %(stones)s more move",
+                    "%(left)s for %(stones)s more moves",
+                    side.stones or 0,
+                ) % {"left": left, "stones": side.stones}
+            return words.ngettext(
+                "%(left)s, then %(stones)s move in %(period)s",
+                "%(left)s, then %(stones)s moves in %(period)s",
+                self.stones or 0,
+            ) % {"left": left, "stones": self.stones, "period": period}
         if self.system == "correspondence":
-            return f"{left} for this move"
+            return words.gettext("%(left)s for this move") % {"left": left}
         return left
 
     # The clock
@@ -376,20 +434,25 @@ LIMITS: dict[str, tuple[int, int]] = {
 }
 
 
-def _clock_time(ms: int) -> str:
+def _clock_time(ms: int, words: Words = ENGLISH) -> str:
     """As a clock shows it: ``4:05``, ``1:02:03``, ``2 d 1:02:03`` (whole seconds, down)."""
     days, seconds = divmod(max(0, ms) // 1000, 86_400)
     hours, seconds = divmod(seconds, 3600)
     minutes, seconds = divmod(seconds, 60)
     shown = f"{hours}:{minutes:02}:{seconds:02}" if hours or days else f"{minutes}:{seconds:02}"
-    return f"{days} d {shown}" if days else shown
+    if not days:
+        return shown
+    return words.gettext("%(days)s d %(time)s") % {"days": days, "time": shown}
 
 
-def _duration(seconds: int) -> str:
+def _duration(seconds: int, words: Words = ENGLISH) -> str:
     if seconds and seconds % 3600 == 0:
-        return f"{seconds // 3600} h"
+        return words.gettext("%(hours)s h") % {"hours": seconds // 3600}
     if seconds and seconds % 60 == 0:
-        return f"{seconds // 60} min"
+        return words.gettext("%(minutes)s min") % {"minutes": seconds // 60}
     if seconds > 60:
-        return f"{seconds // 60} min {seconds % 60} s"
-    return f"{seconds} s"
+        return words.gettext("%(minutes)s min %(seconds)s s") % {
+            "minutes": seconds // 60,
+            "seconds": seconds % 60,
+        }
+    return words.gettext("%(seconds)s s") % {"seconds": seconds}

@@ -46,6 +46,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Self
 
+from games.rules.base import gettext_noop
+
 from .base import (
     EMPTY,
     BoardPosition,
@@ -134,7 +136,9 @@ def _geometry(size: int) -> _Geometry:
 
 def _check_size(size: object) -> int:
     if type(size) is not int or size not in SIZES:
-        raise RulesError(f"a Go board has an odd size from 3 to 19, not {size!r}")
+        raise RulesError(
+            gettext_noop("a Go board has an odd size from 3 to 19, not %(size)s"), size=repr(size)
+        )
     return size
 
 
@@ -522,7 +526,7 @@ class GoPosition(BoardPosition):
         own = self._own
         if move.action == "pass":
             if self._passes >= 2:
-                raise IllegalMoveError("play is over: both sides passed")
+                raise IllegalMoveError(gettext_noop("play is over: both sides passed"))
             after = self._make(
                 self._geometry,
                 self._stones,
@@ -535,7 +539,7 @@ class GoPosition(BoardPosition):
             return after, Diff(_COLOR[own], "pass")
         index = self._index(move.point)
         if self._passes >= 2:
-            raise IllegalMoveError("play is over: both sides passed")
+            raise IllegalMoveError(gettext_noop("play is over: both sides passed"))
         placement = self._placement(index)
         if isinstance(placement, str):
             raise IllegalMoveError(placement)
@@ -640,8 +644,11 @@ class GoPosition(BoardPosition):
         match = _NOTATION.fullmatch(text.strip().upper())
         if match is None:
             raise InvalidMoveError(
-                f"{text!r} is not a point: expected a column letter (not I) and a row number, "
-                "e.g. D4"
+                gettext_noop(
+                    "%(text)s is not a point: expected a column letter (not I) "
+                    "and a row number, e.g. D4"
+                ),
+                text=repr(text),
             )
         point = (self.size - int(match[2]), COLUMNS.index(match[1]))
         if point not in self._geometry.index:
@@ -684,10 +691,18 @@ def _read_rows(rows: Sequence[str]) -> tuple[_Geometry, _Stones]:
     board: list[int] = []
     for row, line in enumerate(rows):
         if not isinstance(line, str) or len(line) != geometry.size:
-            raise RulesError(f"row {row + 1} is not a string of {geometry.size} points")
+            raise RulesError(
+                gettext_noop("row %(number)s is not a string of %(size)s points"),
+                number=row + 1,
+                size=geometry.size,
+            )
         for point in line:
             if point not in _LETTER:
-                raise RulesError(f"row {row + 1} has {point!r}: expected '.', 'B' or 'W'")
+                raise RulesError(
+                    gettext_noop("row %(number)s has %(point)s: expected '.', 'B' or 'W'"),
+                    number=row + 1,
+                    point=repr(point),
+                )
             board.append(_LETTER[point])
     stones = _Stones.of(geometry, board)
     for number, (_, liberties) in stones.chains.items():
@@ -736,8 +751,16 @@ def handicap_points(size: int, stones: int) -> tuple[Point, ...]:
     """
     counts = handicap_counts(size)
     if type(stones) is not int or stones not in counts:
-        allowed = f"{counts.start} to {counts.stop - 1} stones" if counts else "no handicap"
-        raise RulesError(f"a {size}x{size} board takes {allowed}, not {stones!r}")
+        takes = (
+            gettext_noop(
+                "a %(size)sx%(size)s board takes %(low)s to %(high)s stones, not %(stones)s"
+            )
+            if counts
+            else gettext_noop("a %(size)sx%(size)s board takes no handicap, not %(stones)s")
+        )
+        raise RulesError(
+            takes, size=size, low=counts.start, high=counts.stop - 1, stones=repr(stones)
+        )
     near = 2 if size < 13 else 3
     far, middle = size - 1 - near, size // 2
     corners = [(near, far), (far, near), (near, near), (far, far)][: min(stones, 4)]
@@ -814,9 +837,14 @@ def score(
     'B+5.5'
     """
     if method not in ("territory", "area"):
-        raise RulesError(f"unknown scoring method {method!r}: expected territory or area")
+        raise RulesError(
+            gettext_noop("unknown scoring method %(method)s: expected territory or area"),
+            method=repr(method),
+        )
     if isinstance(komi, bool) or not isinstance(komi, int | float) or not math.isfinite(komi):
-        raise RulesError(f"komi must be a finite number, not {komi!r}")
+        raise RulesError(
+            gettext_noop("komi must be a finite number, not %(komi)s"), komi=repr(komi)
+        )
     geometry = position._geometry
     board = position._stones.board.copy()
     dead_counts = {Color.BLACK: 0, Color.WHITE: 0}
@@ -824,7 +852,10 @@ def score(
         index = position._index(point)
         stone = board[index]
         if not stone:
-            raise RulesError(f"{position.format_point(point)} has no stone to mark dead")
+            raise RulesError(
+                gettext_noop("%(format_point)s has no stone to mark dead"),
+                format_point=position.format_point(point),
+            )
         dead_counts[_COLOR[3 - stone]] += 1
         board[index] = _EMPTY
     owned = _territory(geometry, board)

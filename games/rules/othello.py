@@ -37,6 +37,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NoReturn, Self
 
+from games.rules.base import Term, gettext_noop
+
 from .base import (
     EMPTY,
     BoardPosition,
@@ -102,7 +104,10 @@ def _geometry(size: int) -> _Geometry:
 
 def _check_size(size: object) -> int:
     if type(size) is not int or size < 4 or size % 2:
-        raise RulesError(f"an Othello board has an even size of at least 4, not {size!r}")
+        raise RulesError(
+            gettext_noop("an Othello board has an even size of at least 4, not %(size)s"),
+            size=repr(size),
+        )
     return size
 
 
@@ -260,7 +265,11 @@ class OthelloPosition(BoardPosition):
         black = white = 0
         for row, line in enumerate(rows):
             if not isinstance(line, str) or len(line) != geometry.size:
-                raise RulesError(f"row {row + 1} is not a string of {geometry.size} squares")
+                raise RulesError(
+                    gettext_noop("row %(number)s is not a string of %(size)s squares"),
+                    number=row + 1,
+                    size=geometry.size,
+                )
             for col, square in enumerate(line):
                 bit = 1 << geometry.bit_index[(row, col)]
                 if square == "B":
@@ -268,7 +277,11 @@ class OthelloPosition(BoardPosition):
                 elif square == "W":
                     white |= bit
                 elif square != EMPTY:
-                    raise RulesError(f"row {row + 1} has {square!r}: expected '.', 'B' or 'W'")
+                    raise RulesError(
+                        gettext_noop("row %(number)s has %(square)s: expected '.', 'B' or 'W'"),
+                        number=row + 1,
+                        square=repr(square),
+                    )
         if not isinstance(to_move, Color):
             raise RulesError(f"to_move must be a Color, not {to_move!r}")
         return cls._make(geometry, black, white, to_move)
@@ -299,8 +312,11 @@ class OthelloPosition(BoardPosition):
         for point in geometry.points_of(discs & ~_group(geometry, centre, discs)):
             where = position.format_point(point)
             raise RulesError(
-                f"the disc on {where} is apart from the others: "
-                "every disc is placed next to one already on the board"
+                gettext_noop(
+                    "the disc on %(where)s is apart from the others: every disc "
+                    "is placed next to one already on the board"
+                ),
+                where=where,
             )
         return position
 
@@ -436,20 +452,26 @@ class OthelloPosition(BoardPosition):
 
     def _refuse_pass(self) -> NoReturn:
         if self._over:
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError(gettext_noop("the game is over"))
         name = self.to_move.name.capitalize()
-        raise IllegalMoveError(f"{name} has a legal move and may not pass")
+        raise IllegalMoveError(
+            gettext_noop("%(name)s has a legal move and may not pass"), name=Term(name)
+        )
 
     def _refuse_placement(self, placed: int, point: Point) -> NoReturn:
         where = self.format_point(point)
         if self._over:
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError(gettext_noop("the game is over"))
         if (self._black | self._white) & placed:
-            raise IllegalMoveError(f"{where} is occupied")
+            raise IllegalMoveError(gettext_noop("%(where)s is occupied"), where=where)
         name = self.to_move.name.capitalize()
         if not self._legal:
-            raise IllegalMoveError(f"{where} flips nothing: {name} has no legal move and must pass")
-        raise IllegalMoveError(f"{where} flips nothing")
+            raise IllegalMoveError(
+                gettext_noop("%(where)s flips nothing: %(name)s has no legal move and must pass"),
+                where=where,
+                name=Term(name),
+            )
+        raise IllegalMoveError(gettext_noop("%(where)s flips nothing"), where=where)
 
     # Notation
 
@@ -472,7 +494,10 @@ class OthelloPosition(BoardPosition):
         match = _NOTATION.fullmatch(text.strip().lower())
         if match is None:
             raise InvalidMoveError(
-                f"{text!r} is not a point: expected a column letter and a row number, e.g. f5"
+                gettext_noop(
+                    "%(text)s is not a point: expected a column letter and a row number, e.g. f5"
+                ),
+                text=repr(text),
             )
         point = (int(match[2]) - 1, _column_number(match[1]))
         if point not in self._geometry.bit_index:

@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterator
 from typing import TextIO
 
+from games.rules.base import gettext_noop
+
 from .base import (
     Color,
     IllegalMoveError,
@@ -83,7 +85,9 @@ def _one_based(position: OthelloPosition, row: str, col: str) -> Point:
     """The point of the 1-based ``row`` and ``col``; ``InvalidMoveError`` off the board."""
     point = (int(row) - 1, int(col) - 1)
     if not (0 <= point[0] < position.size and 0 <= point[1] < position.size):
-        raise InvalidMoveError(f"rows and columns go from 1 to {position.size} on this board")
+        raise InvalidMoveError(
+            gettext_noop("rows and columns go from 1 to %(size)s on this board"), size=position.size
+        )
     return point
 
 
@@ -253,14 +257,19 @@ def _console_point(position: OthelloPosition, command: str) -> Point:
     if match is None:
         if not command[0].isalpha() or not command[-1].isdigit():
             raise InvalidMoveError(
-                f"Unknown command {command!r}: type a move (f5, or row and column: 5 6), "
-                "pass or quit"
+                gettext_noop(
+                    "Unknown command %(command)s: type a move (f5, or row and "
+                    "column: 5 6), pass or quit"
+                ),
+                command=repr(command),
             )
         return position.parse_point(command)
     try:
         return _one_based(position, match[1], match[2])
     except InvalidMoveError as error:
-        raise InvalidMoveError(f"No square {command!r}: {error}") from None
+        raise InvalidMoveError(
+            gettext_noop("No square %(command)s: %(error)s"), command=repr(command), error=error
+        ) from None
 
 
 def _prompt(position: OthelloPosition) -> str:

@@ -57,6 +57,8 @@ from typing import Any, Literal, NamedTuple
 
 from sgfmill import sgf_grammar, sgf_properties  # type: ignore[import-untyped]
 
+from games.rules.base import Term, gettext_noop
+
 from . import Position, new_position
 from .base import EMPTY, Color, Diff, InvalidMoveError, Move, Point, RulesError
 from .clock import TimeControl, TimeControlError
@@ -210,7 +212,11 @@ def sgf_point(point: Point, size: int) -> str:
     """
     row, col = point
     if not (size <= len(_LETTERS) and 0 <= row < size and 0 <= col < size):
-        raise InvalidMoveError(f"{point!r} is not a point of the {size}x{size} board")
+        raise InvalidMoveError(
+            gettext_noop("%(point)s is not a point of the %(size)sx%(size)s board"),
+            point=repr(point),
+            size=size,
+        )
     return _LETTERS[col] + _LETTERS[row]
 
 
@@ -225,7 +231,11 @@ def parse_sgf_point(text: str, size: int) -> Point:
     """
     letters = _LETTERS[:size]
     if len(text) != 2 or text[0] not in letters or text[1] not in letters:
-        raise InvalidMoveError(f"{text!r} is not a point of the {size}x{size} board in SGF")
+        raise InvalidMoveError(
+            gettext_noop("%(text)s is not a point of the %(size)sx%(size)s board in SGF"),
+            text=repr(text),
+            size=size,
+        )
     return letters.index(text[1]), letters.index(text[0])
 
 
@@ -253,9 +263,14 @@ def _serialise(tree: object) -> str:
 
 def _game_tree(record: GameRecord) -> object:
     if record.kind not in GAME_NUMBERS:
-        raise RecordError(f"unknown game kind {record.kind!r}: expected go or othello")
+        raise RecordError(
+            gettext_noop("unknown game kind %(kind)s: expected go or othello"),
+            kind=repr(record.kind),
+        )
     if not 1 <= record.size <= len(_LETTERS):
-        raise RecordError(f"an SGF board has 1 to 26 lines, not {record.size}")
+        raise RecordError(
+            gettext_noop("an SGF board has 1 to 26 lines, not %(size)s"), size=record.size
+        )
     root: PropertyMap = {
         "FF": [b"4"],
         "GM": [str(GAME_NUMBERS[record.kind]).encode()],
@@ -360,7 +375,10 @@ def import_sgf(text: str | bytes) -> GameRecord:
     """
     games = _parse_collection(text)
     if len(games) > 1:
-        raise RecordError(f"the file holds {len(games)} games: import them one at a time")
+        raise RecordError(
+            gettext_noop("the file holds %(count)s games: import them one at a time"),
+            count=len(games),
+        )
     return _read_game(*games[0])
 
 
@@ -377,7 +395,9 @@ def import_collection(text: str | bytes) -> list[GameRecord]:
         try:
             records.append(_read_game(*game))
         except RecordError as error:
-            raise RecordError(f"game {number}: {error}") from None
+            raise RecordError(
+                gettext_noop("game %(number)s: %(error)s"), number=number, error=error
+            ) from None
     return records
 
 
@@ -391,7 +411,10 @@ def _parse_collection(text: str | bytes) -> list[_Game]:
     try:
         trees = sgf_grammar.parse_sgf_collection(data)
     except ValueError as error:
-        raise RecordError(f"not an SGF file: {_parse_problem(str(error))}") from None
+        raise RecordError(
+            gettext_noop("not an SGF file: %(parse_problem)s"),
+            parse_problem=_parse_problem(str(error)),
+        ) from None
     return [_Game(list(sgf_grammar.main_sequence_iter(tree)), encoding) for tree in trees]
 
 
@@ -505,7 +528,7 @@ def _declared_encoding(root: PropertyMap) -> str | None:
     try:
         codecs.lookup(name)
     except LookupError:
-        raise RecordError(f"unknown character set CA[{name}]") from None
+        raise RecordError(gettext_noop("unknown character set CA[%(name)s]"), name=name) from None
     return name
 
 
@@ -537,7 +560,11 @@ class _Reader:
         try:
             return value.decode(self.encoding)
         except UnicodeDecodeError:
-            raise RecordError(f"{identifier} is not valid {self.encoding} text") from None
+            raise RecordError(
+                gettext_noop("%(identifier)s is not valid %(encoding)s text"),
+                identifier=identifier,
+                encoding=self.encoding,
+            ) from None
 
 
 def _kind(root: PropertyMap) -> GameKind:
@@ -546,18 +573,29 @@ def _kind(root: PropertyMap) -> GameKind:
         if raw == str(number):
             return kind
     raise RecordError(
-        f"unsupported game GM[{raw}]: only Go (GM[1]) and Othello (GM[2]) can be imported"
+        gettext_noop(
+            "unsupported game GM[%(raw)s]: only Go (GM[1]) and Othello (GM[2]) can be imported"
+        ),
+        raw=raw,
     )
 
 
 def _size(root: PropertyMap, kind: GameKind) -> int:
     raw = _ascii(root, "SZ", str(_DEFAULT_SIZES[kind]))
     if not raw.isdigit():
-        raise RecordError(f"SZ[{raw}] is not a board size: expected one number, e.g. SZ[19]")
+        raise RecordError(
+            gettext_noop("SZ[%(raw)s] is not a board size: expected one number, e.g. SZ[19]"),
+            raw=raw,
+        )
     size = int(raw)
     if size not in IMPORT_SIZES[kind]:
         raise RecordError(
-            f"board size {size} is not supported for {_GAME_NAMES[kind]}: {_SIZE_RULES[kind]} only"
+            gettext_noop(
+                "board size %(size)s is not supported for %(game_names)s: %(size_rules)s only"
+            ),
+            size=size,
+            game_names=_GAME_NAMES[kind],
+            size_rules=_SIZE_RULES[kind],
         )
     return size
 
@@ -567,7 +605,9 @@ def _komi(root: PropertyMap) -> float:
     try:
         komi: float = sgf_properties.interpret_real(raw.encode("ascii"))
     except ValueError:
-        raise RecordError(f"KM[{raw}] is not a komi: expected a number, e.g. KM[6.5]") from None
+        raise RecordError(
+            gettext_noop("KM[%(raw)s] is not a komi: expected a number, e.g. KM[6.5]"), raw=raw
+        ) from None
     return komi
 
 
@@ -599,8 +639,12 @@ def _setup_rows(root: PropertyMap, size: int) -> list[str]:
         for point in sorted(_read_points(root, identifier, size)):
             if point in named:
                 raise RecordError(
-                    f"the setup names {sgf_point(point, size)} in both {named[point]} "
-                    f"and {identifier}"
+                    gettext_noop(
+                        "the setup names %(sgf_point)s in both %(named)s and %(identifier)s"
+                    ),
+                    sgf_point=sgf_point(point, size),
+                    named=named[point],
+                    identifier=identifier,
                 )
             named[point] = identifier
             if identifier != "AE":
@@ -613,7 +657,10 @@ def _handicap(root: PropertyMap) -> int | None:
         return None
     raw = _ascii(root, "HA", "")
     if not raw.isdigit():
-        raise RecordError(f"HA[{raw}] is not a handicap: expected a number of stones, e.g. HA[2]")
+        raise RecordError(
+            gettext_noop("HA[%(raw)s] is not a handicap: expected a number of stones, e.g. HA[2]"),
+            raw=raw,
+        )
     return int(raw)
 
 
@@ -624,7 +671,9 @@ def _first_player(root: PropertyMap, rows: Sequence[str], handicap: int | None) 
         try:
             return Color.from_letter(raw.upper())
         except ValueError:
-            raise RecordError(f"PL[{raw}] is not a player: expected PL[B] or PL[W]") from None
+            raise RecordError(
+                gettext_noop("PL[%(raw)s] is not a player: expected PL[B] or PL[W]"), raw=raw
+            ) from None
     board = "".join(rows)
     if handicap is not None and handicap > 1 and "B" in board and "W" not in board:
         return Color.WHITE
@@ -634,7 +683,11 @@ def _first_player(root: PropertyMap, rows: Sequence[str], handicap: int | None) 
 def _setup_position(kind: GameKind, size: int, setup: Setup) -> Position:
     """The position ``setup`` lays out; ``RecordError`` for a board the game cannot have."""
     if len(setup.rows) != size:
-        raise RecordError(f"the setup has {len(setup.rows)} rows, not {size}")
+        raise RecordError(
+            gettext_noop("the setup has %(count)s rows, not %(size)s"),
+            count=len(setup.rows),
+            size=size,
+        )
     build: Callable[[Sequence[str], Color], Position] = (
         GoPosition.from_rows if kind == "go" else OthelloPosition.from_setup
     )
@@ -642,7 +695,9 @@ def _setup_position(kind: GameKind, size: int, setup: Setup) -> Position:
         return build(setup.rows, setup.to_move)
     except RulesError as error:
         raise RecordError(
-            f"the setup is not a legal {_GAME_NAMES[kind]} position: {error}"
+            gettext_noop("the setup is not a legal %(game_names)s position: %(error)s"),
+            game_names=_GAME_NAMES[kind],
+            error=error,
         ) from None
 
 
@@ -650,8 +705,11 @@ def _refuse_later_setup(nodes: Sequence[PropertyMap]) -> None:
     for number, node in enumerate(nodes[1:], start=1):
         if any(identifier in node for identifier in _SETUP):
             raise RecordError(
-                f"setup properties (AB/AW/AE) in node {number} are not supported: "
-                "only the root node may lay out the start position"
+                gettext_noop(
+                    "setup properties (AB/AW/AE) in node %(number)s are not "
+                    "supported: only the root node may lay out the start position"
+                ),
+                number=number,
             )
 
 
@@ -678,7 +736,10 @@ def _point(identifier: str, raw: bytes, size: int) -> Point:
         return parse_sgf_point(text, size)
     except InvalidMoveError:
         raise RecordError(
-            f"{identifier}[{text}] is not a point of the {size}x{size} board"
+            gettext_noop("%(identifier)s[%(text)s] is not a point of the %(size)sx%(size)s board"),
+            identifier=identifier,
+            text=text,
+            size=size,
         ) from None
 
 
@@ -693,11 +754,18 @@ def _move_nodes(nodes: Sequence[PropertyMap]) -> Iterator[tuple[int, PropertyMap
 
 def _entry(node: PropertyMap, number: int, size: int) -> _Entry:
     if "B" in node and "W" in node:
-        raise RecordError(f"move {number}: one node holds both B and W")
+        raise RecordError(
+            gettext_noop("move %(number)s: one node holds both B and W"), number=number
+        )
     color = Color.BLACK if "B" in node else Color.WHITE
     values = node[color.letter]
     if len(values) != 1:
-        raise RecordError(f"move {number}: {color.letter} has {len(values)} values")
+        raise RecordError(
+            gettext_noop("move %(number)s: %(color)s has %(count)s values"),
+            number=number,
+            color=color.letter,
+            count=len(values),
+        )
     raw = values[0]
     label = f"{color.letter}[{raw.decode('ascii', 'replace')}]"
     clock = _move_clock(node, color, number)
@@ -706,7 +774,9 @@ def _entry(node: PropertyMap, number: int, size: int) -> _Entry:
     try:
         point = _point(color.letter, raw, size)
     except RecordError as error:
-        raise RecordError(f"move {number}: {error}") from None
+        raise RecordError(
+            gettext_noop("move %(number)s: %(error)s"), number=number, error=error
+        ) from None
     return _Entry(color, Move.place(point), label, clock)
 
 
@@ -721,10 +791,21 @@ def _move_clock(node: PropertyMap, color: Color, number: int) -> MoveClock | Non
         overtime_left = int(overtime) if overtime else None
     except ValueError:
         raise RecordError(
-            f"move {number}: {color.letter}L[{left}] O{color.letter}[{overtime}] is no time left"
+            gettext_noop(
+                "move %(number)s: %(color)sL[%(left)s] O%(color)s[%(overtime)s] is no time left"
+            ),
+            number=number,
+            color=color.letter,
+            left=left,
+            overtime=overtime,
         ) from None
     if not math.isfinite(seconds):
-        raise RecordError(f"move {number}: {color.letter}L[{left}] is no time left")
+        raise RecordError(
+            gettext_noop("move %(number)s: %(color)sL[%(left)s] is no time left"),
+            number=number,
+            color=color.letter,
+            left=left,
+        )
     return MoveClock(max(0, round(seconds * 1000)), overtime_left)
 
 
@@ -733,7 +814,10 @@ def _check_dead(dead: frozenset[Point], final: Position) -> None:
     for row, col in sorted(dead):
         if rows[row][col] == EMPTY:
             where = final.format_point((row, col))
-            raise RecordError(f"MA marks a dead stone at {where}, but that point is empty")
+            raise RecordError(
+                gettext_noop("MA marks a dead stone at %(where)s, but that point is empty"),
+                where=where,
+            )
 
 
 def _result(text: str | None) -> str | None:
@@ -821,11 +905,17 @@ def _replay(start: Position, entries: Iterable[_Entry], *, fill_passes: bool) ->
         color = position.to_move
         where = _describe(number, entry, position)
         if entry.color is not None and entry.color is not color:
-            raise RecordError(f"{where}: it is {color.value}'s turn")
+            raise RecordError(
+                gettext_noop("%(where)s: it is %(color)s's turn"),
+                where=where,
+                color=Term(color.value),
+            )
         try:
             position, diff = position.play(entry.move)
         except RulesError as error:
-            raise RecordError(f"{where}: {error}") from None
+            raise RecordError(
+                gettext_noop("%(where)s: %(error)s"), where=where, error=error
+            ) from None
         yield _Step(color, entry.move, position, diff, entry.clock, number)
     if fill_passes and isinstance(position, OthelloPosition) and position.must_pass:
         yield _pass(position)[1]
@@ -859,7 +949,9 @@ def othello_transcript(record: GameRecord) -> str:
     """
     start = _transcript_start(record.kind, record.size)
     if record.setup is not None:
-        raise RecordError("a transcript starts from the standard position, not from a setup")
+        raise RecordError(
+            gettext_noop("a transcript starts from the standard position, not from a setup")
+        )
     return "".join(start.format_point(move.point) for _, move in record.moves if move.point)
 
 
@@ -879,7 +971,9 @@ def parse_othello_transcript(text: str) -> GameRecord:
             point = start.parse_point(square)
         except RulesError:
             raise RecordError(
-                f"move {number}: {square!r} is not a square of the 8x8 board"
+                gettext_noop("move %(number)s: %(square)s is not a square of the 8x8 board"),
+                number=number,
+                square=repr(square),
             ) from None
         entries.append(_Entry(None, Move.place(point)))
     played = list(_replay(start, entries, fill_passes=True))
@@ -894,5 +988,9 @@ def parse_othello_transcript(text: str) -> GameRecord:
 
 def _transcript_start(kind: str, size: int) -> OthelloPosition:
     if kind != "othello" or size != 8:
-        raise RecordError(f"a transcript is for 8x8 Othello only, not {size}x{size} {kind}")
+        raise RecordError(
+            gettext_noop("a transcript is for 8x8 Othello only, not %(size)sx%(size)s %(kind)s"),
+            size=size,
+            kind=kind,
+        )
     return OthelloPosition.start(8)

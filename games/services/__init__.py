@@ -31,7 +31,7 @@ from games.services.analysis import (
     sgf_comments,
     store_verdict,
 )
-from games.services.base import ERROR_CODES, GameError
+from games.services.base import ERROR_CODES, GameError, said
 from games.services.clock import credit_downtime, flag, flag_due
 from games.services.computer import (
     Turn,
@@ -126,6 +126,7 @@ __all__ = [
     "request_analysis",
     "resign",
     "resume",
+    "said",
     "say",
     "sgf_comments",
     "start_games",

@@ -20,7 +20,8 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from games import rules, selectors
 from games.engine.gnugo import gnugo_command
@@ -28,7 +29,15 @@ from games.engine.review import annotate, judgement, move_loss
 from games.models import Analysis, Game, Move
 from games.realtime import events
 from games.rules.base import Color
-from games.services.base import GameError, check_point_shape, is_int, locked, on_board, on_commit
+from games.services.base import (
+    GameError,
+    check_point_shape,
+    is_int,
+    locked,
+    on_board,
+    on_commit,
+    said,
+)
 
 __all__ = [
     "ENGINES",
@@ -86,7 +95,10 @@ def request_analysis(*, game_id: str) -> Analysis:
     game not finished, ``GameError("bad_request")`` for no game."""
     game = locked(game_id)
     if game.status != Game.Status.FINISHED:
-        raise NotFinished(f"the game is {game.status}: only a finished game is analysed")
+        raise NotFinished(
+            gettext("the game is %(status)s: only a finished game is analysed")
+            % {"status": game.get_status_display().lower()}
+        )
     analysis = Analysis.objects.filter(game=game).first()
     if analysis is None:
         analysis = Analysis.objects.create(
@@ -123,7 +135,9 @@ def analysis_json(game_id: str) -> dict[str, Any] | None:
         (Color(move.color), None if move.row is None else (move.row, move.col))
         for move in _played(game)
     ]
-    plies, summary = annotate(analysis.plies, moves, kind=str(game.kind), size=game.size)
+    plies, summary = annotate(
+        analysis.plies, moves, kind=str(game.kind), size=game.size, words=translation
+    )
     return {
         "status": analysis.status,
         "progress": analysis.progress,
@@ -200,16 +214,25 @@ def explore(*, game_id: str, ply: object, moves: object, engine: object = False)
     ``GameError("illegal_move")`` (the message says which move and why)."""
     game = Game.objects.filter(public_id=game_id).first() if isinstance(game_id, str) else None
     if game is None:
-        raise GameError("bad_request", f"there is no game {game_id!r}")
+        raise GameError(
+            "bad_request", gettext("there is no game %(game_id)s") % {"game_id": repr(game_id)}
+        )
     if game.status != Game.Status.FINISHED:
-        raise NotFinished("moves are explored once the game is finished")
+        raise NotFinished(gettext("moves are explored once the game is finished"))
     played = _played(game)
     if not is_int(ply) or not 0 <= ply <= len(played):  # type: ignore[operator]
-        raise GameError("bad_request", f"ply must be an integer from 0 to {len(played)}")
+        raise GameError(
+            "bad_request",
+            gettext("ply must be an integer from 0 to %(count)s") % {"count": len(played)},
+        )
     if not isinstance(moves, list) or len(moves) > EXPLORE_MOVES:
-        raise GameError("bad_request", f"moves must be a list of at most {EXPLORE_MOVES}")
+        raise GameError(
+            "bad_request",
+            gettext("moves must be a list of at most %(explore_moves)s")
+            % {"explore_moves": EXPLORE_MOVES},
+        )
     if not isinstance(engine, bool):
-        raise GameError("bad_request", "engine must be true or false")
+        raise GameError("bad_request", gettext("engine must be true or false"))
     position = rules.setup_position(str(game.kind), game.size, game.start)
     line: list[tuple[rules.Color, rules.Point | None]] = []
     for move in played[: int(ply)]:  # type: ignore[call-overload]
@@ -227,7 +250,10 @@ def explore(*, game_id: str, ply: object, moves: object, engine: object = False)
         try:
             position, diff = position.play(move)
         except rules.RulesError as error:
-            raise GameError("illegal_move", f"move {index + 1}: {error}") from None
+            raise GameError(
+                "illegal_move",
+                gettext("move %(number)s: %(error)s") % {"number": index + 1, "error": said(error)},
+            ) from None
         line.append((diff.color, diff.point))
         diffs.append(
             {

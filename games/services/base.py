@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_lazy
 
 from games import rules, signals
 from games.models import Game, Move
@@ -29,6 +30,17 @@ ERROR_CODES = (
     "not_your_turn",
     "illegal_move",
 )
+
+
+def said(error: Exception) -> str:
+    """``error``'s message in the active language: the rules' errors and the clock's carry
+    their message's template (``translated``); any other as written."""
+    translate = getattr(error, "translated", None)
+    return translate(translation) if callable(translate) else str(error)
+
+
+# The colours as a sentence names them ("it is black's turn").
+COLOR_WORDS = {"black": gettext_lazy("black"), "white": gettext_lazy("white")}
 
 
 class GameError(Exception):
@@ -55,11 +67,13 @@ def locked(game_id: str) -> Game:
     """The game ``game_id``, its row locked until the transaction ends. Raises
     GameError("bad_request") for an id that is no game."""
     if not isinstance(game_id, str):
-        raise GameError("bad_request", "game id must be a string")
+        raise GameError("bad_request", gettext("game id must be a string"))
     try:
         return Game.objects.select_for_update().get(public_id=game_id)
     except Game.DoesNotExist:
-        raise GameError("bad_request", f"there is no game {game_id!r}") from None
+        raise GameError(
+            "bad_request", gettext("there is no game %(game_id)s") % {"game_id": repr(game_id)}
+        ) from None
 
 
 # The fields of a request
@@ -68,27 +82,31 @@ def locked(game_id: str) -> Game:
 def check_ply(ply: object) -> None:
     """Raises GameError("bad_request") unless ``ply`` is an integer (not a bool)."""
     if not is_int(ply):
-        raise GameError("bad_request", "ply must be an integer")
+        raise GameError("bad_request", gettext("ply must be an integer"))
 
 
 def check_point_shape(point: object) -> None:
     """Raises GameError("bad_request") unless ``point`` is two integers."""
     if not (isinstance(point, list | tuple) and len(point) == 2 and all(map(is_int, point))):
-        raise GameError("bad_request", "point must be [row, col], two integers")
+        raise GameError("bad_request", gettext("point must be [row, col], two integers"))
 
 
 def on_board(game: Game, point: Any) -> rules.Point:
     """``point`` as a rules Point; GameError("bad_request") when off ``game``'s board."""
     row, col = point
     if not (0 <= row < game.size and 0 <= col < game.size):
-        raise GameError("bad_request", f"[{row}, {col}] is off the {game.size}x{game.size} board")
+        raise GameError(
+            "bad_request",
+            gettext("[%(row)s, %(col)s] is off the %(size)sx%(size)s board")
+            % {"row": row, "col": col, "size": game.size},
+        )
     return row, col
 
 
 def check_marking(marking: object) -> None:
     """Raises GameError("bad_request") unless ``marking`` is None or an integer."""
     if marking is not None and not is_int(marking):
-        raise GameError("bad_request", "marking must be an integer")
+        raise GameError("bad_request", gettext("marking must be an integer"))
 
 
 def is_int(value: object) -> bool:
@@ -102,13 +120,17 @@ def is_int(value: object) -> bool:
 def refuse_ended(game: Game) -> None:
     """Raises GameError("game_over") for a finished or aborted game."""
     if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
-        raise GameError("game_over", f"the game is {game.status}")
+        finished = game.status == Game.Status.FINISHED
+        raise GameError(
+            "game_over",
+            gettext("the game is finished") if finished else gettext("the game is aborted"),
+        )
 
 
 def refuse_waiting(game: Game) -> None:
     """Raises GameError("not_your_turn") while the game waits for an opponent."""
     if game.status == Game.Status.WAITING:
-        raise GameError("not_your_turn", "waiting for an opponent")
+        raise GameError("not_your_turn", gettext("waiting for an opponent"))
 
 
 def scoring_method(scoring: object) -> go.ScoringMethod:
@@ -117,7 +139,7 @@ def scoring_method(scoring: object) -> go.ScoringMethod:
         return "territory"
     if scoring == "area":
         return "area"
-    raise GameError("bad_request", "scoring must be territory or area")
+    raise GameError("bad_request", gettext("scoring must be territory or area"))
 
 
 # Writing

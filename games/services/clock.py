@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.models import Game, Move, ServerProcess
 from games.rules import Color
@@ -160,7 +161,7 @@ def on_time(service: Callable[..., Result]) -> Callable[..., Result]:
             return service(game_id=game_id, **kwargs)
         except TimeRanOut:
             flag(game_id=game_id)
-            raise GameError("game_over", "the game is over: time ran out") from None
+            raise GameError("game_over", gettext("the game is over: time ran out")) from None
 
     return checked
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from games import rules
 from games.models import ChatMessage, Color, Game, Move
 from games.rules import sgf
-from games.services.base import GameError, finish, move_row, running_score
+from games.services.base import GameError, finish, move_row, running_score, said
 from games.services.lobby import NAME_MAX_LENGTH, OTHELLO_MAX_SIZE
 from games.services.scoring import count
 
@@ -32,12 +33,14 @@ def import_game(*, record: sgf.GameRecord) -> Game:
     """
     if record.kind == Game.Kind.OTHELLO and record.size > OTHELLO_MAX_SIZE:
         raise GameError(
-            "bad_request", f"Othello boards are at most {OTHELLO_MAX_SIZE}x{OTHELLO_MAX_SIZE}"
+            "bad_request",
+            gettext("Othello boards are at most %(othello_max_size)sx%(othello_max_size)s")
+            % {"othello_max_size": OTHELLO_MAX_SIZE},
         )
     try:
         played = sgf.replay(record)
     except sgf.RecordError as error:
-        raise GameError("bad_request", str(error)) from None
+        raise GameError("bad_request", said(error)) from None
     position = played[-1][0] if played else sgf.start_position(record)
     game = Game(
         kind=record.kind,

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts import selectors as accounts
 from accounts.players import GUEST_NAME, Player
@@ -34,6 +35,7 @@ from games.services.base import (
     on_commit,
     refuse_ended,
     running_score,
+    said,
     scoring_method,
 )
 
@@ -95,7 +97,7 @@ def create_game(
     )
     if reserved_for is not None:
         if opponent != "human" or reserved_for == player.user_id:
-            raise GameError("bad_request", "a challenge is for another person")
+            raise GameError("bad_request", gettext("a challenge is for another person"))
         game.reserved_for_id = reserved_for
     game.save()
     nudge_computer(game)
@@ -121,24 +123,29 @@ def _new_game(
     ``player`` seated under ``name`` (``_seat_name``'s)."""
     _check_rated(rated, player=player, opponent=opponent, time_control=time_control)
     if kind not in rules.KINDS:
-        raise GameError("bad_request", f"kind must be one of {', '.join(rules.KINDS)}")
+        raise GameError(
+            "bad_request",
+            gettext("kind must be one of %(kinds)s") % {"kinds": ", ".join(rules.KINDS)},
+        )
     if not is_int(size):
-        raise GameError("bad_request", "size must be an integer")
+        raise GameError("bad_request", gettext("size must be an integer"))
     if kind == Game.Kind.OTHELLO and size > OTHELLO_MAX_SIZE:
         raise GameError(
-            "bad_request", f"Othello boards are at most {OTHELLO_MAX_SIZE}x{OTHELLO_MAX_SIZE}"
+            "bad_request",
+            gettext("Othello boards are at most %(othello_max_size)sx%(othello_max_size)s")
+            % {"othello_max_size": OTHELLO_MAX_SIZE},
         )
     try:
         position = rules.new_position(kind, size)
     except rules.RulesError as error:
-        raise GameError("bad_request", str(error)) from None
+        raise GameError("bad_request", said(error)) from None
     start = _handicap_start(kind, size, handicap)
     if start is not None:
         position = rules.GoPosition.from_rows(start.rows, start.to_move)
     if color == "random":
         color = secrets.choice(COLORS)
     elif color not in COLORS:
-        raise GameError("bad_request", "color must be black, white or random")
+        raise GameError("bad_request", gettext("color must be black, white or random"))
     game = Game(
         kind=kind,
         size=size,
@@ -158,12 +165,12 @@ def _new_game(
     _seat(game, color, player, name)
     if opponent == "computer":
         if not is_int(level) or level not in computer.LEVELS:
-            raise GameError("bad_request", "level must be an integer from 1 to 10")
+            raise GameError("bad_request", gettext("level must be an integer from 1 to 10"))
         computer.seat_computer(game, rules.Color(color).opponent.value, level)
         game.status = Game.Status.ACTIVE
         clock.start_turn(game, timezone.now())
     elif opponent != "human":
-        raise GameError("bad_request", "opponent must be human or computer")
+        raise GameError("bad_request", gettext("opponent must be human or computer"))
     return game
 
 
@@ -197,7 +204,9 @@ def _take_free_seat(
     active, its clock started at ``now`` (not saved). Raises GameError("bad_request") as
     ``join_game`` does."""
     if game.rated and player.user_id is None:
-        raise GameError("bad_request", "rated games are for accounts: log in to play (or watch)")
+        raise GameError(
+            "bad_request", gettext("rated games are for accounts: log in to play (or watch)")
+        )
     free = Color.WHITE if game.creator_color == Color.BLACK else Color.BLACK
     _seat(game, free, player, _seat_name(player, name, taken_as_guest=taken_as_guest))
     game.status = Game.Status.ACTIVE
@@ -253,7 +262,7 @@ def start_games(pairs: Sequence[NewPair]) -> list[Game]:
             rated=pair.rated,
         )
         if color_of(game, pair.second.player) is not None:
-            raise GameError("bad_request", "a player cannot play against themself")
+            raise GameError("bad_request", gettext("a player cannot play against themself"))
         _take_free_seat(game, pair.second.player, pair.second.name, now=now, taken_as_guest=True)
         games.append(game)
     made = Game.objects.bulk_create(games)
@@ -271,7 +280,9 @@ def abort(*, player: Player, game_id: str) -> Game:
     """
     game = locked(game_id)
     if color_of(game, player) is None:
-        raise GameError("not_a_player", "only the player who created the game can abort it")
+        raise GameError(
+            "not_a_player", gettext("only the player who created the game can abort it")
+        )
     return _call_off(game)
 
 
@@ -287,7 +298,7 @@ def abort_as_admin(*, game_id: str) -> Game:
 def _call_off(game: Game) -> Game:
     refuse_ended(game)
     if game.status != Game.Status.WAITING:
-        raise GameError("bad_request", "the game has started: resign instead")
+        raise GameError("bad_request", gettext("the game has started: resign instead"))
     end_aborted(game, Game.AbortReason.CALLED_OFF)
     return game
 
@@ -303,7 +314,7 @@ def claim_guest_seats(*, guest_session_key: str, player: Player) -> list[Game]:
     GameError("bad_request") for a ``player`` without an account or a blank key.
     """
     if player.user_id is None or not guest_session_key:
-        raise GameError("bad_request", "guest seats go to an account, from a session")
+        raise GameError("bad_request", gettext("guest seats go to an account, from a session"))
     held = Q(black_user=None, black_session_key=guest_session_key) | Q(
         white_user=None, white_session_key=guest_session_key
     )
@@ -363,15 +374,17 @@ def _check_rated(
     rated: object, *, player: Player, opponent: str, time_control: TimeControl | None
 ) -> None:
     if not isinstance(rated, bool):
-        raise GameError("bad_request", "rated must be true or false")
+        raise GameError("bad_request", gettext("rated must be true or false"))
     if not rated:
         return
     if player.user_id is None:
-        raise GameError("bad_request", "rated games need an account: log in to play one")
+        raise GameError("bad_request", gettext("rated games need an account: log in to play one"))
     if opponent != "human":
-        raise GameError("bad_request", "rated games are between two people, not the computer")
+        raise GameError(
+            "bad_request", gettext("rated games are between two people, not the computer")
+        )
     if time_control is None:
-        raise GameError("bad_request", "rated games need a clock")
+        raise GameError("bad_request", gettext("rated games need a clock"))
 
 
 def _seat(game: Game, color: str, player: Player, name: str) -> None:
@@ -390,23 +403,29 @@ def _seat_name(player: Player, name: object, *, taken_as_guest: bool = False) ->
     or an account's username in any case (with ``taken_as_guest``, such a name is seated
     as "Guest" instead: a seek's name, given before the account was made)."""
     if player.token is None:
-        raise GameError("bad_request", "taking a seat needs a session or an account")
+        raise GameError("bad_request", gettext("taking a seat needs a session or an account"))
     if player.user_id is not None:
         return player.username or accounts.username_of(player.user_id)
     if not isinstance(name, str) or not name.strip():
-        raise GameError("bad_request", "a seat needs a name", field="name")
+        raise GameError("bad_request", gettext("a seat needs a name"), field="name")
     name = name.strip()
     if len(name) > NAME_MAX_LENGTH:
         raise GameError(
-            "bad_request", f"names are at most {NAME_MAX_LENGTH} characters", field="name"
+            "bad_request",
+            gettext("names are at most %(name_max_length)s characters")
+            % {"name_max_length": NAME_MAX_LENGTH},
+            field="name",
         )
     if accounts.is_username(name):
         if taken_as_guest:
             return GUEST_NAME
         raise GameError(
             "bad_request",
-            f"the name {name} belongs to an account: log in to play as {name}, "
-            "or choose another name",
+            gettext(
+                "the name %(name)s belongs to an account: log in to play as "
+                "%(name)s, or choose another name"
+            )
+            % {"name": name},
             field="name",
         )
     return name
@@ -417,15 +436,17 @@ def _handicap_start(kind: str, size: int, handicap: object) -> Setup | None:
     GameError("bad_request") naming ``handicap`` for Othello or a number the size does not
     take."""
     if not is_int(handicap):
-        raise GameError("bad_request", "handicap must be an integer")
+        raise GameError("bad_request", gettext("handicap must be an integer"))
     if handicap == 0:
         return None
     if kind != Game.Kind.GO:
-        raise GameError("bad_request", "handicap is for Go only: 0 or absent in Othello")
+        raise GameError("bad_request", gettext("handicap is for Go only: 0 or absent in Othello"))
     try:
         position = go.handicap_position(size, handicap)
     except rules.RulesError as error:
-        raise GameError("bad_request", f"handicap: {error}") from None
+        raise GameError(
+            "bad_request", gettext("handicap: %(error)s") % {"error": said(error)}
+        ) from None
     return Setup(tuple(position.rows()), position.to_move, handicap)
 
 
@@ -440,6 +461,8 @@ def _komi(komi: object, scoring: str) -> float:
         or komi * 2 != int(komi * 2)
     ):
         raise GameError(
-            "bad_request", f"komi must be a multiple of 0.5 from -{KOMI_LIMIT} to {KOMI_LIMIT}"
+            "bad_request",
+            gettext("komi must be a multiple of 0.5 from -%(komi_limit)s to %(komi_limit)s")
+            % {"komi_limit": KOMI_LIMIT},
         )
     return float(komi)

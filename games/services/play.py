@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.players import Player
 from games import rules
@@ -20,6 +21,7 @@ from games.rules import go
 from games.selectors import color_of, position_of, remember_position
 from games.services import clock, tell
 from games.services.base import (
+    COLOR_WORDS,
     GameError,
     check_ply,
     check_point_shape,
@@ -34,6 +36,7 @@ from games.services.base import (
     refuse_ended,
     refuse_waiting,
     running_score,
+    said,
 )
 from games.services.scoring import count, drop_marking
 
@@ -87,7 +90,9 @@ def pass_turn(*, player: Player, game_id: str, ply: int) -> list[Move]:
     now = timezone.now()
     _check_turn(game, player, ply, now)
     if game.kind == Game.Kind.OTHELLO:
-        raise GameError("illegal_move", "Othello has no voluntary pass: passes are automatic")
+        raise GameError(
+            "illegal_move", gettext("Othello has no voluntary pass: passes are automatic")
+        )
     return apply_move(game, rules.Move.pass_turn(), now)
 
 
@@ -104,7 +109,7 @@ def resign(*, player: Player, game_id: str) -> list[Move]:
     now = timezone.now()
     color = color_of(game, player)
     if color is None:
-        raise GameError("not_a_player", "only the players can resign")
+        raise GameError("not_a_player", gettext("only the players can resign"))
     refuse_ended(game)
     clock.check_on_time(game, now)
     refuse_waiting(game)
@@ -125,16 +130,22 @@ def _check_turn(game: Game, player: Player, ply: int, now: datetime.datetime) ->
     passed is game_over: clock.TimeRanOut)."""
     color = color_of(game, player)
     if color is None:
-        raise GameError("not_a_player", "spectators cannot play")
+        raise GameError("not_a_player", gettext("spectators cannot play"))
     refuse_ended(game)
     clock.check_on_time(game, now)
     if ply != game.ply:
-        raise GameError("stale", f"the game is at ply {game.ply}, not {ply}")
+        raise GameError(
+            "stale",
+            gettext("the game is at ply %(ply)s, not %(ply2)s") % {"ply": game.ply, "ply2": ply},
+        )
     refuse_waiting(game)
     if game.status == Game.Status.SCORING:
-        raise GameError("illegal_move", "the game is being scored: resume it to play on")
+        raise GameError("illegal_move", gettext("the game is being scored: resume it to play on"))
     if color != game.to_move:
-        raise GameError("not_your_turn", f"it is {game.to_move}'s turn")
+        raise GameError(
+            "not_your_turn",
+            gettext("it is %(to_move)s's turn") % {"to_move": COLOR_WORDS[game.to_move]},
+        )
 
 
 def apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Move]:
@@ -146,9 +157,9 @@ def apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Mov
     try:
         position, diff = position.play(move)
     except rules.IllegalMoveError as error:
-        raise GameError("illegal_move", str(error)) from None
+        raise GameError("illegal_move", said(error)) from None
     except rules.InvalidMoveError as error:
-        raise GameError("bad_request", str(error)) from None
+        raise GameError("bad_request", said(error)) from None
     diffs = [diff]
     while isinstance(position, rules.OthelloPosition) and position.must_pass:
         position, diff = position.play(rules.Move.pass_turn())

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.players import Player
 from games import rules
@@ -134,21 +135,34 @@ def claim(*, player: Player, game_id: str) -> list[Move]:
     now = timezone.now()
     color = color_of(game, player)
     if color is None:
-        raise GameError("not_a_player", "only the players can claim the game")
+        raise GameError("not_a_player", gettext("only the players can claim the game"))
     refuse_ended(game)
     clock.check_on_time(game, now)
     if game.status == Game.Status.WAITING:
-        raise GameError("illegal_move", "there is no opponent yet: call the game off instead")
+        raise GameError(
+            "illegal_move", gettext("there is no opponent yet: call the game off instead")
+        )
     absent = rules.Color(color).opponent.value
     since = getattr(game, f"{absent}_away_since")
     if getattr(game, f"{absent}_online") or since is None:
-        raise GameError("illegal_move", f"{absent.capitalize()} is here: the game goes on")
+        raise GameError(
+            "illegal_move",
+            gettext("Black is here: the game goes on")
+            if absent == "black"
+            else gettext("White is here: the game goes on"),
+        )
     wait = settings.ABANDON_SECONDS - (now - since).total_seconds()
     if wait > 0:
         raise GameError(
             "illegal_move",
-            f"{absent.capitalize()} has been away for {int((now - since).total_seconds())} s: "
-            f"you may claim the game in {int(wait) + 1} s",
+            (
+                gettext("Black has been away for %(away)s s: you may claim the game in %(wait)s s")
+                if absent == "black"
+                else gettext(
+                    "White has been away for %(away)s s: you may claim the game in %(wait)s s"
+                )
+            )
+            % {"away": int((now - since).total_seconds()), "wait": int(wait) + 1},
         )
     move = ending_move(game, color=absent, action=Move.Action.FORFEIT)
     clock.stamp_unmoved(move, game, now)

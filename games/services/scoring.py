@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.players import Player
 from games import rules
@@ -34,6 +35,7 @@ from games.services.base import (
     on_commit,
     refuse_ended,
     running_score,
+    said,
     scoring_method,
 )
 
@@ -57,7 +59,9 @@ def mark(*, player: Player, game_id: str, point: Any, marking: Any = None) -> Ga
     chain = position.chain(point)
     if not chain:
         where = position.format_point(point)
-        raise GameError("illegal_move", f"there is no stone on {where} to mark")
+        raise GameError(
+            "illegal_move", gettext("there is no stone on %(where)s to mark") % {"where": where}
+        )
     dead = {(row, col) for row, col in game.dead}
     count(game, position, dead - chain if point in dead else dead | chain)
     game.black_accepted = game.white_accepted = False
@@ -117,12 +121,18 @@ def _check_scoring(game: Game, player: Player, marking: int | None) -> str:
     colour."""
     color = color_of(game, player)
     if color is None:
-        raise GameError("not_a_player", "only the players score the game")
+        raise GameError("not_a_player", gettext("only the players score the game"))
     refuse_ended(game)
     if marking is not None and marking != game.marking:
-        raise GameError("stale", f"the marking is number {game.marking}, not {marking}")
+        raise GameError(
+            "stale",
+            gettext("the marking is number %(marking)s, not %(marking2)s")
+            % {"marking": game.marking, "marking2": marking},
+        )
     if game.status != Game.Status.SCORING:
-        raise GameError("illegal_move", "the game is not being scored: only after two passes")
+        raise GameError(
+            "illegal_move", gettext("the game is not being scored: only after two passes")
+        )
     return color
 
 
@@ -140,7 +150,7 @@ def count(game: Game, position: rules.GoPosition, dead: Collection[rules.Point])
             position, dead=dead, komi=game.komi or 0.0, method=scoring_method(game.scoring_method)
         )
     except (rules.RulesError, rules.InvalidMoveError) as error:
-        raise GameError("bad_request", str(error)) from None
+        raise GameError("bad_request", said(error)) from None
     game.dead = sorted([row, col] for row, col in dead)
     game.territory = {
         color.value: sorted([row, col] for row, col in final.territory_points[color])

@@ -22,6 +22,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.players import Player
 from games import rules
@@ -55,10 +56,13 @@ def say(*, player: Player, game_id: str, name: str, text: Any) -> ChatMessage:
     named ``name`` (a player: the seat's name), stored and broadcast. Raises GameError
     ("bad_request") for an unknown game or a text that is not 1 to 300 characters."""
     if not isinstance(text, str) or not text.strip():
-        raise GameError("bad_request", "text must be 1 to 300 characters")
+        raise GameError("bad_request", gettext("text must be 1 to 300 characters"))
     text = text.strip()
     if len(text) > CHAT_MAX:
-        raise GameError("bad_request", f"text must be 1 to {CHAT_MAX} characters")
+        raise GameError(
+            "bad_request",
+            gettext("text must be 1 to %(chat_max)s characters") % {"chat_max": CHAT_MAX},
+        )
     game = locked(game_id)
     color = color_of(game, player) or ""
     if color:
@@ -97,19 +101,26 @@ def ask_undo(*, player: Player, game_id: str, ply: Any) -> Game:
     game = locked(game_id)
     color = _player_of(game, player)
     if ply != game.ply:
-        raise GameError("stale", f"the game is at ply {game.ply}, not {ply}")
+        raise GameError(
+            "stale",
+            gettext("the game is at ply %(ply)s, not %(ply2)s") % {"ply": game.ply, "ply2": ply},
+        )
     refuse_waiting(game)
     if game.status != Game.Status.ACTIVE:
-        raise GameError("illegal_move", "a move can be taken back only while playing")
+        raise GameError("illegal_move", gettext("a move can be taken back only while playing"))
     if game.computer_color:
         return _take_back_from_computer(game, color)
     last = _last_move_of(game)
     if last is None or last.color != color:
-        raise GameError("illegal_move", "only the last move, by whoever made it, can be taken back")
+        raise GameError(
+            "illegal_move", gettext("only the last move, by whoever made it, can be taken back")
+        )
     if game.undo_request:
-        raise GameError("illegal_move", "a request to take back a move is already pending")
+        raise GameError("illegal_move", gettext("a request to take back a move is already pending"))
     if game.undo_declined_ply == game.ply:
-        raise GameError("illegal_move", "your opponent declined: not again before the next move")
+        raise GameError(
+            "illegal_move", gettext("your opponent declined: not again before the next move")
+        )
     game.undo_request = color
     game.save(update_fields=["undo_request", "updated_at"])
     on_commit(lambda: events.broadcast_state(game))
@@ -144,16 +155,19 @@ def _answering(player: Player, game_id: str, ply: Any) -> Game:
     game = locked(game_id)
     color = _player_of(game, player)
     if ply != game.ply:
-        raise GameError("stale", f"the game is at ply {game.ply}, not {ply}")
+        raise GameError(
+            "stale",
+            gettext("the game is at ply %(ply)s, not %(ply2)s") % {"ply": game.ply, "ply2": ply},
+        )
     if not game.undo_request or game.undo_request == color:
-        raise GameError("illegal_move", "there is no request of your opponent's to answer")
+        raise GameError("illegal_move", gettext("there is no request of your opponent's to answer"))
     return game
 
 
 def _player_of(game: Game, player: Player) -> str:
     color = color_of(game, player)
     if color is None:
-        raise GameError("not_a_player", "only the players take back moves")
+        raise GameError("not_a_player", gettext("only the players take back moves"))
     refuse_ended(game)
     return color
 
@@ -174,11 +188,11 @@ def _take_back_from_computer(game: Game, color: str) -> Game:
     GameError("illegal_move") in a rated game, or when the person has no move to take
     back."""
     if game.rated:
-        raise GameError("illegal_move", "moves are not taken back in a rated game")
+        raise GameError("illegal_move", gettext("moves are not taken back in a rated game"))
     mine = game.moves.filter(color=color, action__in=UNDOABLE).order_by("-ply")
     last = next((move for move in mine if not _automatic(game, move)), None)
     if last is None:
-        raise GameError("illegal_move", "you have no move to take back")
+        raise GameError("illegal_move", gettext("you have no move to take back"))
     game.undo_request = color
     return _take_back(game, last, timezone.now())
 
@@ -257,11 +271,11 @@ def offer_rematch(*, player: Player, game_id: str) -> Game:
     game = locked(game_id)
     color = color_of(game, player)
     if color is None:
-        raise GameError("not_a_player", "only the players can play again")
+        raise GameError("not_a_player", gettext("only the players can play again"))
     if game.status != Game.Status.FINISHED:
-        raise GameError("illegal_move", "a rematch is offered once the game is over")
+        raise GameError("illegal_move", gettext("a rematch is offered once the game is over"))
     if game.rematch_id is not None:
-        raise GameError("illegal_move", "this game already has its rematch")
+        raise GameError("illegal_move", gettext("this game already has its rematch"))
     if (game.rematch_offer and game.rematch_offer != color) or game.computer_color:
         return _start_rematch(game)
     game.rematch_offer = color

@@ -11,6 +11,10 @@ in the transaction of the move or the end that caused it.
 
 from __future__ import annotations
 
+from django.utils import translation
+from django.utils.translation import gettext
+
+from accounts.languages import of_account
 from games.models import Game
 from games.records import result_text
 from notifications import services as notifications
@@ -30,7 +34,10 @@ def _by_correspondence(game: Game) -> bool:
 
 
 def _label(game: Game) -> str:
-    return f"{Game.Kind(game.kind).label} {game.size}\N{MULTIPLICATION SIGN}{game.size}"
+    return gettext("%(kind)s %(size)s×%(size)s") % {  # noqa: RUF001
+        "kind": Game.Kind(game.kind).label,
+        "size": game.size,
+    }
 
 
 def moved(game: Game, mover: str) -> None:
@@ -50,11 +57,16 @@ def moved(game: Game, mover: str) -> None:
     correspondence = _by_correspondence(game)
     if not correspondence and getattr(game, f"{side}_online"):
         return
-    opponent = getattr(game, f"{mover}_name", "") or "your opponent"
+    with translation.override(of_account(user_id)):  # the text in the account's language
+        opponent = getattr(game, f"{mover}_name", "") or gettext("your opponent")
+        text = gettext("Your move against %(opponent)s (%(game)s)") % {
+            "opponent": opponent,
+            "game": _label(game),
+        }
     notifications.notify(
         user_id=user_id,
         kind=Kind.YOUR_MOVE,
-        text=f"Your move against {opponent} ({_label(game)})",
+        text=text,
         url=_url(game),
         subject=subject,
         email=correspondence,
@@ -64,7 +76,6 @@ def moved(game: Game, mover: str) -> None:
 def ended(game: Game) -> None:
     """``game`` has just finished: each of its accounts away from it told the result."""
     correspondence = _by_correspondence(game)
-    words = result_text(game.result, str(game.kind)) or "ended"
     for side in ("black", "white"):
         user_id = getattr(game, f"{side}_user_id")
         if user_id is None or side == game.computer_color:
@@ -72,12 +83,18 @@ def ended(game: Game) -> None:
         if not correspondence and getattr(game, f"{side}_online"):
             continue
         other = "white" if side == "black" else "black"
-        opponent = getattr(game, f"{other}_name", "") or "your opponent"
+        with translation.override(of_account(user_id)):  # the text in the account's language
+            opponent = getattr(game, f"{other}_name", "") or gettext("your opponent")
+            text = gettext("Your game against %(opponent)s (%(game)s) is over: %(result)s") % {
+                "opponent": opponent,
+                "game": _label(game),
+                "result": result_text(game.result, str(game.kind)) or gettext("ended"),
+            }
         notifications.seen(user_id=user_id, subject=subject_of(game))
         notifications.notify(
             user_id=user_id,
             kind=Kind.GAME_OVER,
-            text=f"Your game against {opponent} ({_label(game)}) is over: {words}",
+            text=text,
             url=_url(game),
             subject=subject_of(game),
         )

@@ -17,6 +17,7 @@ import json
 
 from asgiref.sync import sync_to_async
 from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import limits, services
@@ -62,10 +63,12 @@ async def explore_json(request: HttpRequest, game_id: str) -> JsonResponse:
     try:
         body = json.loads(request.body or b"{}")
     except ValueError:
-        return JsonResponse({"error": "bad_request", "message": "the body is not JSON"}, status=400)
+        return JsonResponse(
+            {"error": "bad_request", "message": gettext("the body is not JSON")}, status=400
+        )
     if not isinstance(body, dict):
         return JsonResponse(
-            {"error": "bad_request", "message": "the body is an object"}, status=400
+            {"error": "bad_request", "message": gettext("the body is an object")}, status=400
         )
     try:
         explored = await sync_to_async(services.explore)(

@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
@@ -59,7 +60,7 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
         return _render_game(request, game, join_form=form, status=400)
     remember_name(request, name)
     if any(watching):
-        messages.info(request, "This seat was just taken: you are watching the game.")
+        messages.info(request, gettext("This seat was just taken: you are watching the game."))
     return redirect("games:game", game_id=game.public_id)
 
 
@@ -74,7 +75,7 @@ def abort(request: HttpRequest, game_id: str) -> HttpResponse:
         services.abort(player=player_of(request), game_id=game.public_id)
     except GameError as error:
         raise BadRequest(error.message) from None  # the site's 400 page, saying why
-    messages.success(request, "The game was called off.")
+    messages.success(request, gettext("The game was called off."))
     return redirect("home")
 
 
@@ -89,7 +90,8 @@ def _render_game(
     request: HttpRequest, game: Game, *, join_form: JoinForm | None = None, status: int = 200
 ) -> HttpResponse:
     """templates/games/game.html with `game`, `state` (G for this viewer) and, while a
-    seat is free and the viewer holds none, `join_form`."""
+    seat is free and the viewer holds none, `join_form` (and the challenger's name,
+    `challenged_by`, when the seat is reserved for the viewer: a challenge to answer)."""
     state = selectors.game_state(game, you=selectors.color_of(game, player_of(request)))
     context = {
         "game": game,
@@ -100,6 +102,8 @@ def _render_game(
     if state["status"] == Game.Status.WAITING and state["you"] is None:
         name = remembered_name(request.session, request.user)
         context["join_form"] = join_form or JoinForm(initial={"name": name})
+        if game.reserved_for_id is not None and game.reserved_for_id == request.user.pk:
+            context["challenged_by"] = getattr(game, f"{game.creator_color}_name")
     return render(request, "games/game.html", context, status=status)
 
 

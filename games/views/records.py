@@ -28,14 +28,16 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.players import Player
+from accounts.selectors import blocked_ids
 from games import limits, records, selectors, services
 from games.forms import SIZES
 from games.models import Game
 from games.rules.sgf import RecordError, export_sgf, import_sgf, othello_transcript
-from games.services import GameError
+from games.services import GameError, said
 
 ARCHIVE_PAGE_SIZE = 20
 MAX_UPLOAD_BYTES = 1024 * 1024
@@ -59,7 +61,9 @@ def _requested_ply(request: HttpRequest) -> int | None:
     if not raw:
         return None
     if not _INTEGER.fullmatch(raw):
-        raise BadPly(f"ply must be an integer move number, not {raw[:20]!r}")
+        raise BadPly(
+            gettext("ply must be an integer move number, not %(raw)s") % {"raw": repr(raw[:20])}
+        )
     return int(raw)
 
 
@@ -105,7 +109,7 @@ def board_picture(request: HttpRequest, game: Game, board: records.BoardAt) -> H
 @_at_requested_ply
 def replay(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResponse:
     """``GET /games/<id>/replay/?ply=N``: step through the game; follows a live game."""
-    data = records.replay_data(game)
+    data = records.replay_data(game, hidden=lambda: blocked_ids(request.user.pk))
     moves = data["moves"]
     context = {
         "game": game,
@@ -139,11 +143,11 @@ def _players(game: Game, board: records.BoardAt) -> list[dict[str, Any]]:
     players = []
     for color in selectors.COLORS:
         score = str(counts[color])
-        title = "discs on the board" if othello else "stones captured"
+        title = gettext("discs on the board") if othello else gettext("stones captured")
         if count is not None:
-            score, title = f"{count['score'][color]:g}", "points"
+            score, title = f"{count['score'][color]:g}", gettext("points")
         elif color == "white" and not othello and game.komi:
-            score, title = f"{score} + {game.komi:g}", "stones captured + komi"
+            score, title = f"{score} + {game.komi:g}", gettext("stones captured + komi")
         name = getattr(game, f"{color}_name")
         players.append({"color": color, "name": name, "score": score, "score_title": title})
     return players
@@ -152,19 +156,35 @@ def _players(game: Game, board: records.BoardAt) -> list[dict[str, Any]]:
 def _status_text(game: Game, ply: int, moves: list[dict[str, Any]]) -> str:
     """ "Move 12 of 60: Black f5", with the result after the last move of a finished game."""
     if ply == 0:
-        text = f"Start position ({game.ply} moves)" if game.ply else "Start position"
+        text = (
+            ngettext(
+                "Start position (%(moves)s move)", "Start position (%(moves)s moves)", game.ply
+            )
+            % {"moves": game.ply}
+            if game.ply
+            else gettext("Start position")
+        )
     else:
         move = moves[ply - 1]
+        black = move["color"] == "black"
         what = {
-            "place": move["notation"],
-            "pass": "passes",
-            "resign": "resigns",
-            "timeout": "runs out of time",
-            "forfeit": "left the game",
-        }[move["action"]]
-        text = f"Move {ply} of {game.ply}: {move['color'].title()} {what}"
+            "place": gettext("Black %(move)s") if black else gettext("White %(move)s"),
+            "pass": gettext("Black passes") if black else gettext("White passes"),
+            "resign": gettext("Black resigns") if black else gettext("White resigns"),
+            "timeout": (
+                gettext("Black runs out of time") if black else gettext("White runs out of time")
+            ),
+            "forfeit": gettext("Black left the game") if black else gettext("White left the game"),
+        }[move["action"]] % {"move": move["notation"]}
+        text = gettext("Move %(ply)s of %(plies)s: %(move)s") % {
+            "ply": ply,
+            "plies": game.ply,
+            "move": what,
+        }
     result = records.result_text(game.result, game.kind)
-    return f"{text}. {result}" if result and ply == game.ply else text
+    if result and ply == game.ply:
+        return gettext("%(move)s. %(result)s") % {"move": text, "result": result}
+    return text
 
 
 def _move_rows(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -194,7 +214,7 @@ def sgf(request: HttpRequest, game_id: str) -> HttpResponse:
     if wanted == "transcript":
         return transcript(request, game_id)
     if wanted != "sgf":
-        return _plain("format must be sgf or transcript", status=400)
+        return _plain(gettext("format must be sgf or transcript"), status=400)
     game = _game(game_id)
     record = records.record_of(game)
     review = services.sgf_comments(game)
@@ -218,7 +238,8 @@ def transcript(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game(game_id)
     if not _has_transcript(game):
         return _plain(
-            "transcripts exist for 8x8 Othello games from the standard start only", status=404
+            gettext("transcripts exist for 8x8 Othello games from the standard start only"),
+            status=404,
         )
     return _plain(othello_transcript(records.record_of(game)))
 
@@ -230,17 +251,23 @@ class ImportForm(forms.Form):
     """``POST /games/import/``: one SGF file of a Go or Othello game."""
 
     sgf = forms.FileField(
-        label="SGF file",
+        label=gettext_lazy("SGF file"),
         allow_empty_file=False,
-        help_text="One Go (GM[1]) or Othello (GM[2]) game, at most 1 MiB.",
+        help_text=gettext_lazy("One Go (GM[1]) or Othello (GM[2]) game, at most 1 MiB."),
     )
 
     def clean_sgf(self) -> Any:
         upload = self.cleaned_data["sgf"]
         if upload.size > MAX_UPLOAD_BYTES:
             raise forms.ValidationError(
-                f"The file is {upload.size:,} bytes: files of at most 1 MiB "
-                f"({MAX_UPLOAD_BYTES:,} bytes) can be imported."
+                gettext(
+                    "The file is %(size)s bytes: files of at most 1 MiB "
+                    "(%(max_upload_bytes)s bytes) can be imported."
+                )
+                % {
+                    "size": format(upload.size, ","),
+                    "max_upload_bytes": format(MAX_UPLOAD_BYTES, ","),
+                }
             )
         return upload
 
@@ -264,7 +291,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
 
 
 def _reason(error: RecordError | GameError) -> str:
-    message = error.message if isinstance(error, GameError) else str(error)
+    message = error.message if isinstance(error, GameError) else said(error)
     return message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
 
 
@@ -273,7 +300,7 @@ def _reason(error: RecordError | GameError) -> str:
 
 def _size_choices() -> list[tuple[str, str]]:
     sizes = sorted({size for kind_sizes in SIZES.values() for size in kind_sizes})
-    return [("", "Any size")] + [
+    return [("", gettext("Any size"))] + [
         (str(size), f"{size}\N{MULTIPLICATION SIGN}{size}") for size in sizes
     ]
 
@@ -282,34 +309,51 @@ class ArchiveForm(forms.Form):
     """The archive's filters, all optional; a value that is not a choice is ignored."""
 
     kind = forms.ChoiceField(
-        label="Game", required=False, choices=[("", "Any game"), *Game.Kind.choices]
+        label=gettext_lazy("Game"),
+        required=False,
+        choices=[("", gettext_lazy("Any game")), *Game.Kind.choices],
     )
     size = forms.TypedChoiceField(
-        label="Size", required=False, coerce=int, empty_value=None, choices=_size_choices
+        label=gettext_lazy("Size"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        choices=_size_choices,
     )
     status = forms.ChoiceField(
-        label="Status",
+        label=gettext_lazy("Status"),
         required=False,
         choices=[
-            ("", "Any status"),
-            (records.PLAYING, "Being played now"),
+            ("", gettext_lazy("Any status")),
+            (records.PLAYING, gettext_lazy("Being played now")),
             *Game.Status.choices,
         ],
     )
     player = forms.CharField(
-        label="Player", required=False, max_length=150, help_text="An account's username."
+        label=gettext_lazy("Player"),
+        required=False,
+        max_length=150,
+        help_text=gettext_lazy("An account's username."),
     )
     opponent = forms.ChoiceField(
-        label="Opponent",
+        label=gettext_lazy("Opponent"),
         required=False,
-        choices=[("", "Anyone"), ("human", "Two people"), ("computer", "The computer")],
+        choices=[
+            ("", gettext_lazy("Anyone")),
+            ("human", gettext_lazy("Two people")),
+            ("computer", gettext_lazy("The computer")),
+        ],
     )
     rated = forms.ChoiceField(
-        label="Rated",
+        label=gettext_lazy("Rated"),
         required=False,
-        choices=[("", "Rated or casual"), ("rated", "Rated"), ("casual", "Casual")],
+        choices=[
+            ("", gettext_lazy("Rated or casual")),
+            ("rated", gettext_lazy("Rated")),
+            ("casual", gettext_lazy("Casual")),
+        ],
     )
-    mine = forms.BooleanField(label="My games", required=False)
+    mine = forms.BooleanField(label=gettext_lazy("My games"), required=False)
 
 
 @require_GET

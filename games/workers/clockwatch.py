@@ -8,7 +8,7 @@ A task on each daphne process's event loop, started as soon as daphne serves
   ``timeout`` move; a first move not made in time aborts the game instead), so a game
   ends within a second of its deadline whether or not anyone is connected;
 - writes this process's heartbeat (``services.heartbeat``), every ``HEARTBEAT`` seconds;
-- runs what the apps above registered (``every_second``: bots' expiry of the challenges
+- runs what the apps above registered (``every_second``: the expiry of the challenges
   not answered in time), every second;
 - sweeps the sockets of processes whose heartbeat stopped (killed): their seats go
   offline (``services.sweep``), every ``SWEEP`` seconds; and then ends the games against
@@ -72,7 +72,7 @@ _every_second: list[Callable[[], object]] = []
 
 def every_second(task: Callable[[], object]) -> None:
     """Run ``task()`` (a database function) every second, with the heartbeat: how an app
-    above this one (bots: a challenge not answered in time is aborted) gets its periodic
+    above this one (challenges: a challenge not answered in time is aborted) gets its periodic
     work done without the games app importing it."""
     if task not in _every_second:
         _every_second.append(task)

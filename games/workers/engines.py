@@ -47,6 +47,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from games import services
 from games.engine.analysis import verdict
@@ -171,12 +172,15 @@ class EnginePool:
             try:
                 await asyncio.wait_for(asyncio.shield(queued.started), EXPLORE_QUEUE)
             except TimeoutError:
-                return {"engine_error": "the engines are busy: try again in a moment"}
+                return {"engine_error": gettext("the engines are busy: try again in a moment")}
             seconds = float(job["settings"].get("seconds", 0)) + EXPLORE_GRACE
             try:
                 return await asyncio.wait_for(asyncio.shield(queued.answered), seconds)
             except TimeoutError:
-                return {"engine_error": f"the engine did not answer within {seconds:g} s"}
+                return {
+                    "engine_error": gettext("the engine did not answer within %(seconds)s s")
+                    % {"seconds": f"{seconds:g}"}
+                }
         finally:
             # Answered, out of time or cancelled (the client left): never started later.
             if not queued.started.done():
@@ -193,7 +197,7 @@ class EnginePool:
             found = await asyncio.get_running_loop().run_in_executor(self.executor, think)
         except Exception as error:
             logger.exception("an explore failed")
-            found = {"engine_error": f"the engine failed: {error}"}
+            found = {"engine_error": gettext("the engine failed: %(error)s") % {"error": error}}
         finally:
             self._free()
         if not queued.answered.done():

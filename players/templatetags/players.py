@@ -5,9 +5,18 @@ from __future__ import annotations
 import re
 
 from django import template
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 register = template.Library()
 
+_KINDS = {"othello": gettext_lazy("Othello"), "go": gettext_lazy("Go")}
+_SPEEDS = {
+    "bullet": pgettext_lazy("speed", "bullet"),
+    "blitz": pgettext_lazy("speed", "blitz"),
+    "rapid": pgettext_lazy("speed", "rapid"),
+    "classical": pgettext_lazy("speed", "classical"),
+    "correspondence": pgettext_lazy("speed", "correspondence"),
+}
 _CATEGORY = re.compile(r"(?P<kind>[a-z]+)(?P<size>\d+)-(?P<speed>[a-z]+)")
 
 
@@ -17,8 +26,11 @@ def category_name(category: str) -> str:
     match = _CATEGORY.fullmatch(category)
     if match is None:
         return category
-    size = match["size"]
-    return f"{match['kind'].title()} {size}\N{MULTIPLICATION SIGN}{size} {match['speed']}"
+    return gettext("%(kind)s %(size)s×%(size)s %(speed)s") % {  # noqa: RUF001
+        "kind": _KINDS.get(match["kind"], match["kind"]),
+        "size": match["size"],
+        "speed": _SPEEDS.get(match["speed"], match["speed"]),
+    }
 
 
 @register.filter

@@ -13,6 +13,8 @@ const ERROR_SHOWN_MS = 4000;
 const page = document.getElementById("game");
 const $ = (id) => document.getElementById(id);
 let game = JSON.parse($("game-state").textContent);
+// The logged-in viewer's username ("" for a guest): a challenge to them asks for an answer.
+const viewer = $("game").dataset.viewer ?? "";
 // When the current G arrived: its clocks and away times are as of then.
 let receivedAt = performance.now();
 const clocks = createClocks(page);
@@ -184,8 +186,15 @@ function statusText() {
   const other = game.you === "black" ? "white" : "black";
   switch (game.status) {
     case "waiting":
-      if (game.challenge) {
+      if (game.challenge?.bot) {
         return interpolate(gettext("Waiting for %(bot)s (BOT) to accept the challenge…"), { bot: game.challenge.bot }, true);
+      }
+      if (game.challenge && game.challenge.to === viewer) {
+        const from = game.players.black ?? game.players.white;
+        return interpolate(gettext("%(name)s challenges you: accept or decline below."), { name: from }, true);
+      }
+      if (game.challenge) {
+        return interpolate(gettext("Waiting for %(name)s to accept the challenge…"), { name: game.challenge.to }, true);
       }
       return game.you ? gettext("Waiting for an opponent to join.") : gettext("Waiting for a second player.");
     case "active":
@@ -612,7 +621,9 @@ function drawControls() {
   const waiting = game.status === "waiting";
   $("invite").hidden = !(waiting && seated);
   const join = $("join-form");
-  if (join) join.hidden = !(waiting && !seated);
+  // A challenge's seat is for the challenged account only: others watch.
+  const elsewhere = Boolean(game.challenge) && game.challenge.to !== viewer;
+  if (join) join.hidden = !(waiting && !seated) || elsewhere;
   $("watching").hidden = seated || (waiting && Boolean(join));
 }
 

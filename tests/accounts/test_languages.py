@@ -5,10 +5,17 @@ URLs carry no language."""
 from __future__ import annotations
 
 import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
+from accounts import languages
 from accounts.models import Account
+from othello_site.asgi import application
+from tests.pairing.test_consumers import HEADERS, TIMEOUT, Lobby, visit
+from tests.support import catalogues
 
 pytestmark = pytest.mark.django_db
 
@@ -71,3 +78,49 @@ def test_every_page_offers_the_menu_in_the_header_and_the_footer() -> None:
     for code in ("en", "ja", "ko", "zh-hans", "fr"):
         assert f'<option value="{code}" lang="{code}"' in page
     assert '<script src="/jsi18n/"></script>' in page
+
+
+@pytest.mark.parametrize(
+    ("cookie", "accept", "language"),
+    [
+        (None, "ja-JP,ja;q=0.9", "ja"),
+        (None, "de-DE,zh-CN;q=0.5", "zh-hans"),
+        (None, "de-DE", "en"),
+        (None, "", "en"),
+        ("ko", "ja", "ko"),
+        ("xx", "fr", "fr"),
+    ],
+)
+def test_a_websockets_language_is_its_cookies_else_its_handshakes(
+    cookie: str | None, accept: str, language: str
+) -> None:
+    scope = {
+        "cookies": {settings.LANGUAGE_COOKIE_NAME: cookie} if cookie else {},
+        "headers": [(b"accept-language", accept.encode())],
+    }
+
+    assert languages.of_scope(scope) == language
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_sockets_errors_are_in_its_visitors_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    catalogues.fill(monkeypatch, "fr", {"binary frames are not accepted": "pas de trames binaires"})
+    cookie = await database_sync_to_async(visit)()
+    for chosen, said in (
+        ("fr", "pas de trames binaires"),
+        ("en", "binary frames are not accepted"),
+    ):
+        cookies = f"sessionid={cookie}; {settings.LANGUAGE_COOKIE_NAME}={chosen}"
+        headers = [*HEADERS, (b"cookie", cookies.encode())]
+        communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+        assert (await communicator.connect(timeout=TIMEOUT))[0]
+        try:
+            ws = Lobby(communicator)
+            await ws.receive()
+            await communicator.send_to(bytes_data=b"{}")
+            error = await ws.receive_until("error")
+            assert (error["code"], error["message"]) == ("bad_request", said)
+        finally:
+            await communicator.disconnect()

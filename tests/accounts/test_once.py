@@ -13,7 +13,7 @@ from django.db import connections
 from django.test import Client
 
 from accounts.models import Submission
-from bots.models import Challenge
+from challenges.models import Challenge
 from games.models import Game
 from tests.bots.test_bots import make_bot, online, person
 

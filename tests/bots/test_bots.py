@@ -19,7 +19,9 @@ from django.utils import timezone
 
 from accounts import selectors as accounts_selectors
 from bots import accounts, services
-from bots.models import ApiToken, BotConnection, Challenge
+from bots.models import ApiToken, BotConnection
+from challenges import services as challenges
+from challenges.models import Challenge
 from games.models import Game
 from games.workers import clockwatch
 from othello_site.asgi import application
@@ -202,6 +204,7 @@ def test_a_challenge_is_a_waiting_game_only_the_bot_may_join(
     assert game.status == "waiting"
     state = Client().get(f"/games/{game.public_id}/state.json").json()
     assert state["challenge"] == {
+        "to": "robo",
         "bot": "robo",
         "status": "pending",
         "rated": True,
@@ -211,21 +214,24 @@ def test_a_challenge_is_a_waiting_game_only_the_bot_may_join(
     assert joined.status_code == 302
     game.refresh_from_db()
     assert game.status == "active" and game.white_user.username == "robo"
-    services.expire_challenges()  # the clock watch's second: it notes the answer
+    challenges.expire_challenges()  # the clock watch's second: it notes the answer
     assert Challenge.objects.get().status == "accepted"
     state = Client().get(f"/games/{game.public_id}/state.json").json()
     assert state["bots"] == {"black": False, "white": True}
 
 
 @pytest.mark.django_db
-def test_a_challenge_is_refused_to_an_offline_bot_a_person_and_a_rated_guest() -> None:
+def test_a_challenge_is_refused_to_an_offline_bot_itself_and_a_rated_guest() -> None:
     make_bot()
     person("bea")
     assert challenge(person()).status_code == 400
     online("robo")
     assert challenge(Client(), rated=1, clock="absolute", main_time=60).status_code == 400
     assert challenge(person("cid"), rated=1).status_code == 400  # no clock
-    assert challenge(person("dan"), bot="bea").status_code == 400
+    assert challenge(person("dan"), bot="nobody").status_code == 400
+    robo = Client()
+    robo.force_login(User.objects.get(username="robo"))
+    assert challenge(robo).status_code == 400
     assert Game.objects.count() == 0
 
 
@@ -254,15 +260,15 @@ def test_a_challenge_not_answered_in_30_s_is_aborted() -> None:
     challenge(person())
     game = Game.objects.get()
     start = Challenge.objects.get().created_at
-    assert services.expire_challenges(now=start + datetime.timedelta(seconds=29)) == []
-    assert services.expire_challenges(now=start + datetime.timedelta(seconds=30)) == [
+    assert challenges.expire_challenges(now=start + datetime.timedelta(seconds=29)) == []
+    assert challenges.expire_challenges(now=start + datetime.timedelta(seconds=30)) == [
         game.public_id
     ]
     game.refresh_from_db()
     assert game.status == "aborted"
     state = Client().get(f"/games/{game.public_id}/state.json").json()
     assert "did not answer the challenge within 30 s" in state["challenge"]["message"]
-    assert services.expire_challenges(now=start + datetime.timedelta(seconds=60)) == []
+    assert challenges.expire_challenges(now=start + datetime.timedelta(seconds=60)) == []
 
 
 @pytest.mark.django_db(transaction=True)

@@ -295,8 +295,8 @@ def test_abort_the_selected_waiting_games(
     assert statuses == {waiting.pk: "aborted", user_game.pk: "aborted", active.pk: "active"}
     assert Game.objects.get(pk=waiting.pk).finished_at is not None
     html = response.content.decode()
-    assert "Aborted 2 waiting game(s)." in html
-    assert "Left 1 game(s) alone" in html
+    assert "Aborted 2 waiting games." in html
+    assert "Left 1 game alone" in html
     sent = [(group, event["type"], event["game"]["status"]) for group, event in broadcasts]
     assert sent == [
         (events.group_name(waiting.public_id), "game.state", "aborted"),

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 import broadcast
 from accounts.players import Player
-from accounts.services import make_bot
+from accounts.services import block, make_bot
 from games import services
 from games.models import Game, ServerProcess
 from games.realtime import events
@@ -370,6 +370,20 @@ def test_incompatible_seeks_wait(now: datetime.datetime) -> None:
     ]
     assert Game.objects.count() == 2
     assert list(Seek.objects.values_list("session_key", flat=True)) == ["dan-session"]
+
+
+def test_an_account_is_never_paired_with_one_it_blocks_nor_one_that_blocks_it(
+    now: datetime.datetime,
+) -> None:
+    ann, bob = User.objects.create_user("ann"), User.objects.create_user("bob")
+    block(blocker_id=ann.pk, blocked_id=bob.pk)
+    seeking(Player("ann-session", ann.pk), now, user=ann)
+    seeking(Player("bob-session", bob.pk), now, user=bob)
+    assert pairing.wave(now=now + datetime.timedelta(seconds=60)) == []
+    seeking(guest("cid"), now)
+    [game] = pairing.wave(now=now + datetime.timedelta(seconds=61)) or []
+    assert "cid-session" in (game.black_session_key, game.white_session_key)
+    assert Seek.objects.count() == 1
 
 
 def test_the_same_account_in_two_browsers_never_plays_itself(now: datetime.datetime) -> None:

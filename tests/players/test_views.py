@@ -134,6 +134,7 @@ def test_profile_json_as_pinned() -> None:
         },
         "results": {"won": 1, "lost": 0, "drawn": 0},
         "playing": [go.public_id],
+        "followers": 0,
     }
     assert Client().get("/players/bob.json").json()["results"] == {
         "won": 0,

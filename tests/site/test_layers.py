@@ -28,6 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("notifications",),
     ("games",),
     ("players",),
+    ("challenges",),
     ("pairing", "bots"),
     ("home", "manual"),
     ("othello_site",),

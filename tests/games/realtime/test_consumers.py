@@ -868,3 +868,45 @@ async def test_the_lobby_socket_sends_the_open_games_and_their_changes() -> None
     # The creator left: the game is no longer offered.
     assert (await communicator.receive_json_from(timeout=TIMEOUT))["games"] == []
     await communicator.disconnect()
+
+
+def accounts_table() -> tuple[Table, int, int]:
+    """A game between the accounts ann (Black) and bob (White): its seats' session
+    cookies and the two accounts' ids."""
+    from django.contrib.auth.models import User
+
+    ann, bob = User.objects.create_user("ann"), User.objects.create_user("bob")
+    creator, joiner = Client(), Client()
+    creator.force_login(ann)
+    joiner.force_login(bob)
+    made = creator.post("/games/new/", {"kind": "othello", "size": 4, "color": "black"})
+    game_id = made.url.strip("/").split("/")[-1]
+    assert joiner.post(f"/games/{game_id}/join/").status_code == 302
+    table = Table(game_id, creator.cookies["sessionid"].value, joiner.cookies["sessionid"].value)
+    return table, ann.pk, bob.pk
+
+
+async def test_a_blocked_accounts_chat_lines_are_not_shown_to_the_blocker() -> None:
+    from accounts.services import block
+
+    seats, ann, bob = await database_sync_to_async(accounts_table)()
+    await database_sync_to_async(block)(blocker_id=bob, blocked_id=ann)
+    async with players(seats) as (black, white), socket(seats.game_id) as passer_by:
+        await black.send({"type": "chat", "text": "you will lose"})
+        for ws in (black, passer_by):
+            assert (await ws.receive())["message"]["text"] == "you will lose"
+        await passer_by.send({"type": "chat", "text": "hello both"})
+        # Bob's next line is the passer-by's: ann's never reached him.
+        assert (await white.receive())["message"]["text"] == "hello both"
+        assert (await black.receive())["message"]["text"] == "hello both"
+
+    communicator = WebsocketCommunicator(
+        application,
+        f"/ws/games/{seats.game_id}/",
+        headers=[*HEADERS, (b"cookie", f"sessionid={seats.white}".encode())],
+    )
+    assert (await communicator.connect(timeout=TIMEOUT))[0]
+    assert (await communicator.receive_json_from(timeout=TIMEOUT))["type"] == "state"
+    history = await communicator.receive_json_from(timeout=TIMEOUT)
+    assert [m["text"] for m in history["messages"]] == ["hello both"]
+    await communicator.disconnect()

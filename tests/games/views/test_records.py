@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from typing import Any
@@ -12,6 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from accounts.players import Player
+from accounts.services import block
 from games import records, services
 from games.models import Game, Move
 from games.rules.sgf import import_sgf, othello_transcript
@@ -653,3 +655,25 @@ def test_a_handicap_game_shows_its_stones_from_move_0_and_writes_ha_and_ab(
     assert ";W[ee];B[gg]" in sgf
     record = import_sgf(sgf)
     assert record.setup is not None and list(record.setup.rows) == start
+
+
+def test_the_replay_hides_a_blocked_accounts_chat_from_the_blocker_only() -> None:
+    ann, bob = User.objects.create_user("ann"), User.objects.create_user("bob")
+    game = services.create_game(
+        player=Player("ann-s", ann.pk), name="ann", kind="othello", size=8, color="black"
+    )
+    services.join_game(player=Player("bob-s", bob.pk), game_id=game.public_id, name="bob")
+    services.say(player=Player("ann-s", ann.pk), game_id=game.public_id, name="ann", text="gg")
+    services.say(player=Player("bob-s", bob.pk), game_id=game.public_id, name="bob", text="hi")
+    block(blocker_id=bob.pk, blocked_id=ann.pk)
+
+    def said(client: Client) -> list[str]:
+        page = client.get(f"/games/{game.public_id}/replay/").content.decode()
+        data = re.search(r'id="replay-data" type="application/json">(.*?)</script>', page)
+        assert data is not None
+        return [line["text"] for line in json.loads(data.group(1))["chat"]]
+
+    blocker = Client()
+    blocker.force_login(bob)
+    assert said(blocker) == ["hi"]
+    assert said(Client()) == ["gg", "hi"]

@@ -1,0 +1,21 @@
+from django.apps import AppConfig
+
+
+class ChallengesConfig(AppConfig):
+    """Challenges: a waiting game reserved for one account (a person or a bot), its
+    answer, its expiry (DESIGN.md, "Notifications, challenges, follows, blocks")."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "challenges"
+
+    def ready(self) -> None:
+        from challenges import services, views
+        from games import selectors
+        from games.workers import clockwatch
+        from players import profiles
+
+        # The challenge in G; a challenge not answered in time is aborted.
+        selectors.register_state_part(services.challenge_part)
+        clockwatch.every_second(services.expire_challenges)
+        # A person's profile offers the Challenge button.
+        profiles.register_profile_part(views.profile_part)

@@ -1,0 +1,313 @@
+"""Challenges' use cases: challenging an account, declining, the expiry of the unanswered.
+
+As games.services: one transaction each, the game row locked through ``base.locked``,
+broadcasts and notifications after the commit.
+
+A challenge to a person notifies them (``challenge``: on the site, and by e-mail unless
+they chose otherwise) and waits 24 hours (a correspondence game: 7 days); a decline
+notifies the challenger (``challenge_declined``). A challenge to a bot goes through the
+bots' desk (``register_bot_desk``: the bots app, above this one, says whether the bot is
+online, tells its bridge, and gives it ``seconds`` to answer).
+
+Refusals: the challenged account must exist, not be the challenger, and not block the
+challenger; all three are told alike ("no such player"), so that a block is not revealed.
+A challenger has at most ``OPEN_LIMIT`` challenges waiting at once (``rate_limited``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop, ngettext
+
+from accounts import languages
+from accounts import selectors as accounts
+from accounts.players import Player
+from challenges.models import Challenge
+from games import services
+from games.models import Game
+from games.realtime import events
+from games.services import GameError
+from games.services.base import locked, on_commit
+from notifications import services as notifications
+from notifications.models import Kind
+
+PERSON_WAITS = datetime.timedelta(hours=24)
+CORRESPONDENCE_WAITS = datetime.timedelta(days=7)
+OPEN_LIMIT = 5
+"""How many challenges one account may have waiting for an answer at once."""
+
+UNKNOWN = gettext_noop("no such player to challenge")
+"""The refusal for a name that is no account, a guest's, oneself, or one who blocks the
+challenger: the same words, so that a block is not revealed."""
+
+
+@dataclass(frozen=True)
+class BotDesk:
+    """How challenges to bots are answered (the bots app's, registered in its ``ready``):
+    ``check(bot_id)`` raises GameError when the bot cannot take one now (offline);
+    ``made(challenge)`` and ``ended(challenge)`` are called inside the transaction (to
+    tell its bridge after the commit); a bot answers within ``seconds``."""
+
+    seconds: int
+    check: Callable[[int], None]
+    made: Callable[[Challenge], None]
+    ended: Callable[[Challenge], None]
+
+
+_desk: list[BotDesk] = []
+
+
+def register_bot_desk(desk: BotDesk) -> None:
+    """The bots' desk (once; a second registration replaces the first)."""
+    _desk[:] = [desk]
+
+
+def _bot_desk() -> BotDesk | None:
+    return _desk[0] if _desk else None
+
+
+def subject_of(game: Game) -> str:
+    return f"game:{game.public_id}"
+
+
+def _label(game: Game) -> str:
+    kind = gettext("Go") if game.kind == Game.Kind.GO else gettext("Othello")
+    return f"{kind} {game.size}\N{MULTIPLICATION SIGN}{game.size}"
+
+
+def _waits(game: Game) -> datetime.timedelta:
+    clock = game.time_control or {}
+    return CORRESPONDENCE_WAITS if clock.get("system") == "correspondence" else PERSON_WAITS
+
+
+@transaction.atomic
+def challenge(
+    *,
+    player: Player,
+    username: str,
+    name: str,
+    rated: bool,
+    options: dict[str, Any],
+    now: datetime.datetime | None = None,
+) -> Game:
+    """A waiting game created by ``player`` (seated as ``name``) reserved for the account
+    ``username``, which is told of it (a person: a ``challenge`` notification; a bot: on
+    its socket, through the bots' desk).
+
+    Raises GameError: bad_request (``UNKNOWN`` for no such account, oneself or an account
+    that blocks the challenger; a guest challenging a person; a bot offline; a rated
+    challenge from a guest or without a clock; anything ``create_game`` refuses),
+    rate_limited (``OPEN_LIMIT`` challenges already waiting).
+    """
+    target = accounts.account_named(username)
+    if (
+        target is None
+        or not target.is_active
+        or target.pk == player.user_id
+        or accounts.blocks(target.pk, player.user_id)
+    ):
+        raise GameError("bad_request", gettext(UNKNOWN))
+    bot = accounts.is_bot(target)
+    desk = _bot_desk()
+    if bot:
+        if desk is None:
+            raise GameError("bad_request", gettext("%(name)s is not online") % {"name": username})
+        desk.check(target.pk)
+    elif player.user_id is None:
+        raise GameError("bad_request", gettext("log in to challenge a person"))
+    if rated and (player.user_id is None or options.get("time_control") is None):
+        raise GameError(
+            "bad_request", gettext("rated: a rated game needs you logged in and a clock")
+        )
+    if player.user_id is not None and open_count(player.user_id) >= OPEN_LIMIT:
+        raise GameError(
+            "rate_limited",
+            gettext("at most %(n)d challenges waiting at once: wait for answers, or call one off")
+            % {"n": OPEN_LIMIT},
+        )
+    game = services.create_game(player=player, name=name, reserved_for=target.pk, **options)
+    now = now or timezone.now()
+    waits = datetime.timedelta(seconds=desk.seconds) if bot and desk else _waits(game)
+    made = Challenge.objects.create(
+        game=game,
+        challenged=target,
+        challenger=getattr(game, f"{game.creator_color}_name"),
+        challenger_user_id=player.user_id,
+        rated=rated,
+        created_at=now,
+        expires_at=now + waits,
+    )
+    if bot and desk:
+        desk.made(made)
+    else:
+        words = gettext_noop("%(name)s challenges you to a game of %(game)s")
+        _tell(target.pk, Kind.CHALLENGE, words, made.challenger, game, now=now)
+    return game
+
+
+def _tell(
+    user_id: int,
+    kind: str,
+    words: str,
+    name: str,
+    game: Game,
+    *,
+    now: datetime.datetime | None = None,
+) -> None:
+    """Notify ``user_id`` of ``game`` in its own language: ``words`` (a message id with
+    ``name`` and ``game`` in it)."""
+    with translation.override(languages.of_account(user_id)):
+        text = gettext(words) % {"name": name, "game": _label(game)}
+    notifications.notify(
+        user_id=user_id,
+        kind=kind,
+        text=text,
+        url=f"/games/{game.public_id}/",
+        subject=subject_of(game),
+        now=now,
+    )
+
+
+def open_count(user_id: int) -> int:
+    """How many of the account's challenges wait for an answer."""
+    return Challenge.objects.filter(
+        challenger_user_id=user_id,
+        status=Challenge.Status.PENDING,
+        game__status=Game.Status.WAITING,
+    ).count()
+
+
+@transaction.atomic
+def decline(*, player: Player, game_id: str) -> Game:
+    """The challenge ``game_id`` declined by the challenged account: the game aborted, the
+    challenger told (on the game page; a challenger with an account, by a
+    ``challenge_declined`` notification). Raises GameError: bad_request (unknown game,
+    not a challenge, already answered), not_a_player (not the challenged account)."""
+    game = locked(game_id)
+    found = Challenge.objects.filter(game=game).first()
+    if found is None:
+        raise GameError("bad_request", gettext("this game is not a challenge"))
+    if found.challenged_id != player.user_id:
+        raise GameError("not_a_player", gettext("only the challenged account may decline"))
+    if found.status != Challenge.Status.PENDING or game.status != Game.Status.WAITING:
+        raise GameError("bad_request", gettext("this challenge was already answered"))
+    _end(game, found, Challenge.Status.DECLINED)
+    if found.challenger_user_id is not None and not accounts.is_bot(found.challenged_id):
+        declined_by = accounts.username_of(found.challenged_id)
+        words = gettext_noop("%(name)s declined your challenge (%(game)s)")
+        _tell(found.challenger_user_id, Kind.CHALLENGE_DECLINED, words, declined_by, game)
+    return game
+
+
+def expire_challenges(*, now: datetime.datetime | None = None) -> list[str]:
+    """Mark accepted every pending challenge whose account took its seat (the game
+    started: ``Game.reserved_for`` let it), and expired every one its challenger called
+    off, their notifications read; and abort every one not answered in time (the clock
+    watch calls this every second). The ids of the games aborted."""
+    now = now or timezone.now()
+    pending = Challenge.objects.filter(status=Challenge.Status.PENDING)
+    # Answered (the game went on) or called off by the challenger (the game aborted while
+    # waiting): no answer is due any more.
+    settled = pending.exclude(game__status=Game.Status.WAITING).values_list(
+        "pk", "challenged_id", "game__public_id", "game__status"
+    )
+    by_status: dict[str, list[int]] = {}
+    for pk, challenged_id, game_id, game_status in settled:
+        notifications.seen(user_id=challenged_id, subject=f"game:{game_id}", kind=Kind.CHALLENGE)
+        called_off = game_status == Game.Status.ABORTED
+        status = Challenge.Status.EXPIRED if called_off else Challenge.Status.ACCEPTED
+        by_status.setdefault(status, []).append(pk)
+    for status, pks in by_status.items():
+        pending.filter(pk__in=pks).update(status=status)
+    due = pending.filter(expires_at__lte=now)
+    return [
+        game_id
+        for game_id in due.values_list("game__public_id", flat=True)
+        if _expire(game_id, now)
+    ]
+
+
+@transaction.atomic
+def _expire(game_id: str, now: datetime.datetime) -> bool:
+    game = locked(game_id)
+    found = Challenge.objects.select_for_update().get(game=game)
+    if found.status != Challenge.Status.PENDING or found.expires_at > now:
+        return False
+    if game.status != Game.Status.WAITING:
+        called_off = game.status == Game.Status.ABORTED
+        found.status = Challenge.Status.EXPIRED if called_off else Challenge.Status.ACCEPTED
+        found.save(update_fields=["status"])
+        return False
+    _end(game, found, Challenge.Status.EXPIRED)
+    return True
+
+
+def _end(game: Game, found: Challenge, status: str) -> None:
+    found.status = status
+    found.save(update_fields=["status"])
+    game.status = Game.Status.ABORTED
+    game.finished_at = timezone.now()
+    game.save()
+    notifications.seen(user_id=found.challenged_id, subject=subject_of(game), kind=Kind.CHALLENGE)
+    desk = _bot_desk()
+    if desk is not None and accounts.is_bot(found.challenged_id):
+        desk.ended(found)
+    on_commit(lambda: events.broadcast_state(game))
+    on_commit(events.broadcast_lobby)
+
+
+# G's ``challenge``
+
+
+def challenge_part(game: Game) -> dict[str, Any]:
+    """G's ``challenge`` (registered with ``games.selectors.register_state_part``)."""
+    waiting = game.status in (Game.Status.WAITING, Game.Status.ABORTED)
+    return {"challenge": challenge_state(game) if waiting else None}
+
+
+def _duration(waited: datetime.timedelta) -> str:
+    seconds = round(waited.total_seconds())
+    if seconds % 86400 == 0 and seconds > 86400:
+        days = seconds // 86400
+        return ngettext("%(n)d day", "%(n)d days", days) % {"n": days}
+    if seconds % 3600 == 0:
+        hours = seconds // 3600
+        return ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
+    return gettext("%(n)d s") % {"n": seconds}
+
+
+def challenge_state(game: Game) -> dict[str, Any] | None:
+    """The challenge ``game`` is: null for none, or ``{"to" (the challenged account),
+    "bot" (its name when it is a bot, else null), "status", "rated", "message"}``."""
+    found = Challenge.objects.filter(game=game).select_related("challenged").first()
+    if found is None:
+        return None
+    status = found.status
+    if status == Challenge.Status.PENDING and game.status not in (
+        Game.Status.WAITING,
+        Game.Status.ABORTED,
+    ):
+        status = Challenge.Status.ACCEPTED  # the account took its seat (Game.reserved_for)
+    to = found.challenged.get_username()
+    message = None
+    # A challenge its challenger called off has no words of its own: G's ``aborted`` says.
+    if status == Challenge.Status.DECLINED and not game.abort_reason:
+        message = gettext("%(name)s declined the challenge.") % {"name": to}
+    elif status == Challenge.Status.EXPIRED and not game.abort_reason:
+        message = gettext("%(name)s did not answer the challenge within %(time)s.") % {
+            "name": to,
+            "time": _duration(found.expires_at - found.created_at),
+        }
+    return {
+        "to": to,
+        "bot": to if accounts.is_bot(found.challenged_id) else None,
+        "status": status,
+        "rated": found.rated,
+        "message": message,
+    }

@@ -1,0 +1,91 @@
+"""HTTP: challenging an account (a person from their profile, a bot from the bots' page),
+the challenged account declining, and the Challenge button of a profile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_POST
+
+from accounts import selectors as accounts
+from accounts.once import TokenError, once
+from accounts.players import Player, player_of, remember_name, seat_name
+from challenges import services
+from games import limits
+from games.forms import NewGameForm, form_context
+from games.services import GameError
+from games.views.lobby import new_game_initial
+
+
+@require_POST
+@limits.limit_posts("create")
+def challenge(request: HttpRequest, username: str) -> HttpResponse:
+    """`POST /players/<username>/challenge/` with the create fields and `rated`: 302 to
+    the waiting game reserved for that account; 400 (429 beyond the open challenges)
+    with the reason."""
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        errors = "; ".join(f"{field}: {' '.join(e)}" for field, e in form.errors.items())
+        return _refused(request, username, errors)
+    rated = request.POST.get("rated", "0")
+    if rated not in ("0", "1"):
+        return _refused(request, username, "rated: 0 or 1")
+    player = player_of(request, create_session=True)
+    name = seat_name(request, form.cleaned_data["name"])
+    try:
+        game_id = once(
+            form.cleaned_data["form_token"],
+            player=player,
+            work=lambda: (
+                services.challenge(
+                    player=player,
+                    username=username,
+                    name=name,
+                    rated=rated == "1",
+                    options=form.game_options(),
+                ).public_id
+            ),
+        )
+    except GameError as error:
+        status = 429 if error.code == "rate_limited" else 400
+        return _refused(request, username, error.message, status=status)
+    except TokenError as error:
+        return _refused(request, username, str(error))
+    remember_name(request, name)
+    return redirect("games:game", game_id=game_id)
+
+
+def _refused(
+    request: HttpRequest, username: str, reason: str, *, status: int = 400
+) -> HttpResponse:
+    """400 (or 429): a page saying why the challenge was refused."""
+    context = {"reason": reason, "username": username}
+    return render(request, "challenges/refused.html", context, status=status)
+
+
+@require_POST
+def decline(request: HttpRequest, game_id: str) -> HttpResponse:
+    """`POST /games/<id>/decline/` (the challenged account: a bot by its token, a person
+    logged in): the challenge refused, the game aborted. 200 `{"status": "aborted"}`, or
+    for a page's form (`Accept: text/html`) 302 to the game; 400/403 `{"error",
+    "message"}`."""
+    try:
+        services.decline(player=Player.of(None, request.user), game_id=game_id)
+    except GameError as error:
+        status = 403 if error.code == "not_a_player" else 400
+        return JsonResponse({"error": error.code, "message": error.message}, status=status)
+    if "text/html" in request.headers.get("Accept", ""):
+        return redirect("games:game", game_id=game_id)
+    return JsonResponse({"status": "aborted"})
+
+
+def profile_part(request: HttpRequest, user: Any) -> str:
+    """The Challenge button of a person's profile (``players.profiles``): the create
+    form's fields; nothing on a bot's (challenged from the bots' page) or one's own."""
+    if accounts.is_bot(user) or request.user.pk == user.pk:
+        return ""
+    context = {**form_context(NewGameForm(initial=new_game_initial(request))), "player": user}
+    return render_to_string("challenges/_profile.html", context, request=request)
