@@ -20,14 +20,16 @@ import base64
 import binascii
 import datetime
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.dispatch import Signal
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from accounts.languages import known
 from broadcast import account_group, send_to_group
 from notifications import statements
 from notifications.models import Delivery, Kind, Notification, Preference, PushSubscription
@@ -72,7 +74,7 @@ def notify(
     *,
     user_id: int,
     kind: str,
-    text: str,
+    text: str | Callable[[], str],
     url: str,
     subject: str = "",
     email: bool = True,
@@ -82,12 +84,17 @@ def notify(
     transaction): the stored notification, its deliveries as the account chose (``email``
     false: none by e-mail whatever the choice, e.g. a move in a game that is not by
     correspondence), and after the commit its pages told. An unread ``your_move`` of the
-    same ``subject`` is refreshed instead of made again."""
+    same ``subject`` is refreshed instead of made again. ``text``: the words, or a function
+    that makes them (with gettext), called in the account's language (read with what
+    telling it needs, in the same statement: no query of its own on a move's path)."""
     if kind not in DEFAULTS:
         raise NotificationError(gettext("unknown kind %(kind)s") % {"kind": repr(kind)})
     now = now or timezone.now()
-    text = text[:300]
     told = statements.recipient(user_id=user_id, kind=kind, subject=subject)
+    if callable(text):
+        with translation.override(known(told.language) or settings.LANGUAGE_CODE):
+            text = text()
+    text = text[:300]
     if kind == Kind.YOUR_MOVE and subject and told.waiting is not None:
         statements.refresh(pk=told.waiting, text=text, url=url, now=now)
         refreshed = Notification(

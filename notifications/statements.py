@@ -7,7 +7,8 @@ machine, and a correspondence move told through the ORM made nine (the mover's
 ``your_move`` read; the opponent's looked for, made, its account's address, choice and
 devices read, its deliveries made; two unread counts): 3.3 ms of CPU. Here a move makes
 five statements: the mover's ``your_move`` read (``mark_seen``); everything telling the
-opponent needs, its unread ``your_move`` for the game among it, in one (``recipient``);
+opponent needs, its unread ``your_move`` for the game and its language among it, in one
+(``recipient``);
 the notification and its deliveries stored (``insert``); the mover's unread count after
 the commit (``unread_count``). Each is a parameterised statement on the models' own
 tables and columns (read from their ``_meta``, quoted by the connection), the same on
@@ -27,6 +28,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Field, Model
 
+from accounts.models import Account
 from notifications.models import Notification, Preference, PushSubscription
 
 
@@ -48,6 +50,7 @@ def _sql() -> dict[str, str]:
         Preference, "user", "kind", "email", "push"
     )
     devices, device_pk, device_user = _names(PushSubscription, "id", "user")
+    accounts, account_user, language = _names(Account, "user", "language")
     return {
         "seen": f"UPDATE {table} SET {read_at} = %s WHERE {unread}",
         "refresh": (
@@ -57,8 +60,9 @@ def _sql() -> dict[str, str]:
             f"SELECT u.{email}, p.{pref_email}, p.{pref_push}, d.{device_pk},"
             f" (SELECT COUNT(*) FROM {table} WHERE {user} = u.{user_pk} AND {read_at} IS NULL),"
             f" (SELECT MIN({pk}) FROM {table} WHERE {user} = u.{user_pk} AND {subject} = %s"
-            f" AND {kind} = %s AND {read_at} IS NULL)"
+            f" AND {kind} = %s AND {read_at} IS NULL), a.{language}"
             f" FROM {users} u"
+            f" LEFT JOIN {accounts} a ON a.{account_user} = u.{user_pk}"
             f" LEFT JOIN {prefs} p ON p.{pref_user} = u.{user_pk} AND p.{pref_kind} = %s"
             f" LEFT JOIN {devices} d ON d.{device_user} = u.{user_pk}"
             f" WHERE u.{user_pk} = %s ORDER BY d.{device_pk}"
@@ -125,7 +129,8 @@ def refresh(*, pk: int, text: str, url: str, now: datetime.datetime) -> None:
 class Recipient:
     """What telling an account needs: its address ("" for none), its choice for the kind
     (e-mail, push; None without one of its own), its devices, its unread count, and its
-    unread notification of the kind about the subject (``waiting``: its id, or None)."""
+    unread notification of the kind about the subject (``waiting``: its id, or None), and
+    the language it chose ("" for none)."""
 
     address: str
     email: bool | None
@@ -133,6 +138,7 @@ class Recipient:
     devices: list[int]
     unread: int
     waiting: int | None
+    language: str
 
 
 def recipient(*, user_id: int, kind: str, subject: str) -> Recipient:
@@ -142,8 +148,8 @@ def recipient(*, user_id: int, kind: str, subject: str) -> Recipient:
         cursor.execute(_sql()["recipient"], [subject, kind, kind, user_id])
         rows = cursor.fetchall()
     if not rows:
-        return Recipient("", None, None, [], 0, None)
-    address, by_email, by_push, _, unread, waiting = rows[0]
+        return Recipient("", None, None, [], 0, None, "")
+    address, by_email, by_push, _, unread, waiting, language = rows[0]
     return Recipient(
         address=str(address or ""),
         email=None if by_email is None else bool(by_email),
@@ -151,6 +157,7 @@ def recipient(*, user_id: int, kind: str, subject: str) -> Recipient:
         devices=[int(row[3]) for row in rows if row[3] is not None],
         unread=int(unread),
         waiting=None if waiting is None else int(waiting),
+        language=str(language or ""),
     )
 
 
