@@ -10,7 +10,6 @@ is tested end to end in tests/notifications/test_push.py."""
 
 from __future__ import annotations
 
-import datetime
 import json
 from collections.abc import Callable
 from typing import Any
@@ -18,8 +17,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, CDPSession, Page, expect
 
-from notifications.channels import push_payload
-from notifications.models import Notification
 from tests.browser.test_accounts import DESKTOP, PHONE, shoot, sign_up
 
 pytestmark = pytest.mark.browser
@@ -62,15 +59,17 @@ def shown(page: Page) -> list[dict[str, Any]]:
 
 
 def your_move(pk: int, text: str, game: str) -> str:
-    """What the server pushes for a your_move (notifications.channels.push_payload)."""
-    notification = Notification(
-        pk=pk,
-        kind="your_move",
-        text=text,
-        url=f"/games/{game}/",
-        created_at=datetime.datetime.now(tz=datetime.UTC),
+    """What the server pushes for a your_move to an English-speaking account (the payload
+    tests/notifications/test_push.py decrypts: notifications.channels.push_payload)."""
+    return json.dumps(
+        {
+            "title": "Othello & Go",
+            "body": text,
+            "url": f"/games/{game}/",
+            "kind": "your_move",
+            "id": pk,
+        }
     )
-    return json.dumps(push_payload(notification))
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
