@@ -16,18 +16,24 @@ mail for a game until they have moved.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import datetime
+import re
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count
 from django.dispatch import Signal
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from accounts.languages import known
 from broadcast import account_group, send_to_group
+from notifications import statements
 from notifications.models import Delivery, Kind, Notification, Preference, PushSubscription
 
 LATEST = 50
@@ -70,7 +76,7 @@ def notify(
     *,
     user_id: int,
     kind: str,
-    text: str,
+    text: str | Callable[[], str],
     url: str,
     subject: str = "",
     email: bool = True,
@@ -80,35 +86,59 @@ def notify(
     transaction): the stored notification, its deliveries as the account chose (``email``
     false: none by e-mail whatever the choice, e.g. a move in a game that is not by
     correspondence), and after the commit its pages told. An unread ``your_move`` of the
-    same ``subject`` is refreshed instead of made again."""
+    same ``subject`` is refreshed instead of made again. ``text``: the words, or a function
+    that makes them (with gettext), called in the account's language (read with what
+    telling it needs, in the same statement: no query of its own on a move's path)."""
     if kind not in DEFAULTS:
         raise NotificationError(gettext("unknown kind %(kind)s") % {"kind": repr(kind)})
     now = now or timezone.now()
-    if kind == Kind.YOUR_MOVE and subject:
-        waiting = Notification.objects.filter(
-            user_id=user_id, subject=subject, kind=kind, read_at=None
-        ).first()
-        if waiting is not None:
-            waiting.text, waiting.url, waiting.created_at = text, url, now
-            waiting.save(update_fields=["text", "url", "created_at"])
-            _tell_pages(waiting)
-            return waiting
-    notification = Notification.objects.create(
-        user_id=user_id, kind=kind, text=text[:300], url=url, subject=subject, created_at=now
+    told = statements.recipient(user_id=user_id, kind=kind, subject=subject)
+    if callable(text):
+        with translation.override(known(told.language) or settings.LANGUAGE_CODE):
+            text = text()
+    text = text[:300]
+    if kind == Kind.YOUR_MOVE and subject and told.waiting is not None:
+        statements.refresh(pk=told.waiting, text=text, url=url, now=now)
+        refreshed = Notification(
+            pk=told.waiting, user_id=user_id, kind=kind, text=text, url=url, subject=subject
+        )
+        refreshed.created_at = now
+        _tell_pages(refreshed, unread=told.unread)
+        return refreshed
+    notification = Notification(
+        user_id=user_id, kind=kind, text=text, url=url, subject=subject, created_at=now
     )
-    by_email, by_push = choices(user_id=user_id, kind=kind)
+    [notification.pk] = statements.insert(
+        Notification,
+        [
+            {
+                "user_id": user_id,
+                "kind": kind,
+                "text": text,
+                "url": url,
+                "subject": subject,
+                "created_at": now,
+            }
+        ],
+    )
+    by_email = DEFAULTS[kind][0] if told.email is None else told.email
+    by_push = DEFAULTS[kind][1] if told.push is None else told.push
     deliveries = []
-    if email and by_email and _address(user_id):
+    if email and by_email and told.address:
         deliveries.append(_delivery(notification, Delivery.Channel.EMAIL, now))
     if by_push:
-        for subscription in PushSubscription.objects.filter(user_id=user_id).only("pk"):
+        for device in told.devices:
             deliveries.append(
-                _delivery(notification, Delivery.Channel.PUSH, now, subscription=subscription)
+                _delivery(notification, Delivery.Channel.PUSH, now, subscription_id=device)
             )
     if deliveries:
-        Delivery.objects.bulk_create(deliveries)
+        if connection.features.can_return_columns_from_insert:
+            statements.insert(Delivery, deliveries)
+        else:
+            for delivery in deliveries:
+                statements.insert(Delivery, [delivery])
         transaction.on_commit(lambda: delivery_due.send(sender=Delivery), robust=True)
-    _tell_pages(notification)
+    _tell_pages(notification, unread=told.unread + 1)
     return notification
 
 
@@ -116,7 +146,7 @@ def notify_many(
     *,
     user_ids: list[int],
     kind: str,
-    text: str,
+    text: str | Callable[[], str],
     url: str | dict[int, str],
     subject: str = "",
     email: bool = True,
@@ -124,20 +154,39 @@ def notify_many(
 ) -> list[Notification]:
     """``notify`` for each account of ``user_ids`` at once (a tournament starting, a round
     paired: hundreds of accounts in one transaction), in a few queries whatever their
-    number: the notifications, the choices, the addresses and the devices read and
-    written in bulk. ``url``: one for all, or each account's (``{user_id: url}``). No
-    refreshing of an unread one (``notify`` does that for ``your_move`` only)."""
+    number: the accounts' languages and addresses, their choices and devices read, the
+    notifications and deliveries written, in bulk. ``text``: the words, or a function that
+    makes them, called once in each language of the accounts; ``url``: one for all, or
+    each account's (``{user_id: url}``). No refreshing of an unread one (``notify`` does
+    that for ``your_move`` only)."""
     if kind not in DEFAULTS:
-        raise NotificationError(f"unknown kind {kind!r}")
+        raise NotificationError(gettext("unknown kind %(kind)s") % {"kind": repr(kind)})
     if not user_ids:
         return []
     now = now or timezone.now()
     urls = url if isinstance(url, dict) else dict.fromkeys(user_ids, url)
+    accounts = {
+        pk: (address, language)
+        for pk, address, language in get_user_model()
+        .objects.filter(pk__in=user_ids)
+        .values_list("pk", "email", "account__language")
+    }
+    words: dict[str, str] = {}
+
+    def text_in(language: str) -> str:
+        if not callable(text):
+            return text[:300]
+        chosen = known(language) or settings.LANGUAGE_CODE
+        if chosen not in words:
+            with translation.override(chosen):
+                words[chosen] = text()[:300]
+        return words[chosen]
+
     made = Notification.objects.bulk_create(
         Notification(
             user_id=user_id,
             kind=kind,
-            text=text[:300],
+            text=text_in(accounts.get(user_id, ("", ""))[1] or ""),
             url=urls[user_id],
             subject=subject,
             created_at=now,
@@ -156,12 +205,6 @@ def notify_many(
             "user_id", "email", "push"
         )
     }
-    addresses = dict(
-        get_user_model()
-        .objects.filter(pk__in=user_ids)
-        .exclude(email="")
-        .values_list("pk", "email")
-    )
     devices: dict[int, list[int]] = {}
     for subscription_id, user_id in PushSubscription.objects.filter(
         user_id__in=user_ids
@@ -170,13 +213,20 @@ def notify_many(
     deliveries = []
     for notification in made:
         by_email, by_push = chosen.get(notification.user_id, DEFAULTS[kind])
-        if email and by_email and addresses.get(notification.user_id):
-            deliveries.append(_delivery(notification, Delivery.Channel.EMAIL, now))
+        if email and by_email and accounts.get(notification.user_id, ("", ""))[0]:
+            deliveries.append(Delivery(**_delivery(notification, Delivery.Channel.EMAIL, now)))
         if by_push:
             for subscription_id in devices.get(notification.user_id, []):
-                delivery = _delivery(notification, Delivery.Channel.PUSH, now)
-                delivery.subscription_id = subscription_id
-                deliveries.append(delivery)
+                deliveries.append(
+                    Delivery(
+                        **_delivery(
+                            notification,
+                            Delivery.Channel.PUSH,
+                            now,
+                            subscription_id=subscription_id,
+                        )
+                    )
+                )
     if deliveries:
         Delivery.objects.bulk_create(deliveries)
         transaction.on_commit(lambda: delivery_due.send(sender=Delivery), robust=True)
@@ -212,32 +262,29 @@ def _delivery(
     channel: str,
     now: datetime.datetime,
     *,
-    subscription: PushSubscription | None = None,
-) -> Delivery:
-    return Delivery(
-        notification=notification,
-        channel=channel,
-        subscription=subscription,
-        next_try_at=now,
-        created_at=now,
-    )
+    subscription_id: int | None = None,
+) -> dict[str, Any]:
+    """A Delivery row's values (``statements.insert``: the others take their defaults)."""
+    return {
+        "notification_id": notification.pk,
+        "channel": channel,
+        "subscription_id": subscription_id,
+        "next_try_at": now,
+        "created_at": now,
+    }
 
 
-def _address(user_id: int) -> str:
-    found = get_user_model().objects.filter(pk=user_id).values_list("email", flat=True).first()
-    return str(found or "")
-
-
-def _tell_pages(notification: Notification) -> None:
+def _tell_pages(notification: Notification, *, unread: int | None = None) -> None:
     """After the commit: ``{"type": "notification", "notification": N, "unread": n}`` to
-    the account's lobby sockets."""
+    the account's lobby sockets (``unread`` as counted in the transaction, else counted
+    then)."""
     user_id = notification.user_id
 
     def tell() -> None:
         event = {
             "type": "account.notification",
             "notification": notification_json(notification),
-            "unread": unread_count(user_id),
+            "unread": unread_count(user_id) if unread is None else unread,
         }
         send_to_group(account_group(user_id), event)
 
@@ -246,15 +293,29 @@ def _tell_pages(notification: Notification) -> None:
 
 def seen(*, user_id: int, subject: str, kind: str = Kind.YOUR_MOVE) -> int:
     """The account's unread notifications of ``kind`` about ``subject`` marked read (it
-    acted on them: it moved in the game). How many."""
-    return Notification.objects.filter(
-        user_id=user_id, subject=subject, kind=kind, read_at=None
-    ).update(read_at=timezone.now())
+    acted on them: it moved in the game). How many. After the commit, the account's open
+    pages hear the new unread count (``{"type": "unread"}``): the bell follows a move made
+    in another tab."""
+    marked = statements.mark_seen(user_id=user_id, subject=subject, kind=kind, now=timezone.now())
+    if marked:
+        _tell_unread(user_id)
+    return marked
+
+
+def _tell_unread(user_id: int) -> None:
+    """After the commit: ``{"type": "unread", "unread": n}`` to the account's lobby
+    sockets (the count read then, so that it counts what the transaction committed)."""
+
+    def tell() -> None:
+        event = {"type": "account.unread", "unread": unread_count(user_id)}
+        send_to_group(account_group(user_id), event)
+
+    transaction.on_commit(tell, robust=True)
 
 
 def unread_count(user_id: int) -> int:
     """How many of the account's notifications are unread."""
-    return Notification.objects.filter(user_id=user_id, read_at=None).count()
+    return statements.unread_count(user_id)
 
 
 def recent(*, user_id: int) -> list[Notification]:
@@ -281,9 +342,7 @@ def mark_read(*, user_id: int, ids: list[int] | None) -> int:
         unread = unread.filter(pk__in=ids)
     marked = unread.update(read_at=timezone.now())
     if marked:
-        count = unread_count(user_id)
-        event = {"type": "account.unread", "unread": count}
-        transaction.on_commit(lambda: send_to_group(account_group(user_id), event), robust=True)
+        _tell_unread(user_id)
     return marked
 
 
@@ -337,10 +396,44 @@ def subscribe(*, user_id: int, subscription: Any) -> PushSubscription:
         raise NotificationError(gettext("a push endpoint is an https:// URL"))
     if len(endpoint) > 1000 or len(p256dh) > 200 or len(auth) > 100:
         raise NotificationError(gettext("a subscription's endpoint or keys are too long"))
+    if not _browser_keys(p256dh, auth):
+        raise NotificationError(
+            gettext(
+                "a subscription's keys are a P-256 public key (p256dh) and a 16-byte secret"
+                " (auth), base64url-encoded"
+            )
+        )
     found, _ = PushSubscription.objects.update_or_create(
         endpoint=endpoint, defaults={"user_id": user_id, "p256dh": p256dh, "auth": auth}
     )
     return found
+
+
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
+
+
+def _browser_keys(p256dh: str, auth: str) -> bool:
+    """Whether the keys are what a browser makes (RFC 8291): ``p256dh`` a point of P-256,
+    uncompressed (65 bytes), ``auth`` 16 bytes, both base64url (padded or not). Anything
+    else could never be encrypted for, and its pushes would fail for a day."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    if not all(_BASE64URL.fullmatch(text) for text in (p256dh, auth)):
+        return False
+    try:
+        point, secret = (
+            base64.urlsafe_b64decode(text.rstrip("=") + "=" * (-len(text.rstrip("=")) % 4))
+            for text in (p256dh, auth)
+        )
+    except (binascii.Error, ValueError):
+        return False
+    if len(point) != 65 or len(secret) != 16:
+        return False
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except ValueError:
+        return False
+    return True
 
 
 def _local(endpoint: str) -> bool:

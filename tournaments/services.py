@@ -293,7 +293,7 @@ def _start(tournament: Tournament, now: datetime.datetime) -> None:
     notifications.notify_many(
         user_ids=players,
         kind=Kind.TOURNAMENT_STARTING,
-        text=_("%(name)s is starting.") % {"name": tournament.name},
+        text=lambda: _("%(name)s is starting.") % {"name": tournament.name},
         url=tournament.get_absolute_url(),
         subject=f"tournament:{tournament.pk}",
         now=now,
@@ -455,7 +455,7 @@ def _make(
     notifications.notify_many(
         user_ids=list(urls),
         kind=Kind.ROUND_PAIRED,
-        text=_("%(name)s: your game is ready.") % {"name": tournament.name},
+        text=lambda: _("%(name)s: your game is ready.") % {"name": tournament.name},
         url=urls,
         subject=f"tournament:{tournament.pk}",
         email=False,

@@ -11,10 +11,8 @@ in the transaction of the move or the end that caused it.
 
 from __future__ import annotations
 
-from django.utils import translation
 from django.utils.translation import gettext
 
-from accounts.languages import of_account
 from games.models import Game
 from games.records import result_text
 from notifications import services as notifications
@@ -57,12 +55,14 @@ def moved(game: Game, mover: str) -> None:
     correspondence = _by_correspondence(game)
     if not correspondence and getattr(game, f"{side}_online"):
         return
-    with translation.override(of_account(user_id)):  # the text in the account's language
+
+    def text() -> str:  # made by notify, in the account's language
         opponent = getattr(game, f"{mover}_name", "") or gettext("your opponent")
-        text = gettext("Your move against %(opponent)s (%(game)s)") % {
+        return gettext("Your move against %(opponent)s (%(game)s)") % {
             "opponent": opponent,
             "game": _label(game),
         }
+
     notifications.notify(
         user_id=user_id,
         kind=Kind.YOUR_MOVE,
@@ -83,13 +83,15 @@ def ended(game: Game) -> None:
         if not correspondence and getattr(game, f"{side}_online"):
             continue
         other = "white" if side == "black" else "black"
-        with translation.override(of_account(user_id)):  # the text in the account's language
+
+        def text(other: str = other) -> str:  # made by notify, in the account's language
             opponent = getattr(game, f"{other}_name", "") or gettext("your opponent")
-            text = gettext("Your game against %(opponent)s (%(game)s) is over: %(result)s") % {
+            return gettext("Your game against %(opponent)s (%(game)s) is over: %(result)s") % {
                 "opponent": opponent,
                 "game": _label(game),
                 "result": result_text(game.result, str(game.kind)) or gettext("ended"),
             }
+
         notifications.seen(user_id=user_id, subject=subject_of(game))
         notifications.notify(
             user_id=user_id,

@@ -38,3 +38,9 @@ def signed(change: float) -> str:
     """A rating change rounded, with its sign: ``+12``, ``-9``, ``0``."""
     rounded = round(change)
     return f"{rounded:+d}" if rounded else "0"
+
+
+@register.filter
+def speed_name(speed: str) -> str:
+    """A speed (``blitz``) in the visitor's language."""
+    return str(_SPEEDS.get(speed, speed))

@@ -18,9 +18,25 @@ function show(unread) {
 }
 
 function hear(message) {
+  bell.dataset.live = "1";
   if (message.type === "notification" || message.type === "unread") {
     show(message.unread);
     document.dispatchEvent(new CustomEvent("notification", { detail: message }));
+  }
+}
+
+// A socket that (re)connects may have missed events while it was down: the count is
+// read again (not on the first connection: the page was rendered with it).
+let connections = 0;
+async function opened() {
+  bell.dataset.live = "1";
+  connections += 1;
+  if (connections === 1) return;
+  try {
+    const response = await fetch("/notifications.json", { headers: { Accept: "application/json" } });
+    if (response.ok) show((await response.json()).unread);
+  } catch {
+    // offline again: the next connection reads it
   }
 }
 
@@ -31,9 +47,11 @@ function ownSocket() {
     const socket = new WebSocket(`${scheme}//${location.host}/ws/lobby/?bell=1`);
     socket.addEventListener("open", () => {
       attempts = 0;
+      opened();
     });
     socket.addEventListener("message", (event) => hear(JSON.parse(event.data)));
     socket.addEventListener("close", (event) => {
+      delete bell.dataset.live;
       if (event.code === 4401) return; // logged out meanwhile: nothing to hear
       const wait = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** attempts);
       attempts += 1;
@@ -47,7 +65,7 @@ if (bell && count) {
   show(bell.dataset.unread);
   if (document.getElementById("lobby-mine")) {
     const { listenToLobby } = await import("./lobby.js");
-    listenToLobby(hear);
+    listenToLobby(hear, opened);
   } else {
     ownSocket();
   }

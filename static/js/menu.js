@@ -1,10 +1,10 @@
 // The header's menus (<details class="header-menu">: the site's pages, the account's),
 // which open and close by themselves with a click, Enter or Space. Here: Escape closes
 // one (the focus back on its toggle), and so does a click or the focus going anywhere
-// else. The site's pages are a menu only on a phone (the toggle shows there): on a wide
-// screen they stay open, inline.
+// else. The site's pages are a menu only on a narrow screen (900 px, a phone upright or
+// held sideways: the toggle shows there); on a wide screen they stay open, inline.
 
-const narrow = window.matchMedia("(max-width: 600px)");
+const narrow = window.matchMedia("(max-width: 900px)"); // as static/css/base.css
 const pages = document.getElementById("nav-menu");
 
 for (const menu of document.querySelectorAll("details.header-menu")) {

@@ -159,3 +159,15 @@ async def test_the_accounts_open_pages_hear_it_on_the_lobby_socket() -> None:
         # A seek on a bell: refused, and nothing is stored.
         await socket.send_json_to({"type": "cancel_seek"})
         assert (await socket.receive_json_from(timeout=2))["code"] == "bad_request"
+
+
+async def test_moving_in_a_game_tells_the_movers_pages_its_your_move_is_read() -> None:
+    (_, black), (_, white) = await database_sync_to_async(
+        lambda: (account("ann"), account("bob"))
+    )()
+    game = await database_sync_to_async(game_between)(black, white, CORRESPONDENCE)
+    game = await database_sync_to_async(move)(game, black)  # Bob's move: one unread
+    async with bell("bob") as socket:
+        await database_sync_to_async(move)(game, white)  # Bob moves (in another tab, say)
+        assert await socket.receive_json_from(timeout=2) == {"type": "unread", "unread": 0}
+        assert await socket.receive_nothing(timeout=0.2)

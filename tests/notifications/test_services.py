@@ -11,6 +11,7 @@ from django.db import transaction
 
 from notifications import services
 from notifications.models import Delivery, Kind, Notification, PushSubscription
+from tests.support.push_service import Device
 
 pytestmark = pytest.mark.django_db
 
@@ -145,8 +146,9 @@ def test_marking_read_touches_only_the_accounts_own() -> None:
         {},
         {"endpoint": "https://push.example/1"},
         {"endpoint": "https://push.example/1", "keys": {"p256dh": "a"}},
-        {"endpoint": "http://evil.example/1", "keys": {"p256dh": "a", "auth": "b"}},
-        {"endpoint": 3, "keys": {"p256dh": "a", "auth": "b"}},
+        {**Device("http://evil.example/1").subscription()},
+        {**Device("https://push.example/1").subscription(), "endpoint": 3},
+        {"endpoint": "https://push.example/1", "keys": {"p256dh": "a", "auth": "b"}},
     ],
 )
 def test_a_bad_subscription_is_refused(subscription: Any) -> None:
@@ -158,15 +160,15 @@ def test_a_bad_subscription_is_refused(subscription: Any) -> None:
 
 def test_the_same_device_subscribes_once(settings: Any) -> None:
     ann = account("ann")
-    body = {"endpoint": "https://push.example/1", "keys": {"p256dh": "a", "auth": "b"}}
-    services.subscribe(user_id=ann.pk, subscription=body)
-    services.subscribe(user_id=ann.pk, subscription={**body, "keys": {"p256dh": "c", "auth": "d"}})
-    assert list(PushSubscription.objects.values_list("p256dh", flat=True)) == ["c"]
+    services.subscribe(user_id=ann.pk, subscription=Device("https://push.example/1").subscription())
+    again = Device("https://push.example/1")  # the browser renewed its keys
+    services.subscribe(user_id=ann.pk, subscription=again.subscription())
+    assert list(PushSubscription.objects.values_list("p256dh", flat=True)) == [again.p256dh]
 
 
 def test_a_local_plain_http_endpoint_needs_the_setting(settings: Any) -> None:
     ann = account("ann")
-    body = {"endpoint": "http://127.0.0.1:9/push", "keys": {"p256dh": "a", "auth": "b"}}
+    body = Device("http://127.0.0.1:9/push").subscription()
     settings.PUSH_LOCAL_ENDPOINTS = False
     with pytest.raises(services.NotificationError):
         services.subscribe(user_id=ann.pk, subscription=body)

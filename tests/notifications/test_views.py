@@ -11,6 +11,7 @@ from django.test import Client
 
 from notifications import services
 from notifications.models import Kind, Notification, Preference, PushSubscription
+from tests.support.push_service import Device
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +86,7 @@ def test_the_settings_page_keeps_each_kinds_choice() -> None:
 
 def test_a_device_subscribes_and_unsubscribes() -> None:
     browser, ann = logged_in()
-    body = {"endpoint": "https://push.example/abc", "keys": {"p256dh": "BP", "auth": "au"}}
+    body = Device("https://push.example/abc").subscription()
 
     made = browser.post("/notifications/push/", json.dumps(body), content_type="application/json")
     assert made.status_code == 201

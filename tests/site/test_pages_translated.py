@@ -18,27 +18,33 @@ pytestmark = pytest.mark.django_db
 
 LOCALE = Path(__file__).resolve().parents[2] / "locale"
 LANGUAGES = {"ja": "ja", "ko": "ko", "zh-hans": "zh_Hans", "fr": "fr"}
+#: Elements whose text is code, not words (a result's notation, coordinates, SGF), as the
+#: scan of the templates counts them (tests/site/test_translations.py).
+UNREAD = {"script", "style", "code", "kbd", "pre", "samp"}
 READ_ATTRIBUTES = {"title", "placeholder", "aria-label", "alt", "label", "data-label"}
 
 
 class Texts(HTMLParser):
-    """The texts of a page a person reads: between tags (not in scripts and styles) and
-    in the attributes read aloud or shown."""
+    """The texts of a page a person reads: between tags (not in scripts, styles, code, or
+    an element marked ``translate="no"``) and in the attributes read aloud or shown."""
 
     def __init__(self) -> None:
         super().__init__()
         self.texts: set[str] = set()
         self.hidden = 0
+        self.hiding: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
+        if tag in UNREAD or ("translate", "no") in attrs:
             self.hidden += 1
+            self.hiding.append(tag)
         for name, value in attrs:
             if name in READ_ATTRIBUTES and value:
                 self.texts.add(" ".join(value.split()))
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
+        if self.hiding and self.hiding[-1] == tag:
+            self.hiding.pop()
             self.hidden -= 1
 
     def handle_data(self, data: str) -> None:
