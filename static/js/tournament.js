@@ -63,7 +63,7 @@ function drawPairings(data) {
   }
   for (const [number, pairings] of [...rounds.entries()].sort((a, b) => b[0] - a[0])) {
     const heading = document.createElement("h3");
-    heading.textContent = interpolate(gettext("Round %s"), [number]);
+    heading.textContent = interpolate(gettext("Round %(round)s"), { round: number }, true);
     const list = document.createElement("ul");
     list.className = "pairings";
     for (const pairing of pairings) {
