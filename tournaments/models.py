@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import Game
 
@@ -28,9 +29,9 @@ class Tournament(models.Model):
         ROUNDROBIN = "roundrobin", _("Round robin")
 
     class Status(models.TextChoices):
-        UPCOMING = "upcoming", _("Upcoming")
-        RUNNING = "running", _("Running")
-        FINISHED = "finished", _("Finished")
+        UPCOMING = "upcoming", pgettext_lazy("tournament", "Upcoming")
+        RUNNING = "running", pgettext_lazy("tournament", "Running")
+        FINISHED = "finished", pgettext_lazy("tournament", "Finished")
 
     system = models.CharField(max_length=10, choices=System.choices)
     name = models.CharField(max_length=80)
