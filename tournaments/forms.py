@@ -10,6 +10,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.forms import FormTokenField
 from games.forms import CLOCK_LABELS, DEFAULT_SIZES, SIZES
@@ -69,7 +70,10 @@ class NewTournamentForm(forms.Form):
 
     system = forms.ChoiceField(label=_("System"), choices=Tournament.System.choices)
     name = forms.CharField(label=_("Name"), max_length=NAME_MAX_LENGTH)
-    kind = forms.ChoiceField(label=_("Game"), choices=[("othello", "Othello"), ("go", "Go")])
+    kind = forms.ChoiceField(
+        label=_("Game"),
+        choices=[("othello", _("Othello")), ("go", pgettext_lazy("the game", "Go"))],
+    )
     size = forms.TypedChoiceField(
         label=_("Board size"),
         coerce=int,

@@ -83,6 +83,7 @@ def pages() -> tuple[Client, list[str]]:
         "/games/",
         "/players/top/",
         "/players/bots/",
+        "/tournaments/",
         "/players/ann/",
         "/accounts/games/",
         "/notifications/",
