@@ -89,6 +89,8 @@ class GoVerdict:
     pv: tuple[Step, ...]
     played: float
     exact: bool = False
+    winrate: float | None = None
+    """Black's chance to win (0..1), from an engine that says it (KataGo)."""
 
 
 class GoAnalyser(Protocol):
