@@ -44,12 +44,14 @@ def verdict(
     *,
     go_command: Sequence[str] | None = None,
     katago: Mapping[str, Any] | None = None,
+    before: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The verdict on the position of ``job``'s game after ``ply`` moves (``to_move``,
     ``verdict_json``'s keys, and ``played``: what the move that led here was worth, from
     which the service measures its loss); Go's from KataGo when ``katago`` holds its
     settings (``katago.KataGoSettings``), else from the GTP engine ``go_command`` (GNU Go
-    when None).
+    when None), which measures ``played`` against ``before``, the verdict on the position
+    before (its ``best`` and ``eval``; asked again of the engine when None).
 
     Raises ``ValueError`` for a kind the review does not analyse, or a Go game the
     engine refuses or answers about in words it cannot read; ``EngineError`` when the
@@ -58,7 +60,7 @@ def verdict(
     if job["kind"] == "go" and katago is not None:
         return _katago_verdict(job, ply, KataGoSettings.of(katago))
     if job["kind"] == "go":
-        return _go_verdict(job, ply, go_command)
+        return _go_verdict(job, ply, go_command, before)
     if job["kind"] != "othello":
         raise ValueError(f"the review does not analyse {job['kind']!r} games")
     position = _position(job, ply)
@@ -94,15 +96,27 @@ def close() -> None:
         _go_analysers.popitem()[1].close()
 
 
-def _go_verdict(job: Mapping[str, Any], ply: int, command: Sequence[str] | None) -> dict[str, Any]:
+def _go_verdict(
+    job: Mapping[str, Any],
+    ply: int,
+    command: Sequence[str] | None,
+    before: Mapping[str, Any] | None,
+) -> dict[str, Any]:
     game, position = go_game(job, ply)
+    previous = None
+    if before is not None and ply >= 1:
+        best = before["best"]
+        previous = (
+            best if best is None or isinstance(best, str) else (best[0], best[1]),
+            float(before["eval"]),
+        )
     key = tuple(command or ())
     analyser = _go_analysers.get(key)
     if analyser is None:
         analyser = _go_analysers[key] = GtpAnalyser(command)
     over = position.is_over
     try:
-        found = analyser.verdict(game, position.to_move, over=over)
+        found = analyser.verdict(game, position.to_move, over=over, previous=previous)
     except GtpError as refused:
         # The engine's rules differ from ours on this game: it cannot be analysed.
         raise ValueError(str(refused)) from None

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from games.rules.base import Color, Point
@@ -176,9 +176,20 @@ class GtpAnalyser(RestartingEngine):
         self.budget = budget
         self._line = line
 
-    def verdict(self, game: GoGame, to_move: Color, *, over: bool = False) -> GoVerdict:
+    def verdict(
+        self,
+        game: GoGame,
+        to_move: Color,
+        *,
+        over: bool = False,
+        previous: tuple[Step | None, float] | None = None,
+    ) -> GoVerdict:
         """The verdict on the position after ``game``'s moves, ``to_move`` to play; an
         ``over`` position (two passes) gets its estimate, no best move and no line.
+
+        ``previous`` is the verdict on the position before the last move (its ``best`` and
+        ``eval``), from which ``played`` is measured; without it that position's best move
+        is asked again of the engine.
 
         Raises ``EngineError`` when the engine fails or is too slow, ``GtpError`` when
         it refuses a move of the game, ``ValueError`` for an answer it cannot read,
@@ -193,23 +204,62 @@ class GtpAnalyser(RestartingEngine):
             left = self.budget - (time.monotonic() - started)
             return engine.send(command, timeout=max(0.0, min(self.timeout, left)))
 
+        best_before: float | None = None
+        if game.moves:
+            # The previous position under its best move: the same measure, one move after
+            # the same position, as the move played.
+            mover = game.moves[-1][0]
+            before = replace(game, moves=game.moves[:-1])
+            replay(engine, before)
+            ask(f"set_random_seed {RANDOM_SEED}")
+            if previous is None:
+                now, best, after = self._measure(ask, before, mover)
+                previous = (best, now if after is None else (now + after) / 2)
+                replay(engine, before)
+            step = previous[0]
+            where = vertex(step, game.size) if isinstance(step, tuple) else "pass"
+            ask(f"play {mover.value} {where}")
+            best_before = parse_score(ask("estimate_score"))
         replay(engine, game)
+        now, best, after = self._measure(ask, game, to_move, over=over)
+        value = now if after is None else _tenth((now + after) / 2)
+        # What the last move left, on the scale of the previous position's eval: that eval
+        # less what the move gave away against the best one.
+        played = (
+            value
+            if previous is None or best_before is None
+            else _tenth(previous[1] + now - best_before)
+        )
+        if best is None:
+            return GoVerdict(value, None if over else "pass", () if over else ("pass",), played)
+        # The best move is on the board (``_measure``): the line goes on from there.
+        length = (self._line or pv_length(game.size)) - 1
+        line = (best, *_line_after(ask, game.size, to_move, length))
+        return GoVerdict(value, best, line, played)
+
+    def _measure(
+        self, ask: Callable[[str], str], game: GoGame, to_move: Color, *, over: bool = False
+    ) -> tuple[float, Point | None, float | None]:
+        """In the engine, where ``game`` is replayed: its estimate, the best move for
+        ``to_move`` (None when the engine would pass, or ``over``) and the estimate after
+        it, which stays on the board."""
         # GNU Go breaks ties at random: the same seed each time makes a verdict the same in
         # any process, whatever it analysed before.
         ask(f"set_random_seed {RANDOM_SEED}")
-        played = parse_score(ask("estimate_score"))
+        now = parse_score(ask("estimate_score"))
         if over:
-            return GoVerdict(played, None, (), played)
+            return now, None, None
         ask(f"level {self.level}")
         top = parse_top_moves(ask(f"top_moves_{to_move.value}"), game.size)
         if not top:
-            # The engine would pass (or resign): the position stays as it is.
-            return GoVerdict(played, "pass", ("pass",), played)
+            return now, None, None
         best = top[0][0]
         ask(f"play {to_move.value} {vertex(best, game.size)}")
-        value = parse_score(ask("estimate_score"))
-        length = (self._line or pv_length(game.size)) - 1
-        return GoVerdict(value, best, (best, *_line_after(ask, game.size, to_move, length)), played)
+        return now, best, parse_score(ask("estimate_score"))
+
+
+def _tenth(value: float) -> float:
+    return round(value, 1)
 
 
 def _line_after(ask: Callable[[str], str], size: int, mover: Color, length: int) -> list[Step]:

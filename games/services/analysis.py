@@ -74,6 +74,9 @@ class AnalysisJob:
     moves: list[tuple[str, tuple[int, int] | None]]
     next_ply: int
     total: int
+    before: dict[str, Any] | None = None
+    """The last stored position's verdict (``eval``, ``best``): GNU Go's review measures
+    the next move against it."""
 
 
 def _played(game: Game) -> list[Move]:
@@ -330,6 +333,9 @@ def _job(analysis: Analysis) -> AnalysisJob:
         moves=moves,
         next_ply=len(analysis.plies),
         total=analysis.total,
+        before={key: analysis.plies[-1][key] for key in ("eval", "best")}
+        if analysis.plies
+        else None,
     )
 
 

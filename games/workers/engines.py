@@ -273,13 +273,17 @@ class EnginePool:
         game_id = job.game_id
         go_command = services.go_command()
         katago = self.katago if job.kind == "go" else None
+        before = job.before
         try:
             for ply in range(job.next_ply, job.total):
                 if self.turns_waiting or self.explores:
                     await database(services.release_analysis, game_id=game_id, process=self.process)
                     return
-                think = functools.partial(verdict, data, ply, go_command=go_command, katago=katago)
+                think = functools.partial(
+                    verdict, data, ply, go_command=go_command, katago=katago, before=before
+                )
                 found = await self._run(think, katago=None if katago is None else REVIEW)
+                before = found
                 stored = await database(
                     services.store_verdict,
                     game_id=game_id,
