@@ -7,8 +7,10 @@ gets the verdict on the position after that many moves back as JSON-ready data:
 ``"played"`` too: the value of the move that led there for its mover, from which the
 server reckons its loss (``go_review``). Othello's analyser of each game is kept in the
 worker process between its positions, so that the exact solver's tables serve the whole
-endgame; Go's is one GTP engine process (``go_command``, GNU Go by default) that
-replays each game it is asked about.
+endgame; Go's is KataGo's analysis engine where the job comes with its settings (one
+query for the rest of the game, each position taken as it comes: ``katago``), else one
+GTP engine process (``go_command``, GNU Go by default) that replays each game it is asked
+about, told the verdict on the position before (``before``) to measure the move played.
 """
 
 from __future__ import annotations

@@ -7,23 +7,26 @@ last move played left (``played``: the same measure of the position as it stands
 before the side to move answers). The engine is any GTP program that answers GNU
 Go's analysis commands (``top_moves_black``/``top_moves_white``, ``estimate_score``
 and ``set_random_seed``); the default is GNU Go (``gnugo.gnugo_command``), and the
-server's ``REVIEW_GO_COMMAND`` setting names another. An engine that values
-positions in its own words (KataGo's ``kata-analyze``, Leela Zero's ``lz-analyze``)
-needs a class of its own with the same ``verdict`` (``GoAnalyser``).
+server's ``REVIEW_GO_COMMAND`` setting names another. KataGo, which values positions
+in its own words, has its own class with the same ``verdict`` (``katago.KataGoAnalyser``).
 
-How a position is valued (measured against the results of finished games:
-``bench/go_review.py``, README "Review"):
+How a position is valued (``docs/engines/review.md``; measured against KataGo's eval on
+the same positions: ``bench/katago.py evals``):
 
 - ``best``: the first of ``top_moves_<colour>`` at GNU Go's ``level``, which is
   ``genmove``'s choice; an empty list (the engine would pass or resign) is ``"pass"``.
-- ``eval``: ``estimate_score`` after ``best`` is played, so that the value is
-  that of the position under the engine's move, whoever is to move.
-- ``played``: ``estimate_score`` of the position itself. The mover of the last
-  move had the engine's best move worth the previous position's ``eval``; its
-  own move is worth ``played``: both are the same estimate one move after the
-  same position, so their difference is the move's cost (``review.move_loss``).
-  The eval of the next position cannot serve: it has the opponent's best reply
-  in it.
+- ``eval``: the mean of ``estimate_score`` before and after ``best`` is played. The
+  estimate is an influence count that favours the side that has just moved by about a
+  move's worth (10 points and more early on 9x9); taken after the best move alone, the
+  eval swung with the side to move. Half before, half after is nobody's tempo.
+- ``played``: what the last move left its mover, on the scale of the previous position's
+  eval: that eval less the estimate after the previous position's best move and plus the
+  estimate after the move played. Both estimates are taken one move after the same
+  position, the engine's move against the played one, so the tempo cancels; their
+  difference is the move's cost (``review.move_loss``). ``previous`` (the verdict on the
+  position before: its ``best`` and ``eval``) says where that is; without it the engine
+  is asked again. The eval of the next position cannot serve: it has the opponent's
+  best reply in it.
 - ``pv``: ``best``, then the engine's moves at ``PV_LEVEL`` (fast) for up to
   ``pv_length`` moves in all, stopping at a second pass, a resignation or when the
   verdict's time runs out.

@@ -31,6 +31,11 @@ engine back to queued explores as it does to owed turns. It waits at most
 answer" (``{"engine_error"}``), as when the engine fails. A process where no pool serves
 (the test client, a WSGI server; daphne's ``runserver`` has one) runs the job in a
 thread of its own instead.
+
+KataGo's jobs (where ``KATAGO`` is set: the computer's Go moves, Go reviews, Go explores)
+run in one more worker process of their own, one at a time (``KataGoLane``): each takes
+the machine's cores, and there KataGo's GTP and analysis engines stay between jobs. The
+computer's moves go first, then the explores, then the reviews' positions.
 """
 
 from __future__ import annotations
