@@ -208,6 +208,15 @@ KATAGO: dict[str, Any] | None = (
     if _katago_command
     else None
 )
+if KATAGO is not None and (
+    len(KATAGO["level_visits"]) != 10
+    or min(KATAGO["level_visits"]) < 1
+    or KATAGO["review_visits"] < 1
+):
+    raise ImproperlyConfigured(
+        "KATAGO_LEVEL_VISITS needs 10 visits of at least 1 (levels 1 to 10), comma-separated, "
+        "and KATAGO_REVIEW_VISITS at least 1"
+    )
 
 # games.limits: on unless RATE_LIMITS=off (django-ratelimit reads RATELIMIT_ENABLE).
 RATE_LIMITS = os.environ.get("RATE_LIMITS", "").strip().lower() != "off"
