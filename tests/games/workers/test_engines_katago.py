@@ -115,3 +115,25 @@ async def test_a_go_game_is_reviewed_by_katago_and_the_review_says_so(
     assert all(0 <= entry["winrate"] <= 1 for entry in analysis.plies)
     # The fake's lead moves by one stone a move: a move's loss is the lead it gave away.
     assert all(entry["loss"] <= 1 for entry in analysis.plies[1:])
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_go_explore_asks_katago_in_its_lane(fake_katago: dict[str, Any]) -> None:
+    def go_game() -> Game:
+        return play_random(new_game("go", 9), seed=3, go_passes_after=12)
+
+    game = await sync_to_async(go_game)()
+    explored = await sync_to_async(services.explore)(
+        game_id=game.public_id, ply=2, moves=[[0, 0]], engine=True
+    )
+    assert explored.job is not None
+    assert explored.job["settings"]["katago"] == fake_katago
+    pool = EnginePool("this-process", 2)
+    pool._executor = ThreadPoolExecutor(2)  # type: ignore[assignment]
+    pool._katago_executor = ThreadPoolExecutor(1)  # type: ignore[assignment]
+    pool.wake = lambda: asyncio.get_running_loop().create_task(pool.tick(database))  # type: ignore[assignment]
+    found = await pool.explore(explored.job)
+    # The fake's lead after 3 stones (Black 2, White 1) and komi.
+    assert found["eval"] == 1 - game.komi
+    assert 0 <= found["winrate"] <= 1
+    assert not pool.lane.busy
