@@ -17,8 +17,8 @@ all of them, or the first ``--positions`` (the total then extrapolated, printed 
 on 9x9, komi 7, Chinese rules, colours alternating; each game to two passes or a
 resignation, counted with GNU Go's ``final_score``.
 
-``evals``: games of GNU Go (level 10, a share of random moves drawn per game, 0 to 30%) on
-``--size``; every ``--every``th position is valued by GNU Go's review
+``evals``: games of GNU Go (``--level``, default 10, a share of random moves drawn per game,
+0 to 30%) on ``--size``; every ``--every``th position is valued by GNU Go's review
 (``GtpAnalyser``) and by KataGo's (``--visits``, default 8); prints the mean absolute
 difference in points and the share within 3 points, and the same for GNU Go's eval as it
 was before the saw was fixed (the estimate after the best move alone).
@@ -147,7 +147,7 @@ def evals(options: argparse.Namespace) -> None:
     gnugo_analyser = GtpAnalyser(line=1)
     for index in range(options.games):
         share = rng.uniform(0, 0.3)
-        game = gnugo_game(options.size, options.moves, rng, 10, share)
+        game = gnugo_game(options.size, options.moves, rng, options.level, share)
         for turn in range(0, len(game.moves) + 1, options.every):
             partial = GoGame.of(size=game.size, komi=KOMI, moves=game.moves[:turn])
             to_move = Color.BLACK if turn % 2 == 0 else Color.WHITE
@@ -189,6 +189,7 @@ def main() -> None:
     three.add_argument("--moves", type=int, default=60)
     three.add_argument("--every", type=int, default=4)
     three.add_argument("--visits", type=int, default=8)
+    three.add_argument("--level", type=int, default=10)
     three.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()
     {"review": review, "match": match, "evals": evals}[options.command](options)
