@@ -5,6 +5,7 @@ GNU Go's review eval is from KataGo's.
     .venv/bin/python bench/katago.py review --size 19 --moves 250 --visits 8 --positions 30
     .venv/bin/python bench/katago.py match --games 20 --visits 16
     .venv/bin/python bench/katago.py evals --size 9 --games 20 --every 4
+    .venv/bin/python bench/katago.py levels --games 10
 
 KataGo from ``scripts/katago.sh`` (``KATAGO_DIR``, default .katago), GNU Go Debian's.
 
@@ -16,6 +17,10 @@ all of them, or the first ``--positions`` (the total then extrapolated, printed 
 ``match``: KataGo at ``--visits`` (the computer's strongest level) against GNU Go level 10
 on 9x9, komi 7, Chinese rules, colours alternating; each game to two passes or a
 resignation, counted with GNU Go's ``final_score``.
+
+``levels``: the computer's levels with KataGo (``--visits`` per level, GNU Go's shares of
+random moves below 10), each of ``--levels`` against the one below on 9x9, as the server
+plays them (``games.engine.answer``), counted with GNU Go's ``final_score``.
 
 ``evals``: games of GNU Go (``--level``, default 10, a share of random moves drawn per game,
 0 to 30%) on ``--size``; every ``--every``th position is valued by GNU Go's review
@@ -137,6 +142,57 @@ def match(options: argparse.Namespace) -> None:
     )
 
 
+def levels(options: argparse.Namespace) -> None:
+    """The computer's KataGo levels, each against the one below, as the server plays them
+    (``answer``: the level's visits and share of random moves)."""
+    from games.engine.answer import answer
+
+    data = {
+        "command": [str(DIR / "katago")],
+        "model": str(DIR / "model.bin.gz"),
+        "analysis_config": str(DIR / "analysis.cfg"),
+        "gtp_config": str(DIR / "gtp.cfg"),
+        "review_visits": 1,
+        "level_visits": [int(v) for v in options.visits.split(",")],
+    }
+    rng = random.Random(options.seed)
+    for high in options.levels:
+        wins = 0
+        for index in range(options.games):
+            strong = Color.BLACK if index % 2 == 0 else Color.WHITE
+            position = GoPosition.start(9)
+            played: list[tuple[Color, Point | None]] = []
+            winner = None
+            while not position.is_over and len(played) < 300:
+                level = high if position.to_move is strong else high - 1
+                turn = {
+                    "kind": "go",
+                    "task": "move",
+                    "size": 9,
+                    "level": level,
+                    "color": position.to_move.value,
+                    "snapshot": position.to_snapshot(),
+                    "komi": KOMI,
+                    "setup": None,
+                    "moves": [(c.value, p) for c, p in played],
+                }
+                point = answer(turn, katago_settings=data, rng=rng)["point"]
+                if point == "resign":
+                    winner = position.to_move.opponent
+                    break
+                where = None if point is None else (point[0], point[1])
+                move = Move.pass_turn() if where is None else Move.place(where)
+                position = position.play(move)[0]
+                played.append((position.to_move.opponent, where))
+            if winner is None:
+                with GtpEngine(gnugo_command(), timeout=120) as counter:
+                    replay(counter, GoGame.of(size=9, komi=KOMI, moves=played))
+                    score = parse_score(counter.send("final_score"))
+                winner = Color.BLACK if score > 0 else Color.WHITE
+            wins += winner is strong
+        print(f"level {high} against level {high - 1}: won {wins} of {options.games}")
+
+
 def evals(options: argparse.Namespace) -> None:
     rng = random.Random(options.seed)
     fixed: list[float] = []
@@ -191,8 +247,14 @@ def main() -> None:
     three.add_argument("--visits", type=int, default=8)
     three.add_argument("--level", type=int, default=10)
     three.add_argument("--seed", type=int, default=1)
+    four = commands.add_parser("levels")
+    four.add_argument("--levels", type=int, nargs="+", default=list(range(2, 11)))
+    four.add_argument("--games", type=int, default=10)
+    four.add_argument("--visits", default="1,1,1,1,1,2,2,4,8,16")
+    four.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()
-    {"review": review, "match": match, "evals": evals}[options.command](options)
+    commands_ = {"review": review, "match": match, "evals": evals, "levels": levels}
+    commands_[options.command](options)
 
 
 if __name__ == "__main__":
