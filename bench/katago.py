@@ -215,15 +215,18 @@ def evals(options: argparse.Namespace) -> None:
             truth = katago_analyser.review(game, turn, to_move=to_move, ahead=False).eval
             fixed.append(abs((now if after is None else (now + after) / 2) - truth))
             old.append(abs((now if after is None else after) - truth))
-        print(f"game {index + 1}: {len(game.moves)} moves, {len(fixed)} positions so far")
+        print(f"game {index + 1}: {len(game.moves)} moves")
+        _summary(options.size, fixed, old)
     katago_analyser.close()
     gnugo_analyser.close()
+
+
+def _summary(size: int, fixed: list[float], old: list[float]) -> None:
     for name, found in (("GNU Go's eval (fixed)", fixed), ("GNU Go's eval as it was", old)):
         within = sum(1 for value in found if value <= 3) / len(found)
         print(
             f"{name}: mean absolute difference from KataGo's {statistics.mean(found):.1f} "
-            f"points, within 3 points {within:.0%} ({len(found)} positions, "
-            f"{options.size}x{options.size})"
+            f"points, within 3 points {within:.0%} ({len(found)} positions, {size}x{size})"
         )
 
 
