@@ -36,6 +36,15 @@ Environment variables:
     REVIEW_GO_COMMAND  the GTP engine that reviews Go games, a command line (default GNU
                      Go at GNUGO_PATH); it must answer GNU Go's top_moves_black/white and
                      estimate_score
+    KATAGO_COMMAND   KataGo's program (default .katago/katago when sh scripts/katago.sh
+                     installed it; "" keeps GNU Go): then it plays the computer's Go,
+                     reviews Go games and answers the explore board
+    KATAGO_DIR       where scripts/katago.sh installs KataGo (default .katago)
+    KATAGO_MODEL, KATAGO_ANALYSIS_CONFIG, KATAGO_GTP_CONFIG  its network and configuration
+                     files (default model.bin.gz, analysis.cfg, gtp.cfg in KATAGO_DIR)
+    KATAGO_REVIEW_VISITS  visits a reviewed Go position gets (default 1)
+    KATAGO_LEVEL_VISITS  the visits of the computer's levels 1..10, comma-separated
+                     (default 1,1,1,1,1,2,2,4,8,16)
     EMAIL_BACKEND    Django's e-mail backend (e.g. django.core.mail.backends.filebased
                      .EmailBackend, with EMAIL_FILE_PATH); default: SMTP with EMAIL_HOST
                      set, else the console
@@ -171,6 +180,43 @@ GNUGO_PATH = os.environ.get("GNUGO_PATH", "/usr/games/gnugo")
 # The review's Go engine (games.engine.go_review): a GTP command line answering GNU Go's
 # top_moves_black/white and estimate_score; empty: GNU Go at GNUGO_PATH.
 REVIEW_GO_COMMAND = shlex.split(os.environ.get("REVIEW_GO_COMMAND", ""))
+# KataGo (games.engine.katago, docs/engines/katago.md): the computer's Go, the Go review and
+# the explore board use it when it is installed (sh scripts/katago.sh puts it in .katago/)
+# or KATAGO_COMMAND names it; KATAGO_COMMAND="" keeps GNU Go.
+KATAGO_DIR = Path(os.environ.get("KATAGO_DIR", BASE_DIR / ".katago"))
+_katago_installed = KATAGO_DIR / "katago"
+_katago_command = shlex.split(
+    os.environ.get("KATAGO_COMMAND", str(_katago_installed) if _katago_installed.exists() else "")
+)
+KATAGO: dict[str, Any] | None = (
+    {
+        "command": _katago_command,
+        "model": os.environ.get("KATAGO_MODEL", str(KATAGO_DIR / "model.bin.gz")),
+        "analysis_config": os.environ.get(
+            "KATAGO_ANALYSIS_CONFIG", str(KATAGO_DIR / "analysis.cfg")
+        ),
+        "gtp_config": os.environ.get("KATAGO_GTP_CONFIG", str(KATAGO_DIR / "gtp.cfg")),
+        # Visits a reviewed position gets: 1 reviews a 9x9 game of 100 moves in about 25 s
+        # and a 19x19 game of 250 in 4-5 minutes on two cores without a GPU.
+        "review_visits": int(os.environ.get("KATAGO_REVIEW_VISITS", "1")),
+        # The computer's levels 1..10 (the weaker ones also play GNU Go's share of random moves).
+        "level_visits": [
+            int(visits)
+            for visits in os.environ.get("KATAGO_LEVEL_VISITS", "1,1,1,1,1,2,2,4,8,16").split(",")
+        ],
+    }
+    if _katago_command
+    else None
+)
+if KATAGO is not None and (
+    len(KATAGO["level_visits"]) != 10
+    or min(KATAGO["level_visits"]) < 1
+    or KATAGO["review_visits"] < 1
+):
+    raise ImproperlyConfigured(
+        "KATAGO_LEVEL_VISITS needs 10 visits of at least 1 (levels 1 to 10), comma-separated, "
+        "and KATAGO_REVIEW_VISITS at least 1"
+    )
 
 # games.limits: on unless RATE_LIMITS=off (django-ratelimit reads RATELIMIT_ENABLE).
 RATE_LIMITS = os.environ.get("RATE_LIMITS", "").strip().lower() != "off"

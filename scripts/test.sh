@@ -5,6 +5,9 @@ EXTRAS=test . "$(dirname "$0")/_venv.sh"
 need_package /usr/bin/chromium chromium "the browser tests"
 need_package /usr/games/gnugo gnugo "the computer opponent in Go and its tests"
 need_package /usr/games/gtp-rhino grhino "the bridge's test with an Othello engine nobody here wrote"
+# KataGo's own tests run against the real engine when the run opts in (CI does: .ci/run);
+# otherwise they are skipped, and the summary says why.
+if [ "${WITH_KATAGO:-}" = 1 ]; then sh scripts/katago.sh; fi
 . scripts/_messages.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

@@ -64,6 +64,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
     # A token of this run, not of any other on the machine: children inherit os.environ.
     os.environ[RUN_VARIABLE] = secrets.token_hex(8)
+    # The servers the tests start play and review Go with GNU Go (gnu_go_unless_katago_asked).
+    os.environ["KATAGO_COMMAND"] = ""
     capture = config.pluginmanager.getplugin("capturemanager")
     signal.signal(signal.SIGUSR1, lambda *_: print_tasks_and_threads(capture))
 
@@ -239,6 +241,13 @@ def lobby_broadcasts(recording_layer: RecordingLayer) -> list[dict[str, Any]]:
 
 
 # The server tests' fixtures: players' refusals, fresh PostgreSQL databases, daphnes.
+
+
+@pytest.fixture(autouse=True)
+def gnu_go_unless_katago_asked(settings: Any) -> None:
+    """The server's Go is GNU Go's in every test, KataGo installed in .katago/ or not: a test
+    of KataGo sets ``settings.KATAGO`` itself."""
+    settings.KATAGO = None
 
 
 @pytest.fixture(autouse=True)

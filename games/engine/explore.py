@@ -17,8 +17,9 @@ Django:
 
 It answers the verdict as the review's JSON holds it (``eval`` from Black's side,
 ``exact``, ``best``, ``pv``: ``analysis.verdict_json``), or ``{"engine_error": why}``
-when the engine failed or took too long. Another engine for a kind (KataGo for Go, say)
-is another branch here taking the same job: the server neither knows nor cares.
+when the engine failed or took too long. Go's engine is KataGo when the settings carry
+``katago`` (``katago.KataGoSettings`` as a mapping): its analysis engine at the review's
+visits, kept in the worker process between questions.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from games.rules import setup_position
 from games.rules.base import Move
 from games.rules.othello import OthelloPosition
 
+from . import katago
 from .analysis import go_game, verdict_json
 from .go_review import GtpAnalyser
 from .gtp import EngineError, GtpError
@@ -64,6 +66,8 @@ def _othello(job: Mapping[str, Any]) -> dict[str, Any]:
 def _go(job: Mapping[str, Any]) -> dict[str, Any]:
     game, position = go_game(job, len(job["moves"]))
     settings = job["settings"]
+    if settings.get("katago") is not None:
+        return _katago(job, settings["katago"])
     analyser = GtpAnalyser(
         settings["command"],
         level=settings["level"],
@@ -74,5 +78,19 @@ def _go(job: Mapping[str, Any]) -> dict[str, Any]:
         with analyser:
             found = analyser.verdict(game, position.to_move, over=position.is_over)
     except (EngineError, GtpError, OSError, ValueError) as error:
+        return {"engine_error": str(error)}
+    return verdict_json(found)
+
+
+def _katago(job: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, Any]:
+    """KataGo's verdict (its analysis engine, kept in the worker between questions)."""
+    game, position = go_game(job, len(job["moves"]))
+    # A review's query in flight stops: it is asked again when the review goes on.
+    katago.stop_reviews()
+    try:
+        found = katago.analyser(katago.KataGoSettings.of(settings)).verdict(
+            game, position.to_move, over=position.is_over
+        )
+    except (EngineError, OSError, ValueError) as error:
         return {"engine_error": str(error)}
     return verdict_json(found)

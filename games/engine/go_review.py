@@ -7,23 +7,26 @@ last move played left (``played``: the same measure of the position as it stands
 before the side to move answers). The engine is any GTP program that answers GNU
 Go's analysis commands (``top_moves_black``/``top_moves_white``, ``estimate_score``
 and ``set_random_seed``); the default is GNU Go (``gnugo.gnugo_command``), and the
-server's ``REVIEW_GO_COMMAND`` setting names another. An engine that values
-positions in its own words (KataGo's ``kata-analyze``, Leela Zero's ``lz-analyze``)
-needs a class of its own with the same ``verdict`` (``GoAnalyser``).
+server's ``REVIEW_GO_COMMAND`` setting names another. KataGo, which values positions
+in its own words, has its own class with the same ``verdict`` (``katago.KataGoAnalyser``).
 
-How a position is valued (measured against the results of finished games:
-``bench/go_review.py``, README "Review"):
+How a position is valued (``docs/engines/review.md``; measured against KataGo's eval on
+the same positions: ``bench/katago.py evals``):
 
 - ``best``: the first of ``top_moves_<colour>`` at GNU Go's ``level``, which is
   ``genmove``'s choice; an empty list (the engine would pass or resign) is ``"pass"``.
-- ``eval``: ``estimate_score`` after ``best`` is played, so that the value is
-  that of the position under the engine's move, whoever is to move.
-- ``played``: ``estimate_score`` of the position itself. The mover of the last
-  move had the engine's best move worth the previous position's ``eval``; its
-  own move is worth ``played``: both are the same estimate one move after the
-  same position, so their difference is the move's cost (``review.move_loss``).
-  The eval of the next position cannot serve: it has the opponent's best reply
-  in it.
+- ``eval``: the mean of ``estimate_score`` before and after ``best`` is played. The
+  estimate is an influence count that favours the side that has just moved by about a
+  move's worth (10 points and more early on 9x9); taken after the best move alone, the
+  eval swung with the side to move. Half before, half after is nobody's tempo.
+- ``played``: what the last move left its mover, on the scale of the previous position's
+  eval: that eval less the estimate after the previous position's best move and plus the
+  estimate after the move played. Both estimates are taken one move after the same
+  position, the engine's move against the played one, so the tempo cancels; their
+  difference is the move's cost (``review.move_loss``). ``previous`` (the verdict on the
+  position before: its ``best`` and ``eval``) says where that is; without it the engine
+  is asked again. The eval of the next position cannot serve: it has the opponent's
+  best reply in it.
 - ``pv``: ``best``, then the engine's moves at ``PV_LEVEL`` (fast) for up to
   ``pv_length`` moves in all, stopping at a second pass, a resignation or when the
   verdict's time runs out.
@@ -37,7 +40,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from games.rules.base import Color, Point
@@ -89,6 +92,8 @@ class GoVerdict:
     pv: tuple[Step, ...]
     played: float
     exact: bool = False
+    winrate: float | None = None
+    """Black's chance to win (0..1), from an engine that says it (KataGo)."""
 
 
 class GoAnalyser(Protocol):
@@ -174,9 +179,20 @@ class GtpAnalyser(RestartingEngine):
         self.budget = budget
         self._line = line
 
-    def verdict(self, game: GoGame, to_move: Color, *, over: bool = False) -> GoVerdict:
+    def verdict(
+        self,
+        game: GoGame,
+        to_move: Color,
+        *,
+        over: bool = False,
+        previous: tuple[Step | None, float] | None = None,
+    ) -> GoVerdict:
         """The verdict on the position after ``game``'s moves, ``to_move`` to play; an
         ``over`` position (two passes) gets its estimate, no best move and no line.
+
+        ``previous`` is the verdict on the position before the last move (its ``best`` and
+        ``eval``), from which ``played`` is measured; without it that position's best move
+        is asked again of the engine.
 
         Raises ``EngineError`` when the engine fails or is too slow, ``GtpError`` when
         it refuses a move of the game, ``ValueError`` for an answer it cannot read,
@@ -191,23 +207,62 @@ class GtpAnalyser(RestartingEngine):
             left = self.budget - (time.monotonic() - started)
             return engine.send(command, timeout=max(0.0, min(self.timeout, left)))
 
+        best_before: float | None = None
+        if game.moves:
+            # The previous position under its best move: the same measure, one move after
+            # the same position, as the move played.
+            mover = game.moves[-1][0]
+            before = replace(game, moves=game.moves[:-1])
+            replay(engine, before)
+            ask(f"set_random_seed {RANDOM_SEED}")
+            if previous is None:
+                now, best, after = self._measure(ask, before, mover)
+                previous = (best, now if after is None else (now + after) / 2)
+                replay(engine, before)
+            step = previous[0]
+            where = vertex(step, game.size) if isinstance(step, tuple) else "pass"
+            ask(f"play {mover.value} {where}")
+            best_before = parse_score(ask("estimate_score"))
         replay(engine, game)
+        now, best, after = self._measure(ask, game, to_move, over=over)
+        value = now if after is None else _tenth((now + after) / 2)
+        # What the last move left, on the scale of the previous position's eval: that eval
+        # less what the move gave away against the best one.
+        played = (
+            value
+            if previous is None or best_before is None
+            else _tenth(previous[1] + now - best_before)
+        )
+        if best is None:
+            return GoVerdict(value, None if over else "pass", () if over else ("pass",), played)
+        # The best move is on the board (``_measure``): the line goes on from there.
+        length = (self._line or pv_length(game.size)) - 1
+        line = (best, *_line_after(ask, game.size, to_move, length))
+        return GoVerdict(value, best, line, played)
+
+    def _measure(
+        self, ask: Callable[[str], str], game: GoGame, to_move: Color, *, over: bool = False
+    ) -> tuple[float, Point | None, float | None]:
+        """In the engine, where ``game`` is replayed: its estimate, the best move for
+        ``to_move`` (None when the engine would pass, or ``over``) and the estimate after
+        it, which stays on the board."""
         # GNU Go breaks ties at random: the same seed each time makes a verdict the same in
         # any process, whatever it analysed before.
         ask(f"set_random_seed {RANDOM_SEED}")
-        played = parse_score(ask("estimate_score"))
+        now = parse_score(ask("estimate_score"))
         if over:
-            return GoVerdict(played, None, (), played)
+            return now, None, None
         ask(f"level {self.level}")
         top = parse_top_moves(ask(f"top_moves_{to_move.value}"), game.size)
         if not top:
-            # The engine would pass (or resign): the position stays as it is.
-            return GoVerdict(played, "pass", ("pass",), played)
+            return now, None, None
         best = top[0][0]
         ask(f"play {to_move.value} {vertex(best, game.size)}")
-        value = parse_score(ask("estimate_score"))
-        length = (self._line or pv_length(game.size)) - 1
-        return GoVerdict(value, best, (best, *_line_after(ask, game.size, to_move, length)), played)
+        return now, best, parse_score(ask("estimate_score"))
+
+
+def _tenth(value: float) -> float:
+    return round(value, 1)
 
 
 def _line_after(ask: Callable[[str], str], size: int, mover: Color, length: int) -> list[Step]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.conf import settings as django_settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone, translation
@@ -82,6 +83,9 @@ class AnalysisJob:
     moves: list[tuple[str, tuple[int, int] | None]]
     next_ply: int
     total: int
+    before: dict[str, Any] | None = None
+    """The last stored position's verdict (``eval``, ``best``): GNU Go's review measures
+    the next move against it."""
 
 
 def _played(game: Game) -> list[Move]:
@@ -118,6 +122,9 @@ def go_command() -> list[str]:
 
 
 def _engine_name(kind: str) -> str:
+    if kind == "go" and settings.KATAGO is not None:
+        visits = settings.KATAGO["review_visits"]
+        return f"KataGo ({visits} visit{'' if visits == 1 else 's'} a position)"
     if kind == "go" and settings.REVIEW_GO_COMMAND:
         return str(settings.REVIEW_GO_COMMAND[0]).rsplit("/", 1)[-1]
     return ENGINES[kind]
@@ -187,6 +194,9 @@ EXPLORE_GO_SECONDS = 8.0
 (under 1 s on 9x9 here, 2.5 to 8 s on crowded 19x19 boards: the line is cut short)."""
 EXPLORE_GO_LINE = 4
 """The moves of an explored Go position's line."""
+EXPLORE_KATAGO_SECONDS = 20.0
+"""Seconds KataGo may take on an explored Go position (about 0.3 s on 9x9, 1.2 s on
+19x19 at one visit, but starting KataGo takes 3 s, 14 s with pocl's cache cold)."""
 
 
 @dataclass(frozen=True)
@@ -281,6 +291,8 @@ def _explore_job(game: Game, line: list[tuple[rules.Color, rules.Point | None]])
     settings: dict[str, Any]
     if game.kind == Game.Kind.OTHELLO:
         settings = {"seconds": EXPLORE_SECONDS, "exact_empties": EXPLORE_EXACT}
+    elif django_settings.KATAGO is not None:
+        settings = {"katago": django_settings.KATAGO, "seconds": EXPLORE_KATAGO_SECONDS}
     else:
         settings = {
             "command": go_command(),
@@ -347,6 +359,9 @@ def _job(analysis: Analysis) -> AnalysisJob:
         moves=moves,
         next_ply=len(analysis.plies),
         total=analysis.total,
+        before={key: analysis.plies[-1][key] for key in ("eval", "best")}
+        if analysis.plies
+        else None,
     )
 
 

@@ -31,6 +31,11 @@ engine back to queued explores as it does to owed turns. It waits at most
 answer" (``{"engine_error"}``), as when the engine fails. A process where no pool serves
 (the test client, a WSGI server; daphne's ``runserver`` has one) runs the job in a
 thread of its own instead.
+
+KataGo's jobs (where ``KATAGO`` is set: the computer's Go moves, Go reviews, Go explores)
+run in one more worker process of their own, one at a time (``KataGoLane``): each takes
+the machine's cores, and there KataGo's GTP and analysis engines stay between jobs. The
+computer's moves go first, then the explores, then the reviews' positions.
 """
 
 from __future__ import annotations
@@ -38,13 +43,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.utils.translation import gettext
@@ -68,6 +75,47 @@ EXPLORE_GRACE = 5.0
 starting the engine, replaying the game, an exact solve."""
 
 Verdict = dict[str, Any]
+T = TypeVar("T")
+
+TURN, EXPLORE, REVIEW = 0, 1, 2
+"""The KataGo lane's priorities, most urgent first."""
+
+
+class KataGoLane:
+    """KataGo's jobs one at a time, each taking the machine's cores, in a worker process of
+    their own (where KataGo's GTP and analysis engines stay between jobs): the computer's
+    moves first, then the explores, then the reviews' positions, each in order of arrival."""
+
+    def __init__(self) -> None:
+        self.busy = False
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    async def run(self, priority: int, executor: Any, call: Callable[[], T]) -> T:
+        """``call``'s result, run in ``executor`` once every job more urgent (or as urgent
+        and queued earlier) has run."""
+        if self.busy or self._waiting:
+            turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (priority, next(self._order), turn))
+            try:
+                await turn
+            except asyncio.CancelledError:
+                if turn.done() and not turn.cancelled():
+                    self._next()  # handed the lane as it was cancelled: pass it on
+                raise
+        self.busy = True
+        try:
+            return await asyncio.get_running_loop().run_in_executor(executor, call)
+        finally:
+            self._next()
+
+    def _next(self) -> None:
+        while self._waiting:
+            turn = heapq.heappop(self._waiting)[2]
+            if not turn.done():
+                turn.set_result(None)  # the lane stays busy: handed on
+                return
+        self.busy = False
 
 
 @dataclasses.dataclass(eq=False)
@@ -102,7 +150,10 @@ class EnginePool:
         # for the explores queued.
         self.wake = wake or (lambda: None)
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.katago: Mapping[str, Any] | None = settings.KATAGO
+        self.lane = KataGoLane()
         self._executor: ProcessPoolExecutor | None = None
+        self._katago_executor: ProcessPoolExecutor | None = None
 
     def serve(self) -> None:
         """This pool answers the explores of this process, on the running event loop."""
@@ -123,6 +174,26 @@ class EnginePool:
                 initargs=(os.getpid(), settings.ENGINE_NICENESS),
             )
         return self._executor
+
+    @property
+    def katago_executor(self) -> ProcessPoolExecutor:
+        """The worker process of KataGo's jobs (``KataGoLane``), started at the first."""
+        if self._katago_executor is None:
+            spawn = multiprocessing.get_context("spawn")
+            self._katago_executor = ProcessPoolExecutor(
+                1,
+                mp_context=spawn,
+                initializer=engine_worker,
+                initargs=(os.getpid(), settings.ENGINE_NICENESS),
+            )
+        return self._katago_executor
+
+    async def _run(self, call: Callable[[], T], *, katago: int | None = None) -> T:
+        """``call`` in an engine's worker process: KataGo's lane at priority ``katago``
+        when it is a KataGo job."""
+        if katago is not None:
+            return await self.lane.run(katago, self.katago_executor, call)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, call)
 
     async def tick(self, database: Database) -> None:
         """Claim the turns there are engines free for, and start thinking them."""
@@ -194,7 +265,8 @@ class EnginePool:
     async def _explore(self, queued: Explore) -> None:
         try:
             think = functools.partial(self.explorer, queued.job)
-            found = await asyncio.get_running_loop().run_in_executor(self.executor, think)
+            uses_katago = queued.job.get("settings", {}).get("katago") is not None
+            found = await self._run(think, katago=EXPLORE if uses_katago else None)
         except Exception as error:
             logger.exception("an explore failed")
             found = {"engine_error": gettext("the engine failed: %(error)s") % {"error": error}}
@@ -209,13 +281,18 @@ class EnginePool:
         data = dataclasses.asdict(job)
         game_id = job.game_id
         go_command = services.go_command()
+        katago = self.katago if job.kind == "go" else None
+        before = job.before
         try:
             for ply in range(job.next_ply, job.total):
                 if self.turns_waiting or self.explores:
                     await database(services.release_analysis, game_id=game_id, process=self.process)
                     return
-                think = functools.partial(verdict, data, ply, go_command=go_command)
-                found = await asyncio.get_running_loop().run_in_executor(self.executor, think)
+                think = functools.partial(
+                    verdict, data, ply, go_command=go_command, katago=katago, before=before
+                )
+                found = await self._run(think, katago=None if katago is None else REVIEW)
+                before = found
                 stored = await database(
                     services.store_verdict,
                     game_id=game_id,
@@ -239,10 +316,14 @@ class EnginePool:
 
     async def _think(self, turn: services.Turn, database: Database) -> None:
         try:
+            katago = self.katago if turn.kind == "go" and turn.task == "move" else None
             think = functools.partial(
-                answer, dataclasses.asdict(turn), gnugo_path=settings.GNUGO_PATH
+                answer,
+                dataclasses.asdict(turn),
+                gnugo_path=settings.GNUGO_PATH,
+                katago_settings=katago,
             )
-            result = await asyncio.get_running_loop().run_in_executor(self.executor, think)
+            result = await self._run(think, katago=None if katago is None else TURN)
             if turn.task == "count":
                 await database(
                     services.computer_count,

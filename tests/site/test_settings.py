@@ -40,6 +40,11 @@ CONFIGURING = (
     "OTHELLO_TEST_DATABASE",
     "DJANGO_SETTINGS_MODULE",
     "SECRET_KEY_FILE",
+    "KATAGO_COMMAND",
+    "KATAGO_DIR",
+    "KATAGO_MODEL",
+    "KATAGO_REVIEW_VISITS",
+    "KATAGO_LEVEL_VISITS",
 )
 
 READ_SETTINGS = """
@@ -378,3 +383,56 @@ def test_service_tests_fail_when_set_but_nothing_answers() -> None:
     # PostgreSQL: the test database cannot be set up (an error); Redis: the test fails.
     assert "1 failed" in done.stdout
     assert "1 error" in done.stdout
+
+
+# KataGo (docs/engines/katago.md)
+
+READ_KATAGO = """
+import json
+from django.conf import settings
+print(json.dumps(settings.KATAGO))
+"""
+
+
+def katago_with(**variables: str) -> Any:
+    done = run_python(READ_KATAGO, **variables)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_go_stays_gnu_gos_where_katago_is_not_installed(tmp_path: Path) -> None:
+    assert katago_with(KATAGO_DIR=str(tmp_path)) is None
+
+
+def test_katago_installed_by_the_script_is_used_with_its_files(tmp_path: Path) -> None:
+    (tmp_path / "katago").write_text("#!/bin/sh\n")
+    found = katago_with(KATAGO_DIR=str(tmp_path))
+    assert found == {
+        "command": [str(tmp_path / "katago")],
+        "model": str(tmp_path / "model.bin.gz"),
+        "analysis_config": str(tmp_path / "analysis.cfg"),
+        "gtp_config": str(tmp_path / "gtp.cfg"),
+        "review_visits": 1,
+        "level_visits": [1, 1, 1, 1, 1, 2, 2, 4, 8, 16],
+    }
+    # An empty command keeps GNU Go even so.
+    assert katago_with(KATAGO_DIR=str(tmp_path), KATAGO_COMMAND="") is None
+
+
+def test_katagos_command_model_and_visits_come_from_the_environment(tmp_path: Path) -> None:
+    found = katago_with(
+        KATAGO_DIR=str(tmp_path),
+        KATAGO_COMMAND="/opt/katago/katago --quiet",
+        KATAGO_MODEL="/opt/katago/big.bin.gz",
+        KATAGO_REVIEW_VISITS="8",
+        KATAGO_LEVEL_VISITS="1,2,3,4,5,6,7,8,9,100",
+    )
+    assert found["command"] == ["/opt/katago/katago", "--quiet"]
+    assert found["model"] == "/opt/katago/big.bin.gz"
+    assert (found["review_visits"], found["level_visits"][-1]) == (8, 100)
+
+
+def test_katagos_visits_must_name_every_level() -> None:
+    done = run_python(READ_KATAGO, KATAGO_COMMAND="katago", KATAGO_LEVEL_VISITS="1,2,3")
+    assert done.returncode != 0
+    assert "KATAGO_LEVEL_VISITS needs 10 visits" in done.stderr

@@ -5,12 +5,13 @@ GNU Go's verdicts on boards a person can read. The tests that run GNU Go take th
 from __future__ import annotations
 
 import doctest
+import itertools
 from collections.abc import Iterator, Sequence
 
 import pytest
 
 import games.engine.go_review
-from games.engine.gnugo import GoGame
+from games.engine.gnugo import GoGame, point_of
 from games.engine.go_review import GtpAnalyser, parse_score, parse_top_moves, pv_length
 from games.engine.gtp import EngineError, EngineTimeout
 from games.engine.review import judgement, move_loss
@@ -158,7 +159,12 @@ def test_an_ended_game_gets_its_estimate_and_no_move(analyser: GtpAnalyser) -> N
     game = GoGame(9, 7.0, moves=((B, None), (W, None)))
     verdict = analyser.verdict(game, B, over=True)
     assert (verdict.best, verdict.pv) == (None, ())
-    assert verdict.eval == verdict.played == -7.0  # the empty board: komi
+    assert verdict.eval == -7.0  # the empty board: komi
+    # White's pass, where GNU Go would have played, gave Black points.
+    assert verdict.played > -7.0
+    # Had passing been the best move (the previous verdict's), it gave nothing away.
+    passed = analyser.verdict(game, B, over=True, previous=("pass", -7.0))
+    assert passed.played == -7.0
 
 
 def test_an_engine_that_dies_is_reported_and_replaced(gnugo_path: str) -> None:
@@ -179,3 +185,62 @@ def test_a_verdict_over_its_budget_is_stopped(gnugo_path: str) -> None:
         # The next verdict starts another engine; with time enough it answers.
         hurried.budget = 60
         assert isinstance(hurried.verdict(game, W).best, tuple)
+
+
+# A calm 9x9 game, komi 7: KataGo (2 visits) against itself. KataGo at 8 visits holds each
+# of its first 24 positions within a point of even (from -0.5 to +0.1): no position swings.
+CALM_GAME = [
+    "E5",
+    "C4",
+    "E3",
+    "D6",
+    "E6",
+    "D7",
+    "E7",
+    "H5",
+    "C5",
+    "D5",
+    "D4",
+    "B5",
+    "C3",
+    "B4",
+    "G4",
+    "H4",
+    "H3",
+    "G5",
+    "G7",
+    "G3",
+    "G2",
+    "F4",
+    "F3",
+    "H2",
+]
+CALM_KATAGO = (-0.3, -0.3, -0.3, -0.3, -0.4, -0.4, -0.4, -0.4, -0.5, -0.4, -0.5, -0.5)
+CALM_KATAGO += (-0.5, -0.4, -0.4, -0.4, -0.4, -0.4, 0.1, 0.0, 0.1, -0.1, -0.2, -0.4)
+
+
+def test_gnu_gos_eval_of_a_calm_game_does_not_flip_with_the_side_to_move(
+    gnugo_path: str,
+) -> None:
+    # The estimate of a position favours the side that has just moved by about a move's
+    # worth (10 points early on 9x9): the eval is taken half before, half after the best
+    # move, so that it is nobody's tempo. Measured as it was (the estimate after the best
+    # move alone) the same 24 positions flipped 12 times, 6 of them between two values
+    # beyond 3 points each way.
+    moves = tuple(
+        (B if index % 2 == 0 else W, point_of(text, 9)) for index, text in enumerate(CALM_GAME)
+    )
+    evals: list[float] = []
+    previous = None
+    analyser = GtpAnalyser(line=1)  # the lines are not looked at: the quickest
+    for ply in range(len(CALM_KATAGO)):
+        verdict = analyser.verdict(
+            GoGame(9, 7.0, moves=moves[:ply]), B if ply % 2 == 0 else W, previous=previous
+        )
+        previous = (verdict.best, verdict.eval)
+        evals.append(verdict.eval)
+    analyser.close()
+    flips = [(a, b) for a, b in itertools.pairwise(evals) if a * b < 0]
+    beyond = [(a, b) for a, b in flips if abs(a) > 3 and abs(b) > 3]
+    assert len(flips) <= 6, evals
+    assert len(beyond) <= 1, evals
