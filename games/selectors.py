@@ -13,7 +13,7 @@ import datetime
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
@@ -301,34 +301,43 @@ def register_lobby_part(part: Callable[[], dict[str, Any]]) -> None:
         _lobby_parts.append(part)
 
 
-def lobby_json() -> dict[str, Any]:
-    """The lobby's message: the open games (``open_games``), how many are being played,
-    and what the registered parts add (``register_lobby_part``)."""
-    with translation.override(settings.LANGUAGE_CODE):  # one message for every socket
-        return _lobby_json()
+def lobby_json(language: str | None = None) -> dict[str, Any]:
+    """The lobby's message in ``language`` (the site's default when None): the open games
+    (``open_games``, each clock in words), how many are being played, and what the
+    registered parts add (``register_lobby_part``)."""
+    return lobby_jsons([language or settings.LANGUAGE_CODE])[language or settings.LANGUAGE_CODE]
 
 
-def _lobby_json() -> dict[str, Any]:
-    message: dict[str, Any] = {
-        "type": "lobby",
-        "games": [
-            {
-                "id": game.public_id,
-                "kind": str(game.kind),
-                "size": game.size,
-                "creator": getattr(game, f"{game.creator_color}_name"),
-                "creator_color": str(game.creator_color),
-                "creator_account": _account_name(getattr(game, f"{game.creator_color}_user")),
-                "time_control": time_control_text(game),
-                "rated": game.rated,
-            }
-            for game in open_games()
-        ],
-        "playing": playing_count(),
-    }
+def lobby_jsons(languages: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The lobby's message in each of ``languages``, read once: only the clocks' words
+    differ (one broadcast reaches sockets of every language)."""
+    games = list(open_games())
+    shared: dict[str, Any] = {"playing": playing_count()}
     for part in _lobby_parts:
-        message.update(part())
-    return message
+        shared.update(part())
+    messages = {}
+    for language in languages:
+        with translation.override(language):
+            messages[language] = {
+                "type": "lobby",
+                "games": [
+                    {
+                        "id": game.public_id,
+                        "kind": str(game.kind),
+                        "size": game.size,
+                        "creator": getattr(game, f"{game.creator_color}_name"),
+                        "creator_color": str(game.creator_color),
+                        "creator_account": _account_name(
+                            getattr(game, f"{game.creator_color}_user")
+                        ),
+                        "time_control": time_control_text(game),
+                        "rated": game.rated,
+                    }
+                    for game in games
+                ],
+                **shared,
+            }
+    return messages
 
 
 PLAYING_WINDOW = datetime.timedelta(minutes=10)

@@ -66,12 +66,12 @@ def _open(scope: Any, channel_name: str) -> tuple[Player, dict[str, Any], dict[s
     services.socket_opened(
         session_key=session.session_key, channel_name=channel_name, process=clockwatch.PROCESS_NAME
     )
-    return player, *_now(player)
+    return player, *_now(player, of_scope(scope))
 
 
-def _now(player: Player) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def _now(player: Player, language: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     seek = services.seek_of(player=player)
-    return selectors.lobby_json(), seek_json(seek) if seek is not None else None
+    return selectors.lobby_json(language), seek_json(seek) if seek is not None else None
 
 
 def _request(scope: Any, player: Player, message: dict[str, Any]) -> SeekRequest:
@@ -192,6 +192,7 @@ class LobbyConsumer(DirectDispatchConsumer):
         self.bell_only = b"bell=1" in query
         if self.bell_only:
             return
+        self.language = of_scope(self.scope)
         await self.channel_layer.group_add(events.LOBBY_GROUP, self.channel_name)
         try:
             self.player, lobby, seek = await database(_open, self.scope, self.channel_name)
@@ -329,5 +330,6 @@ class LobbyConsumer(DirectDispatchConsumer):
         await self.send(text_data=event["whole"])
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        """The lobby changed, from `events.broadcast_lobby`."""
-        await self.send(text_data=event["whole"])
+        """The lobby changed, from `events.broadcast_lobby`: in the socket's language."""
+        language = getattr(self, "language", None)
+        await self.send(text_data=event.get("languages", {}).get(language, event["whole"]))

@@ -23,9 +23,11 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from django.conf import settings
+
 import broadcast
 from games.models import ChatMessage, Game, Move
-from games.selectors import chat_json, game_state, lobby_json, move_json, seat_tokens
+from games.selectors import chat_json, game_state, lobby_jsons, move_json, seat_tokens
 
 
 def group_name(public_id: str) -> str:
@@ -116,8 +118,12 @@ def broadcast_lobby() -> None:
 
 
 def lobby_event() -> dict[str, Any]:
-    """``lobby.changed``: the open games and how many are being played, as they are now."""
-    return {"type": "lobby.changed", "whole": json.dumps(lobby_json(), separators=(",", ":"))}
+    """``lobby.changed``: the open games and how many are being played, as they are now,
+    encoded once in each of the site's languages (``languages``; ``whole``: the
+    default's), for each socket to send its own."""
+    messages = lobby_jsons(code for code, _name in settings.LANGUAGES)
+    texts = {code: json.dumps(message, separators=(",", ":")) for code, message in messages.items()}
+    return {"type": "lobby.changed", "whole": texts[settings.LANGUAGE_CODE], "languages": texts}
 
 
 def personal(event: dict[str, Any], you: str | None) -> str:

@@ -124,3 +124,36 @@ async def test_a_sockets_errors_are_in_its_visitors_language(
             assert (error["code"], error["message"]) == ("bad_request", said)
         finally:
             await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_lobby_says_each_sockets_clocks_in_its_language() -> None:
+    from django.utils import translation
+
+    from games import selectors
+    from games.models import Game
+    from tests.games.realtime.test_consumers import socket, table
+
+    cookie = await database_sync_to_async(visit)()
+    sockets = {}
+    for chosen in ("fr", "ja", "en"):
+        cookies = f"sessionid={cookie}; {settings.LANGUAGE_COOKIE_NAME}={chosen}"
+        headers = [*HEADERS, (b"cookie", cookies.encode())]
+        communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+        assert (await communicator.connect(timeout=TIMEOUT))[0]
+        sockets[chosen] = Lobby(communicator)
+        await sockets[chosen].receive_until("lobby")  # as the lobby was when it opened
+    try:
+        seats = await table(full=False)
+        game = await database_sync_to_async(Game.objects.get)(public_id=seats.game_id)
+        heard = {}
+        async with socket(seats.game_id, seats.black):  # its creator there: the game is open
+            for chosen, ws in sockets.items():
+                lobby = await ws.receive_until("lobby")
+                heard[chosen] = {g["id"]: g["time_control"] for g in lobby["games"]}[game.public_id]
+                with translation.override(chosen):
+                    assert heard[chosen] == selectors.time_control_text(game)
+        assert len(set(heard.values())) == 3  # three languages, three wordings
+    finally:
+        for ws in sockets.values():
+            await ws.communicator.disconnect()
