@@ -244,10 +244,13 @@ def lobby_broadcasts(recording_layer: RecordingLayer) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(autouse=True)
-def gnu_go_unless_katago_asked(settings: Any) -> None:
+def gnu_go_unless_katago_asked(monkeypatch: pytest.MonkeyPatch) -> None:
     """The server's Go is GNU Go's in every test, KataGo installed in .katago/ or not: a test
-    of KataGo sets ``settings.KATAGO`` itself."""
-    settings.KATAGO = None
+    of KataGo sets ``settings.KATAGO`` itself. (Not through pytest-django's ``settings``
+    fixture: a test parametrised with an argument named ``settings`` would shadow it.)"""
+    from django.conf import settings
+
+    monkeypatch.setattr(settings, "KATAGO", None)
 
 
 @pytest.fixture(autouse=True)

@@ -117,9 +117,11 @@ async def test_a_katago_killed_mid_review_is_started_again_and_the_review_resume
     monkeypatch.setattr(engines, "verdict", verdict)
     await review(pool())
     analysis_ = await sync_to_async(Analysis.objects.get)(game=game)
-    # The review stopped at the position the dead KataGo owed, claimable again at once.
+    # The review stopped at a position the dead KataGo owed (the one being judged when it
+    # was killed, or the next when that answer had already arrived), claimable again at once.
     assert killed
-    assert (analysis_.status, analysis_.worker, len(analysis_.plies)) == ("running", "", 12)
+    assert (analysis_.status, analysis_.worker) == ("running", "")
+    assert 12 <= len(analysis_.plies) <= 13
     await review(pool())
     analysis_ = await sync_to_async(Analysis.objects.get)(game=game)
     assert analysis_.status == Analysis.Status.DONE
