@@ -401,31 +401,39 @@ def seeker(seek: Seek, *, now: datetime.datetime | None) -> matching.Seeker:
 
 @contextmanager
 def wave_lock() -> Iterator[bool]:
-    """Whether this process may run a wave now; held until the block ends.
+    """Whether this process may run a wave now; held until the block ends
+    (``one_process``)."""
+    with one_process(WAVE_LOCK_KEY, _local_wave) as held:
+        yield held
+
+
+@contextmanager
+def one_process(key: int, local: threading.Lock) -> Iterator[bool]:
+    """Whether this process holds the lock ``key`` now (a loop's turn: the pairing's
+    waves, the tournaments'); held until the block ends, never waited for.
 
     PostgreSQL: a session advisory lock (``pg_try_advisory_lock``) on this thread's
-    connection: one holder across every process, never waited for, and released by the
-    server if the holder's process dies with it. SQLite serves one process: a lock of
-    this process.
+    connection: one holder across every process, released by the server if the holder's
+    process dies with it. SQLite serves one process: ``local``, a lock of this process.
     """
     if connection.vendor != "postgresql":
-        if not _local_wave.acquire(blocking=False):
+        if not local.acquire(blocking=False):
             yield False
             return
         try:
             yield True
         finally:
-            _local_wave.release()
+            local.release()
         return
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [WAVE_LOCK_KEY])
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
         held = bool(cursor.fetchone()[0])
     try:
         yield held
     finally:
         if held:
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [WAVE_LOCK_KEY])
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
 def wave(*, now: datetime.datetime | None = None, process: str = "") -> list[Game] | None:

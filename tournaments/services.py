@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -40,6 +40,7 @@ from games.rules.clock import TimeControl
 from games.services import GameError
 from notifications import services as notifications
 from notifications.models import Kind
+from pairing.services import one_process
 from tournaments import selectors
 from tournaments.models import Entry, Tournament, TournamentPairing
 from tournaments.systems import arena, mcmahon, roundrobin, swiss
@@ -205,29 +206,10 @@ def berserk(*, player: Player, game_id: str) -> Game:
 
 @contextmanager
 def loop_lock() -> Iterator[bool]:
-    """Whether this process may run the tournaments' loop now; held until the block ends.
-
-    PostgreSQL: a session advisory lock (``pg_try_advisory_lock``), never waited for,
-    released by the server if the holder's process dies. SQLite serves one process: a
-    lock of this process."""
-    if connection.vendor != "postgresql":
-        if not _local_loop.acquire(blocking=False):
-            yield False
-            return
-        try:
-            yield True
-        finally:
-            _local_loop.release()
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s)", [LOOP_LOCK_KEY])
-        held = bool(cursor.fetchone()[0])
-    try:
+    """Whether this process may run the tournaments' loop now; held until the block ends
+    (pairing's ``one_process``: an advisory lock on PostgreSQL)."""
+    with one_process(LOOP_LOCK_KEY, _local_loop) as held:
         yield held
-    finally:
-        if held:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s)", [LOOP_LOCK_KEY])
 
 
 def tick(*, now: datetime.datetime | None = None) -> int | None:
