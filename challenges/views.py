@@ -8,6 +8,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from accounts import selectors as accounts
@@ -32,7 +33,7 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
         return _refused(request, username, errors)
     rated = request.POST.get("rated", "0")
     if rated not in ("0", "1"):
-        return _refused(request, username, "rated: 0 or 1")
+        return _refused(request, username, gettext("rated: 0 or 1"))
     player = player_of(request, create_session=True)
     name = seat_name(request, form.cleaned_data["name"])
     try:
