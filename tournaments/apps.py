@@ -10,14 +10,11 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games import selectors, signals
-        from games.realtime import consumers
         from tournaments import selectors as tournament_selectors
         from tournaments import services
 
-        # G's ``tournament``; ``berserk`` on the game socket; the standings told when a
-        # tournament's game ends.
+        # G's ``tournament``; the standings told when a tournament's game ends.
         selectors.register_state_part(tournament_selectors.state_part)
-        consumers.register_message("berserk", services.berserk)
         signals.game_finished.connect(
             services.game_finished, dispatch_uid="tournaments.game_finished"
         )

@@ -18,8 +18,8 @@ gets here, where daphne reads it (`othello_site.websocket_flow`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 from django.utils.translation import gettext
 
@@ -52,22 +52,6 @@ MESSAGE_TYPES = (
     "undo_decline",
     "rematch",
 )
-_registered: dict[str, Callable[..., object]] = {}
-
-
-def register_message(message_type: str, handler: Callable[..., object]) -> None:
-    """Let the game socket accept ``message_type``, answered by ``handler(player=,
-    game_id=)`` in the database thread (a use case of the app above that registers it,
-    e.g. the tournaments' ``berserk``): how an app above adds a message without this one
-    importing it. Errors: the handler raises GameError, sent to the sender as ``error``."""
-    _registered[message_type] = handler
-
-
-def message_types() -> tuple[str, ...]:
-    """The types the socket accepts: its own and the registered ones."""
-    return (*MESSAGE_TYPES, *_registered)
-
-
 # The chat's own limit (DESIGN.md, "Table talk"): 5 messages a socket within 10 s.
 CHAT_MESSAGES = 5
 CHAT_WINDOW = 10.0
@@ -95,10 +79,6 @@ def _perform(message: dict[str, Any], *, player: Player, game_id: str, scope: An
         "undo_decline": lambda: services.decline_undo(**ids, ply=get("ply")),
         "rematch": lambda: services.offer_rematch(**ids),
     }
-    registered = _registered.get(message["type"])
-    if registered is not None:
-        registered(**ids)
-        return
     calls[message["type"]]()
 
 
@@ -116,7 +96,14 @@ def _chat_history(game_id: str, blocked: set[int]) -> dict[str, Any]:
 
 
 class GameConsumer(DirectDispatchConsumer):
-    """One browser (player or spectator) watching one game."""
+    """One browser (player or spectator) watching one game.
+
+    An app above serves the socket with a subclass that answers message types of its own
+    (``more_messages``: a type and the use case it calls with ``player=`` and ``game_id=``
+    in the database thread, raising GameError for the sender), routed by that app: the
+    tournaments' ``berserk`` (tournaments.consumers)."""
+
+    more_messages: ClassVar[Mapping[str, Callable[..., object]]] = {}
 
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
@@ -167,7 +154,7 @@ class GameConsumer(DirectDispatchConsumer):
             )
             return
         try:
-            message = parse_message(text_data, message_types())
+            message = parse_message(text_data, (*MESSAGE_TYPES, *self.more_messages))
             if message["type"] == "sync":
                 await self.send_json({"type": "state", "game": await self._state()})
                 return
@@ -177,6 +164,10 @@ class GameConsumer(DirectDispatchConsumer):
                     gettext("at most %(chat_messages)s chat messages within %(chat_window)s s")
                     % {"chat_messages": CHAT_MESSAGES, "chat_window": format(CHAT_WINDOW, "g")},
                 )
+            more = self.more_messages.get(message["type"])
+            if more is not None:
+                await database(more, player=self.player, game_id=self.game_id)
+                return
             await database(
                 _perform, message, player=self.player, game_id=self.game_id, scope=self.scope
             )
