@@ -9,13 +9,10 @@ class ChallengesConfig(AppConfig):
     name = "challenges"
 
     def ready(self) -> None:
-        from challenges import services, views
+        from challenges import services
         from games import selectors
         from games.workers import clockwatch
-        from players import profiles
 
         # The challenge in G; a challenge not answered in time is aborted.
         selectors.register_state_part(services.challenge_part)
         clockwatch.every_second(services.expire_challenges)
-        # A person's profile offers the Challenge button.
-        profiles.register_profile_part(views.profile_part)

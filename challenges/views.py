@@ -1,5 +1,5 @@
 """HTTP: challenging an account (a person from their profile, a bot from the bots' page),
-the challenged account declining, and the Challenge button of a profile."""
+the challenged account declining, and what the Challenge button of a profile needs."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
@@ -83,10 +82,10 @@ def decline(request: HttpRequest, game_id: str) -> HttpResponse:
     return JsonResponse({"status": "aborted"})
 
 
-def profile_part(request: HttpRequest, user: Any) -> str:
-    """The Challenge button of a person's profile (``players.profiles``): the create
-    form's fields; nothing on a bot's (challenged from the bots' page) or one's own."""
+def profile_context(request: HttpRequest, user: Any) -> dict[str, Any]:
+    """The Challenge button of a person's profile (``templates/challenges/_profile.html``,
+    included by the profile page of the home app): the create form's fields and
+    ``challengeable``; nothing on a bot's (challenged from the bots' page) or one's own."""
     if accounts.is_bot(user) or request.user.pk == user.pk:
-        return ""
-    context = {**form_context(NewGameForm(initial=new_game_initial(request))), "player": user}
-    return render_to_string("challenges/_profile.html", context, request=request)
+        return {}
+    return {**form_context(NewGameForm(initial=new_game_initial(request))), "challengeable": True}

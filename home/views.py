@@ -1,6 +1,8 @@
-"""HTTP: the home page, which gathers what the apps below it offer a visitor: pairing's
+"""HTTP: the pages that gather what several apps below offer. The home page: pairing's
 one-click pools, the create form and the lobby of the games app, and for an account the
-players it follows (the players app), online or not, with their games to watch."""
+players it follows (the players app), online or not, with their games to watch. A
+player's profile page: the players app's profile with the challenges app's Challenge
+button."""
 
 from __future__ import annotations
 
@@ -10,11 +12,13 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET
 
 from accounts.players import player_of, remembered_name
+from challenges import views as challenges
 from games import selectors
 from games.forms import NewGameForm, form_context
 from games.views.lobby import new_game_initial
 from pairing import selectors as pairing
 from players import selectors as players
+from players import views as profiles
 
 
 @require_GET
@@ -31,3 +35,13 @@ def home(request: HttpRequest) -> HttpResponse:
         "following": players.following(request.user) if request.user.is_authenticated else None,
     }
     return render(request, "home/home.html", context)
+
+
+@require_GET
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """`GET /players/<username>/`: ratings with their graphs, results, games, games now
+    (``players.views.profile_context``), and to another account the Challenge button
+    (``challenges.views.profile_context``); 404 for an unknown name."""
+    context = profiles.profile_context(request, username)
+    context.update(challenges.profile_context(request, context["player"]))
+    return render(request, "home/profile.html", context)

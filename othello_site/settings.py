@@ -247,7 +247,7 @@ INSTALLED_APPS = [
 # An account's page is its profile (the players app): the games app's templates link a
 # seat's name with ``account.get_absolute_url`` without naming an app above theirs.
 ABSOLUTE_URL_OVERRIDES = {
-    "auth.user": lambda user: reverse("players:profile", args=[user.get_username()]),
+    "auth.user": lambda user: reverse("profile", args=[user.get_username()]),
 }
 
 MIDDLEWARE = [

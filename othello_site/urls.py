@@ -3,8 +3,9 @@ accounts (ours and Django's own views).
 
 The help's routes are named here, at the site's level and without a namespace
 (``help``, ``help-topic``, ``rules``, ``faq``), so that the templates of every app may
-link a word to its explanation (``{% url 'help-topic' 'ratings' %}``): the site's own
-names are everyone's, as ``home`` is (tests/site/test_layers.py)."""
+link a word to its explanation (``{% url 'help-topic' 'ratings' %}``), and so is a
+player's profile page (``profile``, a page of the home app that every app links to): the
+site's own names are everyone's, as ``home`` is (tests/site/test_layers.py)."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -34,6 +35,9 @@ urlpatterns = [
     path("", include("bots.urls")),
     path("", include("challenges.urls")),
     path("players/", include("players.urls")),
+    # After the players' own /players/top/, /players/search/...: the profile page gathers
+    # the players' profile and the challenges' button (home.views.profile).
+    path("players/<str:username>/", home.profile, name="profile"),
     path("tournaments/", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

@@ -1,4 +1,5 @@
-"""HTTP routes of the players' world, under /players/."""
+"""HTTP routes of the players' world, under /players/ (the profile page,
+``/players/<username>/``, is the home app's: it gathers the parts of the apps above)."""
 
 from django.urls import path
 
@@ -13,7 +14,6 @@ urlpatterns = [
     path("search.json", views.search_json, name="search_json"),
     path("search/", views.search, name="search"),
     path("<str:username>.json", views.profile_json, name="profile_json"),
-    path("<str:username>/", views.profile, name="profile"),
     *(
         path(f"<str:username>/{action}/", views.relation, {"action": action}, name=action)
         for action in views.RELATIONS

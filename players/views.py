@@ -5,6 +5,8 @@ Thin: parse, one selector or service each, render."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -17,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import selectors as accounts
 from accounts import services as relations
 from games.models import Game
-from players import glicko2, graph, profiles, selectors
+from players import glicko2, graph, selectors
 from players.templatetags.players import category_name
 
 
@@ -28,9 +30,11 @@ def _player_or_404(username: str) -> AbstractBaseUser:
     return user
 
 
-@require_GET
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """`GET /players/<username>/`: ratings with their graphs, results, games, games now."""
+def profile_context(request: HttpRequest, username: str) -> dict[str, Any]:
+    """What the profile page (`GET /players/<username>/`, served by the home app, which adds
+    the parts of the apps above this one) shows of the account ``username``: ratings with
+    their graphs, results, games, games now, and to another account whether it follows or
+    blocks it. Raises Http404 for an unknown name."""
     user = _player_or_404(username)
     filters = selectors.GameFilters.parse(request.GET)
     history = selectors.history_of(user)
@@ -60,13 +64,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "results_choices": selectors.RESULTS,
         "provisional_rd": glicko2.PROVISIONAL_RD,
         "followers": accounts.follower_count(user),
-        "parts": profiles.profile_parts(request, user),
     }
     viewer = request.user
     if viewer.is_authenticated and viewer.pk != user.pk:
         context["follows"] = accounts.follows(viewer.pk, user.pk)
         context["blocks"] = accounts.blocks(viewer.pk, user.pk)
-    return render(request, "players/profile.html", context)
+    return context
 
 
 def _graph(history: selectors.History | None, label: str) -> str:
@@ -109,8 +112,8 @@ def search(request: HttpRequest) -> HttpResponse:
         found = accounts.names_starting(query)
         if not found:
             raise Http404("no such player")
-        return redirect("players:profile", username=found[0][0])
-    return redirect("players:profile", username=user.get_username())
+        return redirect("profile", username=found[0][0])
+    return redirect("profile", username=user.get_username())
 
 
 RELATIONS = {
@@ -137,7 +140,7 @@ def relation(request: HttpRequest, username: str, action: str) -> HttpResponse:
             RELATIONS[action](blocker_id=request.user.pk, blocked_id=user.pk)
     except relations.RelationError as error:
         return JsonResponse({"error": "bad_request", "message": str(error)}, status=400)
-    return redirect("players:profile", username=user.get_username())
+    return redirect("profile", username=user.get_username())
 
 
 @require_GET

@@ -42,3 +42,16 @@ def test_a_refused_form_comes_back_alone_with_its_reasons() -> None:
     assert 'id="new-game-form"' in page.content.decode() and 'id="pools"' not in (
         page.content.decode()
     )
+
+
+def test_a_profile_page_gathers_the_players_profile_and_the_challenge_button() -> None:
+    User.objects.create_user("bob")
+    alice = Client()
+    alice.force_login(User.objects.create_user("alice"))
+
+    page = alice.get("/players/bob/")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert 'id="profile-heading"' in text and 'id="follow-button"' in text  # the players'
+    assert 'action="/players/bob/challenge/"' in text  # the challenges'
+    assert alice.get("/players/nobody/").status_code == 404
