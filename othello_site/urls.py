@@ -3,9 +3,10 @@ accounts (ours and Django's own views).
 
 The help's routes are named here, at the site's level and without a namespace
 (``help``, ``help-topic``, ``rules``, ``faq``), so that the templates of every app may
-link a word to its explanation (``{% url 'help-topic' 'ratings' %}``), and so is a
-player's profile page (``profile``, a page of the home app that every app links to): the
-site's own names are everyone's, as ``home`` is (tests/site/test_layers.py)."""
+link a word to its explanation (``{% url 'help-topic' 'ratings' %}``), and so are the
+pages that apps below link to: a player's profile (``profile``, the home app's page) and
+a tournament's (``tournament``, named on a game's page): the site's own names are
+everyone's, as ``home`` is (tests/site/test_layers.py)."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -15,6 +16,7 @@ from accounts import views as account_views
 from home import views as home
 from manual import views as manual
 from notifications import views as notification_views
+from tournaments import views as tournaments
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -38,6 +40,7 @@ urlpatterns = [
     # After the players' own /players/top/, /players/search/...: the profile page gathers
     # the players' profile and the challenges' button (home.views.profile).
     path("players/<str:username>/", home.profile, name="profile"),
+    path("tournaments/<int:tournament_id>/", tournaments.tournament, name="tournament"),
     path("tournaments/", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

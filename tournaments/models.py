@@ -68,7 +68,7 @@ class Tournament(models.Model):
     def get_absolute_url(self) -> str:
         from django.urls import reverse
 
-        return reverse("tournaments:tournament", args=[self.pk])
+        return reverse("tournament", args=[self.pk])
 
 
 class Entry(models.Model):

@@ -81,7 +81,7 @@ def new(request: HttpRequest) -> HttpResponse:
         field = error.field if isinstance(error, TournamentError) else FORM_TOKEN
         form.add_error(field, error.message if isinstance(error, TournamentError) else str(error))
         return _refused(request, form)
-    return redirect("tournaments:tournament", tournament_id=int(tournament_id))
+    return redirect("tournament", tournament_id=int(tournament_id))
 
 
 def _refused(request: HttpRequest, form: NewTournamentForm) -> HttpResponse:
@@ -131,7 +131,7 @@ def _acted(request: HttpRequest, tournament_id: int, action: Any) -> HttpRespons
         if error.code == "not_found":
             raise Http404(error.message) from None
         return JsonResponse({"error": error.code, "message": error.message}, status=400)
-    return redirect("tournaments:tournament", tournament_id=tournament_id)
+    return redirect("tournament", tournament_id=tournament_id)
 
 
 @login_required
