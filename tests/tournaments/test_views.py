@@ -182,6 +182,14 @@ def test_the_page_shows_the_standings_and_the_games() -> None:
     assert 'id="withdraw"' in page
 
 
+def test_a_tournaments_game_page_links_its_tournament() -> None:
+    found = tournament("swiss")
+    joined(found, "ann", "bob")
+    [game] = services.advance(tournament_id=found.pk, now=START)
+    page = Client().get(f"/games/{game.public_id}/").content.decode()
+    assert f'Round 1 of <a href="/tournaments/{found.pk}/">{found.name}</a>' in page
+
+
 @asynccontextmanager
 async def lobby(username: str, query: str) -> AsyncIterator[WebsocketCommunicator]:
     def cookie() -> str:
