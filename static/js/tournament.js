@@ -1,7 +1,8 @@
 // A tournament's page, live: its lobby socket (/ws/lobby/?bell=1&tournament=<id>) hears
 // {"type": "standings", "tournament": T} whenever a player joins or leaves, a round or a
 // wave is paired, a game ends, or it starts or finishes; the standings, the pairings and
-// the link to the viewer's own game in progress are drawn again from T.
+// the link to the viewer's own game in progress are drawn again from T; an arena's Pause
+// button shows once it runs.
 
 const root = document.getElementById("tournament");
 const RECONNECT_FIRST_MS = 1000;
@@ -114,6 +115,11 @@ function drawStatus(data) {
   };
   status.dataset.status = data.status;
   status.textContent = words[data.status] || data.status;
+  // An arena's Pause while it runs; nothing to join, pause or leave once it is over.
+  const pause = document.getElementById("pause-form");
+  if (pause) pause.hidden = data.status !== "running";
+  const actions = document.getElementById("tournament-actions");
+  if (actions) actions.hidden = data.status === "finished";
 }
 
 function draw(data) {

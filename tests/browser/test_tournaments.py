@@ -53,6 +53,8 @@ def test_an_arena_is_created_joined_started_and_paired(
     ann.locator("#join").click()
     expect(ann.locator("#standings")).to_contain_text(f"ann{suffix}")
 
+    # Pause is an arena's while it runs: not yet.
+    expect(ann.locator("#pause")).to_be_hidden()
     bob.goto(page_url)
     bob.locator("#join").tap()
     expect(bob.locator("#standings")).to_contain_text(f"bob{suffix}")
@@ -63,6 +65,9 @@ def test_an_arena_is_created_joined_started_and_paired(
         expect(page.locator("#your-game")).to_be_visible(timeout=30_000)
         expect(page.locator("#tournament-status")).to_have_text("Running")
     expect(ann.locator("#pairings a")).to_contain_text(f"ann{suffix}")
+    # The pages opened before the start offer Pause now, without a reload.
+    expect(ann.locator("#pause")).to_be_visible()
+    expect(bob.locator("#pause")).to_be_visible()
     ann.screenshot(path=str(SHOTS / "desktop.png"), full_page=True)
     bob.screenshot(path=str(SHOTS / "phone.png"), full_page=True)
     # No sideways scrolling on the phone.
