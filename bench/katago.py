@@ -6,6 +6,7 @@ GNU Go's review eval is from KataGo's.
     .venv/bin/python bench/katago.py match --games 20 --visits 16
     .venv/bin/python bench/katago.py evals --size 9 --games 20 --every 4
     .venv/bin/python bench/katago.py levels --games 10
+    .venv/bin/python bench/katago.py levels --levels 5 --gap 4 --games 10
 
 KataGo from ``scripts/katago.sh`` (``KATAGO_DIR``, default .katago), GNU Go Debian's.
 
@@ -19,8 +20,10 @@ on 9x9, komi 7, Chinese rules, colours alternating; each game to two passes or a
 resignation, counted with GNU Go's ``final_score``.
 
 ``levels``: the computer's levels with KataGo (``--visits`` per level, GNU Go's shares of
-random moves below 10), each of ``--levels`` against the one below on 9x9, as the server
-plays them (``games.engine.answer``), counted with GNU Go's ``final_score``.
+random moves below 10), each of ``--levels`` against the one ``--gap`` below (default 1)
+on 9x9, as the server plays them (``games.engine.answer``), counted with GNU Go's
+``final_score``; a new ``--seed`` for more games of the same pairs (KataGo at a few visits
+plays the same moves again, so the same seed replays the same games).
 
 ``evals``: games of GNU Go (``--level``, default 10, a share of random moves drawn per game,
 0 to 30%) on ``--size``; every ``--every``th position is valued by GNU Go's review
@@ -32,6 +35,7 @@ was before the saw was fixed (the estimate after the best move alone).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import pathlib
 import random
@@ -138,13 +142,21 @@ def match(options: argparse.Namespace) -> None:
         print(f"game {index + 1}: KataGo {katago.value}, {len(played)} moves, {winner.value} won")
     player.close()
     print(
-        f"KataGo at {options.visits} visits won {wins} of {options.games} against GNU Go level 10"
+        f"KataGo at {options.visits} visits won {wins} of {options.games} against GNU Go level 10 "
+        f"({_chance(wins, options.games)})"
     )
 
 
+def _chance(wins: int, games: int) -> str:
+    """How often two equal players would give the stronger-looking one at least ``wins``
+    of ``games`` (a one-sided sign test): small when the result is more than luck."""
+    tail = sum(math.comb(games, k) for k in range(wins, games + 1)) / 2**games
+    return f"{tail:.3f} by chance between equals"
+
+
 def levels(options: argparse.Namespace) -> None:
-    """The computer's KataGo levels, each against the one below, as the server plays them
-    (``answer``: the level's visits and share of random moves)."""
+    """The computer's KataGo levels, each against the one ``--gap`` below (default the next),
+    as the server plays them (``answer``: the level's visits and share of random moves)."""
     from games.engine.answer import answer
 
     data = {
@@ -164,7 +176,7 @@ def levels(options: argparse.Namespace) -> None:
             played: list[tuple[Color, Point | None]] = []
             winner = None
             while not position.is_over and len(played) < 300:
-                level = high if position.to_move is strong else high - 1
+                level = high if position.to_move is strong else high - options.gap
                 turn = {
                     "kind": "go",
                     "task": "move",
@@ -190,7 +202,10 @@ def levels(options: argparse.Namespace) -> None:
                     score = parse_score(counter.send("final_score"))
                 winner = Color.BLACK if score > 0 else Color.WHITE
             wins += winner is strong
-        print(f"level {high} against level {high - 1}: won {wins} of {options.games}")
+        print(
+            f"level {high} against level {high - options.gap}: won {wins} of {options.games} "
+            f"({_chance(wins, options.games)})"
+        )
 
 
 def evals(options: argparse.Namespace) -> None:
@@ -253,6 +268,7 @@ def main() -> None:
     four = commands.add_parser("levels")
     four.add_argument("--levels", type=int, nargs="+", default=list(range(2, 11)))
     four.add_argument("--games", type=int, default=10)
+    four.add_argument("--gap", type=int, default=1)
     four.add_argument("--visits", default="1,1,1,1,1,2,2,4,8,16")
     four.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()
