@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import datetime
-import threading
+import functools
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from django.utils import timezone
 
 import broadcast
@@ -21,6 +20,7 @@ from pairing import services as pairing
 from pairing.models import LobbySocket, Pairing, Seek
 from pairing.services import PairingError
 from tests.conftest import FrozenClock
+from tests.support.concurrency import at_once, held_elsewhere
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -462,21 +462,11 @@ def test_two_waves_at_once_pair_each_seek_once(now: datetime.datetime) -> None:
     """Two threads (two database connections, as two processes) make the same pair at the
     same moment: one game."""
     ann, bob = seeking(guest("ann"), now), seeking(guest("bob"), now)
-    start = threading.Barrier(2)
-    made: list[Game | None] = []
 
-    def run() -> None:
-        try:
-            start.wait()
-            made.append(pairing.pair(ann.pk, bob.pk))
-        finally:
-            connection.close()
+    def run() -> Game | None:
+        return pairing.pair(ann.pk, bob.pk)
 
-    threads = [threading.Thread(target=run) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    made = at_once(run, run)
     assert sorted(game is None for game in made) == [False, True]
     assert Game.objects.count() == 1
 
@@ -497,21 +487,11 @@ def test_two_waves_at_once_pair_each_seek_once_whatever_their_pairs(
     one game at most, and neither waits for the other for ever (the rows are locked in the
     order of their ids)."""
     seeks = [seeking(guest(f"p{n}"), now) for n in range(6)]
-    start = threading.Barrier(2)
-    made: list[list[Game]] = []
 
-    def run(pairs: list[tuple[int, int]]) -> None:
-        try:
-            start.wait()
-            made.append(pairing.pair_many([(seeks[a].pk, seeks[b].pk) for a, b in pairs]))
-        finally:
-            connection.close()
+    def run(pairs: list[tuple[int, int]]) -> list[Game]:
+        return pairing.pair_many([(seeks[a].pk, seeks[b].pk) for a, b in pairs])
 
-    threads = [threading.Thread(target=run, args=(pairs,)) for pairs in orders]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    made = at_once(*(functools.partial(run, pairs) for pairs in orders), timeout=30)
     assert len(made) == 2
     seated = [
         key
@@ -525,27 +505,10 @@ def test_two_waves_at_once_pair_each_seek_once_whatever_their_pairs(
 
 def test_only_one_wave_runs_at_a_time(now: datetime.datetime) -> None:
     """While one connection (a process) holds the wave's lock, another's wave does nothing."""
-    holding, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        try:
-            with pairing.wave_lock() as held:
-                assert held
-                holding.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert holding.wait(10)
     seeking(guest("ann"), now), seeking(guest("bob"), now)
-    try:
+    with held_elsewhere(pairing.wave_lock):
         assert pairing.wave(now=now) is None
         assert Seek.objects.count() == 2
-    finally:
-        release.set()
-        holder.join()
     assert len(pairing.wave(now=now) or []) == 1
 
 

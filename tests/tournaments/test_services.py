@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import datetime
 import itertools
-import threading
 from collections import Counter
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 
 from accounts.players import Player
 from games import selectors as game_selectors
@@ -18,6 +17,7 @@ from games.models import Game
 from games.services import GameError
 from notifications.models import Notification
 from players.models import RatingChange
+from tests.support.concurrency import at_once, held_elsewhere
 from tests.tournaments.helpers import START, account, draw, joined, player, tournament, win
 from tournaments import selectors, services
 from tournaments.models import Entry, Tournament, TournamentPairing
@@ -341,25 +341,12 @@ def test_two_loops_at_once_pair_each_player_once() -> None:
     again and again: every player is in one game of a wave at most."""
     found = tournament()
     joined(found, *(f"p{n}" for n in range(10)))
-    start = threading.Barrier(2)
-    errors: list[BaseException] = []
 
     def run() -> None:
-        try:
-            start.wait()
-            for _ in range(3):
-                services.tick(now=START)
-        except BaseException as error:
-            errors.append(error)
-        finally:
-            connection.close()
+        for _ in range(3):
+            services.tick(now=START)
 
-    threads = [threading.Thread(target=run) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not errors
+    at_once(run, run)
     made = games_of(found)
     seated = [user for game in made for user in (game.black_user_id, game.white_user_id)]
     assert len(made) == 5
@@ -371,21 +358,11 @@ def test_two_advances_at_once_without_the_loops_lock_pair_a_round_once() -> None
     row lock alone keeps a Swiss round from being paired twice."""
     found = tournament("swiss")
     joined(found, *(f"p{n}" for n in range(8)))
-    start = threading.Barrier(2)
-    made: list[int] = []
 
-    def run() -> None:
-        try:
-            start.wait()
-            made.append(len(services.advance(tournament_id=found.pk, now=START)))
-        finally:
-            connection.close()
+    def run() -> int:
+        return len(services.advance(tournament_id=found.pk, now=START))
 
-    threads = [threading.Thread(target=run) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
+    made = at_once(run, run)
     assert sorted(made) == [0, 4]
     assert TournamentPairing.objects.filter(tournament=found).count() == 4
 
@@ -417,26 +394,9 @@ def test_while_one_process_holds_the_loop_another_turn_does_nothing() -> None:
     next turn, once it is free, does."""
     found = tournament()
     joined(found, "ann", "bob")
-    holding, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        try:
-            with services.loop_lock() as held:
-                assert held
-                holding.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert holding.wait(10)
-    try:
+    with held_elsewhere(services.loop_lock):
         assert services.tick(now=START) is None
         assert not Game.objects.exists()
-    finally:
-        release.set()
-        holder.join()
     assert services.tick(now=START) == 1
 
 
