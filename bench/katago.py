@@ -86,6 +86,14 @@ def gnugo_game(size: int, moves: int, rng: random.Random, level: int, share: flo
     return GoGame.of(size=size, komi=KOMI, moves=played)
 
 
+def counted_winner(played: list[tuple[Color, Point | None]]) -> Color:
+    """The winner of a 9x9 game played to its end, by GNU Go's ``final_score``."""
+    with GtpEngine(gnugo_command(), timeout=120) as counter:
+        replay(counter, GoGame.of(size=9, komi=KOMI, moves=played))
+        score = parse_score(counter.send("final_score"))
+    return Color.BLACK if score > 0 else Color.WHITE
+
+
 def review(options: argparse.Namespace) -> None:
     rng = random.Random(options.seed)
     game = gnugo_game(options.size, options.moves, rng, 0, 0.2)
@@ -134,10 +142,7 @@ def match(options: argparse.Namespace) -> None:
                 position = position.play(move)[0]
                 played.append((position.to_move.opponent, point))
             if winner is None:
-                with GtpEngine(gnugo_command(), timeout=120) as counter:
-                    replay(counter, GoGame.of(size=9, komi=KOMI, moves=played))
-                    score = parse_score(counter.send("final_score"))
-                winner = Color.BLACK if score > 0 else Color.WHITE
+                winner = counted_winner(played)
         wins += winner is katago
         print(f"game {index + 1}: KataGo {katago.value}, {len(played)} moves, {winner.value} won")
     player.close()
@@ -197,10 +202,7 @@ def levels(options: argparse.Namespace) -> None:
                 position = position.play(move)[0]
                 played.append((position.to_move.opponent, where))
             if winner is None:
-                with GtpEngine(gnugo_command(), timeout=120) as counter:
-                    replay(counter, GoGame.of(size=9, komi=KOMI, moves=played))
-                    score = parse_score(counter.send("final_score"))
-                winner = Color.BLACK if score > 0 else Color.WHITE
+                winner = counted_winner(played)
             wins += winner is strong
         print(
             f"level {high} against level {high - options.gap}: won {wins} of {options.games} "
