@@ -30,6 +30,10 @@ def challenge(alice: Page, bob: str, output_path: str, width: int) -> str:
     form.locator('select[name="color"]').select_option("black")
     shoot(alice, output_path, f"challenges/profile-{width}.png")
     assert violations(alice) == []
+    # The form stays inside its card, a long name's button too (it wraps on a phone).
+    card = alice.locator("#challenge-details .lobby-new").bounding_box()
+    send = form.get_by_role("button", name=f"Send the challenge to {bob}").bounding_box()
+    assert card and send and send["x"] + send["width"] <= card["x"] + card["width"]
     form.get_by_role("button", name=f"Send the challenge to {bob}").click()
     alice.wait_for_url(re.compile(r"/games/[^/]+/$"))
     expect(alice.locator("#status")).to_have_text(f"Waiting for {bob} to accept the challenge…")
