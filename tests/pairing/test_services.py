@@ -493,6 +493,7 @@ def test_two_waves_at_once_pair_each_seek_once_whatever_their_pairs(
 
     made = at_once(*(functools.partial(run, pairs) for pairs in orders), timeout=30)
     assert len(made) == 2
+    assert all(isinstance(games, list) for games in made), made
     seated = [
         key
         for game in Game.objects.all()

@@ -11,15 +11,14 @@ from __future__ import annotations
 import datetime
 import io
 import random
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.db import connections
 from django.utils import timezone
 
 from accounts.players import Player
@@ -29,6 +28,7 @@ from games.rules.clock import TimeControl
 from games.services import GameError
 from players import glicko2, ratings
 from players.models import Rating, RatingChange
+from tests.support.concurrency import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -338,27 +338,13 @@ def test_two_games_of_one_player_ending_at_once_are_both_counted() -> None:
     games = [rated_game(ann, bob), rated_game(ann, carol)]
     for game, opponent in zip(games, (bob, carol), strict=True):
         opening(game, ann, opponent)
-    barrier = threading.Barrier(2)
-    errors: list[str] = []
-
-    def resign(game: Game, opponent: Player) -> None:
-        try:
-            barrier.wait()
-            services.resign(player=opponent, game_id=game.public_id)
-        except Exception as error:  # shown by the assertion
-            errors.append(repr(error))
-        finally:
-            connections.close_all()
-
-    threads = [
-        threading.Thread(target=resign, args=(game, opponent))
-        for game, opponent in zip(games, (bob, carol), strict=True)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-
+    outcomes = at_once(
+        *(
+            partial(services.resign, player=opponent, game_id=game.public_id)
+            for game, opponent in zip(games, (bob, carol), strict=True)
+        )
+    )
+    errors = [outcome for outcome in outcomes if isinstance(outcome, str)]  # shown if any
     assert errors == []
     ann_rating = Rating.objects.get(user_id=ann.user_id)
     assert ann_rating.games == 2

@@ -9,24 +9,29 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from django.db import connection
+from django.db import connection, connections
+
+from games.services import GameError
 
 
-def at_once(*calls: Callable[[], Any], timeout: float = 60) -> list[Any]:
-    """Run each call in a thread of its own, all released together (a barrier); their
-    results in the order of ``calls``. An exception raised in one is raised here."""
+def at_once(*calls: Callable[..., Any], timeout: float = 60, **arguments: Any) -> list[Any]:
+    """Run ``calls`` together (each in a thread of its own, all released by a barrier),
+    each with ``arguments``: in call order, each one's result, or its GameError's code, or
+    the ``repr`` of another exception (e.g. "database is locked"), shown by the assertion
+    that compares them."""
     start = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-    errors: list[BaseException] = []
+    outcomes: list[Any] = [None] * len(calls)
 
-    def run(index: int, call: Callable[[], Any]) -> None:
+    def run(index: int, call: Callable[..., Any]) -> None:
         try:
             start.wait()
-            results[index] = call()
-        except BaseException as error:
-            errors.append(error)
+            outcomes[index] = call(**arguments)
+        except GameError as error:
+            outcomes[index] = error.code
+        except Exception as error:
+            outcomes[index] = repr(error)
         finally:
-            connection.close()
+            connections.close_all()
 
     threads = [threading.Thread(target=run, args=pair) for pair in enumerate(calls)]
     for thread in threads:
@@ -34,9 +39,7 @@ def at_once(*calls: Callable[[], Any], timeout: float = 60) -> list[Any]:
     for thread in threads:
         thread.join(timeout)
     assert not any(thread.is_alive() for thread in threads), f"a call ran over {timeout} s"
-    if errors:
-        raise errors[0]
-    return results
+    return outcomes
 
 
 @contextmanager

@@ -346,7 +346,7 @@ def test_two_loops_at_once_pair_each_player_once() -> None:
         for _ in range(3):
             services.tick(now=START)
 
-    at_once(run, run)
+    assert at_once(run, run) == [None, None]
     made = games_of(found)
     seated = [user for game in made for user in (game.black_user_id, game.white_user_id)]
     assert len(made) == 5

@@ -9,52 +9,26 @@ start, must give the stored snapshot.
 
 from __future__ import annotations
 
-import threading
+from functools import partial
 from typing import Any
 
 import pytest
-from django.db import connections
 from django.utils import timezone
 
 from accounts.players import Player
 from games import rules, services
 from games.models import Game, Move
 from games.rules.clock import TimeControl
-from games.services import GameError
+from tests.support.concurrency import at_once
 
 ROUNDS = 30
 
 
-def submit(barrier: threading.Barrier, outcomes: list[Any], **kwargs: Any) -> None:
-    """Play once the other thread is ready too; record the moves or the error code."""
-    try:
-        barrier.wait()
-        outcomes.append(services.play(**kwargs))
-    except GameError as error:
-        outcomes.append(error.code)
-    except Exception as error:  # e.g. "database is locked": shown by the assertion
-        outcomes.append(repr(error))
-    finally:
-        connections.close_all()
-
-
 def race(game: Game, player: Player, points: tuple[rules.Point, rules.Point]) -> list[Any]:
-    """Both points submitted by ``player`` for the game's current ply, at once."""
-    barrier = threading.Barrier(2)
-    outcomes: list[Any] = []
-    threads = [
-        threading.Thread(
-            target=submit,
-            args=(barrier, outcomes),
-            kwargs={"player": player, "game_id": game.public_id, "ply": game.ply, "point": point},
-        )
-        for point in points
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes
+    """Both points submitted by ``player`` for the game's current ply, at once: each one's
+    moves or error code."""
+    ids = {"player": player, "game_id": game.public_id, "ply": game.ply}
+    return at_once(*(partial(services.play, **ids, point=point) for point in points))
 
 
 def replay(game: Game) -> rules.Position:
@@ -133,28 +107,11 @@ def test_processes_racing_to_flag_one_game_store_one_timeout(first_moves: bool) 
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now())
     late = (3, 2) if first_moves else (2, 3)
 
-    barrier = threading.Barrier(4)
-    outcomes: list[Any] = []
+    def flag() -> int:
+        return len(services.flag(game_id=game.public_id))
 
-    def flag() -> None:
-        try:
-            barrier.wait()
-            outcomes.append(len(services.flag(game_id=game.public_id)))
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=flag) for _ in range(3)]
-    threads.append(
-        threading.Thread(
-            target=submit,
-            args=(barrier, outcomes),
-            kwargs={"player": black, "game_id": game.public_id, "ply": len(line), "point": late},
-        )
-    )
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    move = partial(services.play, player=black, game_id=game.public_id, ply=len(line), point=late)
+    outcomes = at_once(flag, flag, flag, move)
 
     # The move comes too late whoever flags first: the flag or the move's own check.
     assert "game_over" in outcomes

@@ -8,13 +8,10 @@ Runs on SQLite by default and on PostgreSQL when DATABASE_URL is set (.ci/run).
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 import pytest
-from django.db import connections
 
 from accounts.players import Player
 from games import records, selectors, services
@@ -22,6 +19,7 @@ from games.models import Game
 from games.rules import Color, GoPosition
 from games.rules.sgf import export_sgf, import_sgf
 from games.services import GameError
+from tests.support.concurrency import at_once
 from tests.support.helpers import Events, Refused, reload
 
 pytestmark = pytest.mark.django_db
@@ -527,31 +525,6 @@ def test_the_replay_page_shows_the_agreed_totals_at_the_last_move_only(
 
 
 # Racing clicks: real threads, each with its own connection, released together.
-
-
-def at_once(*calls: Callable[..., Any], **arguments: Any) -> list[Any]:
-    """Run ``calls`` together, each with ``arguments``; each one's result or GameError
-    code, in call order."""
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[Any] = [None] * len(calls)
-
-    def run(index: int, call: Callable[[], Any]) -> None:
-        try:
-            barrier.wait()
-            outcomes[index] = call(**arguments)
-        except GameError as error:
-            outcomes[index] = error.code
-        except Exception as error:  # e.g. "database is locked": shown by the assertion
-            outcomes[index] = repr(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return outcomes
 
 
 @pytest.mark.django_db(transaction=True)
