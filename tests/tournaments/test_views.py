@@ -191,7 +191,9 @@ def test_a_tournaments_game_page_links_its_tournament() -> None:
 
 
 @asynccontextmanager
-async def lobby(username: str, query: str) -> AsyncIterator[WebsocketCommunicator]:
+async def socket_of(username: str, path: str) -> AsyncIterator[WebsocketCommunicator]:
+    """A websocket at ``path`` opened by ``username``'s browser (its session cookie)."""
+
     def cookie() -> str:
         browser = logged_in(username)
         browser.get("/tournaments/")
@@ -201,7 +203,7 @@ async def lobby(username: str, query: str) -> AsyncIterator[WebsocketCommunicato
         *HEADERS,
         (b"cookie", f"sessionid={await database_sync_to_async(cookie)()}".encode()),
     ]
-    socket = WebsocketCommunicator(application, f"/ws/lobby/?{query}", headers=headers)
+    socket = WebsocketCommunicator(application, path, headers=headers)
     assert (await socket.connect(timeout=TIMEOUT))[0]
     try:
         yield socket
@@ -211,7 +213,7 @@ async def lobby(username: str, query: str) -> AsyncIterator[WebsocketCommunicato
 
 async def test_the_page_hears_the_standings_when_a_player_joins() -> None:
     found = await database_sync_to_async(tournament)()
-    async with lobby("watcher", f"bell=1&tournament={found.pk}") as socket:
+    async with socket_of("watcher", f"/ws/lobby/?bell=1&tournament={found.pk}") as socket:
         await database_sync_to_async(joined)(found, "ann")
         heard: dict[str, Any] = await socket.receive_json_from(timeout=TIMEOUT)
         assert heard["type"] == "standings"
@@ -227,19 +229,7 @@ async def test_berserk_on_the_game_socket_halves_the_clock() -> None:
         return game.public_id, "black" if game.black_user.username == "ann" else "white"
 
     game_id, color = await database_sync_to_async(paired)()
-
-    def cookie() -> str:
-        browser = logged_in("ann")
-        browser.get("/tournaments/")
-        return browser.cookies["sessionid"].value
-
-    headers = [
-        *HEADERS,
-        (b"cookie", f"sessionid={await database_sync_to_async(cookie)()}".encode()),
-    ]
-    socket = WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
-    assert (await socket.connect(timeout=TIMEOUT))[0]
-    try:
+    async with socket_of("ann", f"/ws/games/{game_id}/") as socket:
         state = await socket.receive_json_from(timeout=TIMEOUT)
         assert state["game"]["tournament"]["round"] == 1
         await socket.receive_json_from(timeout=TIMEOUT)  # the chat so far
@@ -255,5 +245,3 @@ async def test_berserk_on_the_game_socket_halves_the_clock() -> None:
             if heard["type"] == "error":
                 break
         assert heard["code"] == "bad_request"
-    finally:
-        await socket.disconnect()
