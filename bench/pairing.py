@@ -50,7 +50,7 @@ import broadcast
 from pairing.matching import Seeker, pairs
 from pairing.pools import POOLS
 from tests.support.daphne import Daphne, environment, migrate, running
-from tests.support.processes import fresh_database
+from tests.support.processes import django_on, fresh_database
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 REDIS = "redis://127.0.0.1:6379/12"
@@ -263,17 +263,7 @@ def wave_in(backend: str, count: int) -> None:
 
 
 def timed_wave(backend: str, url: str, count: int) -> None:
-    os.environ.update(
-        {
-            "DATABASE_URL": url,
-            "SECRET_KEY": "bench",
-            "DJANGO_SETTINGS_MODULE": "othello_site.settings",
-        }
-    )
-    os.environ.pop("REDIS_URL", None)
-    import django
-
-    django.setup()
+    django_on(url)
     from django.utils import timezone
 
     from accounts.players import Player

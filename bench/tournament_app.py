@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import broadcast
 from tests.support.daphne import environment, migrate
-from tests.support.processes import fresh_database
+from tests.support.processes import django_on, fresh_database
 
 POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 START = datetime.datetime(2026, 11, 26, 18, 0, tzinfo=datetime.UTC)
@@ -53,17 +53,7 @@ def run_in(backend: str, arena: int, swiss: int) -> None:
 
 
 def timed(backend: str, url: str, arena: int, swiss: int) -> None:
-    os.environ.update(
-        {
-            "DATABASE_URL": url,
-            "SECRET_KEY": "bench",
-            "DJANGO_SETTINGS_MODULE": "othello_site.settings",
-        }
-    )
-    os.environ.pop("REDIS_URL", None)
-    import django
-
-    django.setup()
+    django_on(url)
     from django.contrib.auth import get_user_model
 
     from games.models import Game

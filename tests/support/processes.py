@@ -173,6 +173,22 @@ def fresh_database(server: str, prefix: str) -> Iterator[str]:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def django_on(url: str) -> None:
+    """Django set up in this process on the database at ``url`` (a benchmark's own, as
+    ``fresh_database`` makes), without Redis: the in-memory channel layer."""
+    os.environ.update(
+        {
+            "DATABASE_URL": url,
+            "SECRET_KEY": "bench",
+            "DJANGO_SETTINGS_MODULE": "othello_site.settings",
+        }
+    )
+    os.environ.pop("REDIS_URL", None)
+    import django
+
+    django.setup()
+
+
 @dataclass(frozen=True)
 class Process:
     """A running process: its id, its name (``comm``) and its command line."""
