@@ -184,7 +184,7 @@ def django_on(url: str) -> None:
         }
     )
     os.environ.pop("REDIS_URL", None)
-    import django
+    import django  # type: ignore[import-untyped]  # (this module is typed without Django's stubs)
 
     django.setup()
 
