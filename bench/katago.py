@@ -19,11 +19,11 @@ all of them, or the first ``--positions`` (the total then extrapolated, printed 
 on 9x9, komi 7, Chinese rules, colours alternating; each game to two passes or a
 resignation, counted with GNU Go's ``final_score``.
 
-``levels``: the computer's levels with KataGo (``--visits`` per level, GNU Go's shares of
-random moves below 10), each of ``--levels`` against the one ``--gap`` below (default 1)
-on 9x9, as the server plays them (``games.engine.answer``), counted with GNU Go's
-``final_score``; a new ``--seed`` for more games of the same pairs (KataGo at a few visits
-plays the same moves again, so the same seed replays the same games).
+``levels``: the computer's levels with KataGo (level 10 at ``--visits``, the levels below
+``games.engine.katago_levels``' choice from the network's policy), each of ``--levels``
+against the one ``--gap`` below (default 1) on 9x9, as the server plays them
+(``games.engine.answer``), counted with GNU Go's ``final_score``; a new ``--seed`` for
+more games of the same pairs (the same seed replays the same games).
 
 ``evals``: games of GNU Go (``--level``, default 10, a share of random moves drawn per game,
 0 to 30%) on ``--size``; every ``--every``th position is valued by GNU Go's review
@@ -170,7 +170,7 @@ def levels(options: argparse.Namespace) -> None:
         "analysis_config": str(DIR / "analysis.cfg"),
         "gtp_config": str(DIR / "gtp.cfg"),
         "review_visits": 1,
-        "level_visits": [int(v) for v in options.visits.split(",")],
+        "top_visits": options.visits,
     }
     rng = random.Random(options.seed)
     for high in options.levels:
@@ -271,7 +271,7 @@ def main() -> None:
     four.add_argument("--levels", type=int, nargs="+", default=list(range(2, 11)))
     four.add_argument("--games", type=int, default=10)
     four.add_argument("--gap", type=int, default=1)
-    four.add_argument("--visits", default="1,1,1,1,1,2,2,4,8,16")
+    four.add_argument("--visits", type=int, default=16)
     four.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()
     commands_ = {"review": review, "match": match, "evals": evals, "levels": levels}

@@ -188,6 +188,18 @@ _katago_installed = KATAGO_DIR / "katago"
 _katago_command = shlex.split(
     os.environ.get("KATAGO_COMMAND", str(_katago_installed) if _katago_installed.exists() else "")
 )
+
+
+def _visits(name: str, default: str) -> int:
+    try:
+        visits = int(os.environ.get(name, default))
+    except ValueError:
+        visits = 0
+    if visits < 1:
+        raise ImproperlyConfigured(f"{name} needs a whole number of visits, at least 1")
+    return visits
+
+
 KATAGO: dict[str, Any] | None = (
     {
         "command": _katago_command,
@@ -196,27 +208,15 @@ KATAGO: dict[str, Any] | None = (
             "KATAGO_ANALYSIS_CONFIG", str(KATAGO_DIR / "analysis.cfg")
         ),
         "gtp_config": os.environ.get("KATAGO_GTP_CONFIG", str(KATAGO_DIR / "gtp.cfg")),
-        # Visits a reviewed position gets: 1 reviews a 9x9 game of 100 moves in about 25 s
-        # and a 19x19 game of 250 in 4-5 minutes on two cores without a GPU.
-        "review_visits": int(os.environ.get("KATAGO_REVIEW_VISITS", "1")),
-        # The computer's levels 1..10 (the weaker ones also play GNU Go's share of random moves).
-        "level_visits": [
-            int(visits)
-            for visits in os.environ.get("KATAGO_LEVEL_VISITS", "1,1,1,1,1,2,2,4,8,16").split(",")
-        ],
+        # Visits a reviewed position gets: 1 reviews a 9x9 game of 100 moves in about 50 s
+        # and a 19x19 game of 250 in about 2.5 minutes on two cores without a GPU.
+        "review_visits": _visits("KATAGO_REVIEW_VISITS", "1"),
+        # The computer's level 10 (the levels below look once: games.engine.katago_levels).
+        "top_visits": _visits("KATAGO_TOP_VISITS", "16"),
     }
     if _katago_command
     else None
 )
-if KATAGO is not None and (
-    len(KATAGO["level_visits"]) != 10
-    or min(KATAGO["level_visits"]) < 1
-    or KATAGO["review_visits"] < 1
-):
-    raise ImproperlyConfigured(
-        "KATAGO_LEVEL_VISITS needs 10 visits of at least 1 (levels 1 to 10), comma-separated, "
-        "and KATAGO_REVIEW_VISITS at least 1"
-    )
 
 # games.limits: on unless RATE_LIMITS=off (django-ratelimit reads RATELIMIT_ENABLE).
 RATE_LIMITS = os.environ.get("RATE_LIMITS", "").strip().lower() != "off"

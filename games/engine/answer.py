@@ -5,8 +5,9 @@ dict: it crosses into a worker process, which imports no Django) and gets a plai
 mapping back: ``{"point": [r, c]}``, ``{"point": None}`` (a pass), ``{"point":
 "resign"}``, or for Go's count ``{"dead": [[r, c], ...]}``. Othello is this project's
 engine (``othello.choose_move``); Go's moves are KataGo's when the turn comes with its
-settings (``katago``: the level's visits, and the weaker levels' share of random moves of
-``gnugo.STRENGTH``), else GNU Go's (``gnugo``); a KataGo that fails hands the move to GNU Go.
+settings (``katago``: level 10 its search, the levels below a choice from its network's
+policy, ``katago_levels``), else GNU Go's (``gnugo``); a KataGo that fails hands the move
+to GNU Go.
 The dead stones are GNU Go's, which fall back on the rules' own guess when it takes too
 long (it can take a minute on a big open board).
 """
@@ -23,7 +24,7 @@ from games.rules.base import Color, Point
 from games.rules.go import GoPosition
 from games.rules.othello import OthelloPosition
 
-from . import gnugo, katago
+from . import gnugo, katago, katago_levels
 from .gtp import EngineError, GtpError
 from .othello import choose_move as choose_othello_move
 
@@ -66,40 +67,28 @@ def _katago_move(
     settings: katago.KataGoSettings,
     rng: random.Random | None,
 ) -> dict[str, Any] | None:
-    """KataGo's answer at the turn's level, None when KataGo failed (GNU Go answers)."""
+    """KataGo's answer at the turn's level (``katago_levels``), None when KataGo failed
+    (GNU Go answers)."""
     level = turn["level"]
     if level not in gnugo.LEVELS:
         raise ValueError(f"the level is 1 to 10, not {level!r}")
     # The reviews' queries in flight stop: the computer's move has the cores.
     katago.stop_reviews()
     game = gnugo.GoGame.of(**common)
+    color = Color(turn["color"])
+    player = katago.player(settings)
     try:
-        move = katago.player(settings).choose_move(
-            game, Color(turn["color"]), visits=settings.level_visits[level - 1]
-        )
+        if level == max(gnugo.LEVELS):
+            move = player.choose_move(game, color, visits=settings.top_visits)
+        else:
+            policy = player.policy(game, color)
+            playable = katago_levels.candidates(GoPosition.from_snapshot(turn["snapshot"]))
+            rng = rng or random.Random()
+            move = katago_levels.pick(level, playable, policy.points, policy.passing, rng)
     except (EngineError, GtpError, OSError) as error:
         logger.warning("KataGo did not answer (%s): GNU Go plays this move", error)
         return None
-    if move is not None and move != "resign":
-        roll = (rng or random.Random()).random() < gnugo.STRENGTH[level].random_share
-        if roll:
-            wild = _random_point(GoPosition.from_snapshot(turn["snapshot"]), rng)
-            move = wild if wild is not None else move
     return {"point": move if move is None or move == "resign" else list(move)}
-
-
-def _random_point(position: GoPosition, rng: random.Random | None) -> Point | None:
-    """A legal point for the side to move that does not fill one of its own eyes (every
-    neighbour its stone), uniformly; None when there is none."""
-    color = position.to_move
-    size = position.size
-    candidates = []
-    for row, col in position.legal_moves():
-        around = [(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)]
-        on_board = [p for p in around if 0 <= p[0] < size and 0 <= p[1] < size]
-        if not all(position.stone_at(p) is color for p in on_board):
-            candidates.append((row, col))
-    return (rng or random.Random()).choice(candidates) if candidates else None
 
 
 def _dead_stones(turn: Mapping[str, Any], common: dict[str, Any], path: str) -> set[Point]:

@@ -28,8 +28,10 @@ A KataGo that dies or does not answer within ``timeout`` raises ``EngineError`` 
 killed; the next call starts another and asks again from the turn it needs).
 
 The computer: ``KataGoPlayer.choose_move`` replays the game over GTP and answers
-``genmove`` at the level's visits (``kata-set-param maxVisits``); KataGo's own limit
-``maxTime`` (its configuration) bounds a move, and ``timeout`` the wait for it.
+``genmove`` at the strongest level's visits (``kata-set-param maxVisits``); KataGo's own
+limit ``maxTime`` (its configuration) bounds a move, and ``timeout`` the wait for it.
+``KataGoPlayer.policy`` is the network's raw policy at the position (``kata-raw-nn``, one
+evaluation), from which the levels below choose (``katago_levels``).
 Pure: no Django.
 """
 
@@ -59,8 +61,10 @@ __all__ = [
     "KataGoAnalyser",
     "KataGoPlayer",
     "KataGoSettings",
+    "Policy",
     "analyser",
     "player",
+    "policy_of",
     "query",
     "stop_reviews",
     "verdict_of",
@@ -97,14 +101,15 @@ _STDERR_LINES = 20
 class KataGoSettings:
     """How to run KataGo: ``command`` (the program, possibly with arguments before
     ``analysis``/``gtp``), the network ``model``, the two configuration files, the visits
-    a reviewed position gets and the visits of each computer level (1..10)."""
+    a reviewed position gets and those of the computer's strongest level (10; the levels
+    below look once, ``katago_levels``)."""
 
     command: tuple[str, ...]
     model: str
     analysis_config: str
     gtp_config: str
     review_visits: int = 1
-    level_visits: tuple[int, ...] = (1, 1, 1, 1, 1, 2, 2, 4, 8, 16)
+    top_visits: int = 16
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> KataGoSettings:
@@ -115,7 +120,7 @@ class KataGoSettings:
             analysis_config=str(data["analysis_config"]),
             gtp_config=str(data["gtp_config"]),
             review_visits=int(data["review_visits"]),
-            level_visits=tuple(int(visits) for visits in data["level_visits"]),
+            top_visits=int(data["top_visits"]),
         )
 
     def analysis_command(self) -> list[str]:
@@ -453,6 +458,55 @@ class KataGoPlayer(RestartingEngine):
         if answer.lower() == "resign":
             return "resign"
         return point_of(answer, game.size)
+
+    def policy(self, game: GoGame, to_move: Color) -> Policy:
+        """The network's raw policy for ``to_move`` in ``game`` (one evaluation, no search).
+
+        Raises as ``choose_move``, and ``EngineError`` when the answer is not a policy.
+        """
+        engine = self._ready()
+        replay(engine, game)
+        last = (*game.setup, *game.moves)[-1:]
+        if (last[0][0] if last else Color.WHITE) is to_move:
+            # The network answers for the colour after the last move: a turn the other
+            # side skipped (the first move of a setup position, say) is its pass.
+            engine.send(f"play {to_move.opponent.value} pass")
+        return policy_of(engine.send("kata-raw-nn 0", timeout=self.timeout), game.size)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The network's raw policy at a position: the prior of each point it allows (a point
+    it forbids is absent) and of a pass, summing to 1."""
+
+    points: Mapping[Point, float]
+    passing: float
+
+
+def policy_of(answer: str, size: int) -> Policy:
+    """The policy in ``kata-raw-nn``'s answer: after a line ``policy``, ``size`` rows from
+    the top of the board, ``NAN`` where no stone may go, then ``policyPass <p>``.
+
+    Raises ``EngineError`` when the answer holds no such policy.
+    """
+    lines = [line.split() for line in answer.splitlines()]
+    try:
+        start = next(n for n, words in enumerate(lines) if words == ["policy"]) + 1
+        rows = lines[start : start + size]
+        passing = lines[start + size]
+        if len(rows) != size or any(len(row) != size for row in rows):
+            raise ValueError("a row is missing")
+        if passing[0] != "policyPass":
+            raise ValueError("no policyPass")
+        points = {
+            (row, col): float(text)
+            for row, words in enumerate(rows)
+            for col, text in enumerate(words)
+            if text.upper() != "NAN"
+        }
+        return Policy(points, float(passing[1]))
+    except (StopIteration, ValueError, IndexError) as error:
+        raise EngineError(f"KataGo's kata-raw-nn answer holds no policy: {error}") from None
 
 
 _analysers: dict[KataGoSettings, KataGoAnalyser] = {}

@@ -46,15 +46,20 @@ def registration_ids(cdp: CDPSession, page: Page, scope: str) -> list[str]:
     raise AssertionError("DevTools named no service worker registration")
 
 
-def shown(page: Page) -> list[dict[str, Any]]:
-    """The notifications the service worker shows now."""
-    found: list[dict[str, Any]] = page.evaluate(
-        """async () => {
-          const registration = await navigator.serviceWorker.ready;
-          const shown = await registration.getNotifications();
-          return shown.map((n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data}));
-        }"""
+def shown_once(page: Page, holds: str) -> list[dict[str, Any]]:
+    """The notifications the service worker shows, read in the same poll as the one in which
+    ``holds`` (a JavaScript expression on their list ``all``) first holds: a second read
+    could find the list changed again (the browser may close a notification at any time)."""
+    handle = page.wait_for_function(
+        """navigator.serviceWorker.ready
+             .then((r) => r.getNotifications())
+             .then((shown) => {
+               const all = shown.map(
+                 (n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data}));
+               return (HOLDS) ? all : null;
+             })""".replace("HOLDS", holds)
     )
+    found: list[dict[str, Any]] = handle.json_value()
     return found
 
 
@@ -141,10 +146,7 @@ def test_the_service_worker_shows_a_pushed_notification(
             )
 
     push(your_move(7, "Your move against bob (Othello 8×8)", "abc"))
-    page.wait_for_function(
-        "navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((n) => n.length)"
-    )
-    assert shown(page) == [
+    assert shown_once(page, "all.length > 0") == [
         {
             "title": "Othello & Go",
             "body": "Your move against bob (Othello 8×8)",
@@ -156,20 +158,14 @@ def test_the_service_worker_shows_a_pushed_notification(
     # A newer message about the same game replaces it; another game's is shown beside it.
     push(your_move(8, "Your move against bob (Othello 8×8), again", "abc"))
     push(your_move(9, "Your move against cyd (Go 9×9)", "xyz"))
-    page.wait_for_function(
-        """navigator.serviceWorker.ready.then((r) => r.getNotifications())
-             .then((n) => n.length === 2 && n.some((one) => one.data.id === 8))"""
-    )
-    assert sorted(n["body"] for n in shown(page)) == [
+    both = shown_once(page, "all.length === 2 && all.some((one) => one.data.id === 8)")
+    assert sorted(n["body"] for n in both) == [
         "Your move against bob (Othello 8×8), again",
         "Your move against cyd (Go 9×9)",
     ]
 
     # A message that is not the server's JSON is still shown, as text.
     push("plain words")
-    page.wait_for_function(
-        """navigator.serviceWorker.ready.then((r) => r.getNotifications())
-             .then((n) => n.some((one) => one.body === "plain words"))"""
-    )
-    plain = next(n for n in shown(page) if n["body"] == "plain words")
+    now = shown_once(page, 'all.some((one) => one.body === "plain words")')
+    plain = next(n for n in now if n["body"] == "plain words")
     assert plain["title"] == "Othello & Go" and plain["data"]["url"] == "/"

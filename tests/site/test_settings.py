@@ -44,7 +44,7 @@ CONFIGURING = (
     "KATAGO_DIR",
     "KATAGO_MODEL",
     "KATAGO_REVIEW_VISITS",
-    "KATAGO_LEVEL_VISITS",
+    "KATAGO_TOP_VISITS",
 )
 
 READ_SETTINGS = """
@@ -413,7 +413,7 @@ def test_katago_installed_by_the_script_is_used_with_its_files(tmp_path: Path) -
         "analysis_config": str(tmp_path / "analysis.cfg"),
         "gtp_config": str(tmp_path / "gtp.cfg"),
         "review_visits": 1,
-        "level_visits": [1, 1, 1, 1, 1, 2, 2, 4, 8, 16],
+        "top_visits": 16,
     }
     # An empty command keeps GNU Go even so.
     assert katago_with(KATAGO_DIR=str(tmp_path), KATAGO_COMMAND="") is None
@@ -425,14 +425,18 @@ def test_katagos_command_model_and_visits_come_from_the_environment(tmp_path: Pa
         KATAGO_COMMAND="/opt/katago/katago --quiet",
         KATAGO_MODEL="/opt/katago/big.bin.gz",
         KATAGO_REVIEW_VISITS="8",
-        KATAGO_LEVEL_VISITS="1,2,3,4,5,6,7,8,9,100",
+        KATAGO_TOP_VISITS="100",
     )
     assert found["command"] == ["/opt/katago/katago", "--quiet"]
     assert found["model"] == "/opt/katago/big.bin.gz"
-    assert (found["review_visits"], found["level_visits"][-1]) == (8, 100)
+    assert (found["review_visits"], found["top_visits"]) == (8, 100)
 
 
-def test_katagos_visits_must_name_every_level() -> None:
-    done = run_python(READ_KATAGO, KATAGO_COMMAND="katago", KATAGO_LEVEL_VISITS="1,2,3")
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("KATAGO_TOP_VISITS", "0"), ("KATAGO_TOP_VISITS", "lots"), ("KATAGO_REVIEW_VISITS", "-1")],
+)
+def test_katagos_visits_must_be_a_whole_number_of_at_least_one(name: str, value: str) -> None:
+    done = run_python(READ_KATAGO, KATAGO_COMMAND="katago", **{name: value})
     assert done.returncode != 0
-    assert "KATAGO_LEVEL_VISITS needs 10 visits" in done.stderr
+    assert f"{name} needs a whole number of visits, at least 1" in done.stderr

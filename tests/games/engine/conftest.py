@@ -72,5 +72,5 @@ def real_katago() -> dict[str, Any]:
         "analysis_config": str(KATAGO_DIR / "analysis.cfg"),
         "gtp_config": str(KATAGO_DIR / "gtp.cfg"),
         "review_visits": 1,
-        "level_visits": [1, 1, 1, 1, 1, 2, 2, 4, 4, 8],
+        "top_visits": 8,
     }

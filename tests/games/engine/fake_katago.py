@@ -14,8 +14,10 @@ A query with ``"komi": 99`` is refused as KataGo refuses a bad field. With
 MARKER does not exist yet, creating it: only the first engine of a test dies.
 
 ``gtp``: every command is answered ``=``; ``genmove`` with ANSWER, or else the first empty
-point in reading order (the plays are tracked); ``name`` is ``KataGo``; commands are
-logged to FILE.
+point in reading order (the plays are tracked); ``kata-raw-nn`` with a policy as KataGo
+prints it (rows from the top, ``NAN`` on the stones; the empty points' priors falling in
+reading order, the first 0.5, the next 0.25, ...; ``policyPass`` PASS, default 0); ``name``
+is ``KataGo``; commands are logged to FILE.
 """
 
 from __future__ import annotations
@@ -118,9 +120,22 @@ def gtp(options: argparse.Namespace) -> None:
         elif name == "genmove":
             free = empties(taken, size)
             reply = options.genmove or (vertex(free[0], size) if free else "pass")
+        elif name == "kata-raw-nn":
+            reply = raw_nn(taken, size, options.policy_pass)
         print(f"= {reply}\n", flush=True)
         if name == "quit":
             return
+
+
+def raw_nn(taken: set[tuple[int, int]], size: int, passing: float) -> str:
+    prior = {where: 0.5 ** (n + 1) for n, where in enumerate(empties(taken, size))}
+    rows = [
+        " ".join(f"{prior[(r, c)]:8.6f}" if (r, c) in prior else "     NAN" for c in range(size))
+        for r in range(size)
+    ]
+    ownership = [" ".join(["0.0"] * size) for _ in range(size)]
+    head = ["symmetry 0", "whiteWin 0.5", "whiteLoss 0.5", "policy"]
+    return "\n".join([*head, *rows, f"policyPass {passing}", "whiteOwnership", *ownership])
 
 
 def main() -> None:
@@ -129,6 +144,7 @@ def main() -> None:
     parser.add_argument("--log")
     parser.add_argument("--die-after", nargs=2)
     parser.add_argument("--genmove")
+    parser.add_argument("--policy-pass", type=float, default=0.0)
     options, _ = parser.parse_known_args()
     analysis(options) if options.mode == "analysis" else gtp(options)
 

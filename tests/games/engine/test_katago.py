@@ -16,8 +16,9 @@ from games.engine import analysis, katago
 from games.engine.answer import answer
 from games.engine.explore import explore
 from games.engine.gnugo import GoGame
-from games.engine.gtp import EngineDied
-from games.engine.katago import KataGoAnalyser, KataGoSettings, verdict_of
+from games.engine.gtp import EngineDied, EngineError
+from games.engine.katago import KataGoAnalyser, KataGoSettings, policy_of, verdict_of
+from games.engine.katago_levels import candidates
 from games.rules import GoPosition
 from games.rules.base import Color, Move
 
@@ -39,8 +40,12 @@ def settings_of(tmp_path: Path, *options: str, visits: int = 1) -> dict[str, Any
         "analysis_config": "analysis.cfg",
         "gtp_config": "gtp.cfg",
         "review_visits": visits,
-        "level_visits": [1, 1, 1, 1, 1, 2, 2, 4, 8, 16],
+        "top_visits": 16,
     }
+
+
+def settings_command(tmp_path: Path) -> list[str]:
+    return KataGoSettings.of(settings_of(tmp_path)).gtp_command()
 
 
 def job(moves: list[tuple[str, list[int] | None]] = MOVES, komi: float = 7.0) -> dict[str, Any]:
@@ -178,32 +183,90 @@ def turn(level: int, moves: list[tuple[str, list[int] | None]] = MOVES) -> dict[
     }
 
 
-def test_the_computer_plays_katagos_move_at_its_levels_visits(tmp_path: Path) -> None:
+def test_the_strongest_level_plays_katagos_move_at_its_visits(tmp_path: Path) -> None:
     settings = settings_of(tmp_path)
     assert answer(turn(10), katago_settings=settings) == {"point": [0, 0]}
-    # Level 8 plays 7% of its moves at random: this draw (0.84) is not one of them.
-    found = answer(turn(8), katago_settings=settings, rng=random.Random(0))
-    assert found == {"point": [0, 0]}
     commands = (tmp_path / "log").read_text().splitlines()
-    assert [line for line in commands if line.startswith("kata-set-param")] == [
-        "kata-set-param maxVisits 16",
-        "kata-set-param maxVisits 4",
-    ]
+    assert "kata-set-param maxVisits 16" in commands
     assert "play white G7" in commands
     assert "genmove black" in commands
+    assert "kata-raw-nn 0" not in commands
 
 
-def test_the_weakest_level_plays_a_share_of_random_moves_never_into_its_own_eye(
+def test_level_9_plays_the_networks_first_choice_without_a_search(tmp_path: Path) -> None:
+    settings = settings_of(tmp_path)
+    # The fake's prior halves from point to point in reading order: A9 first.
+    assert answer(turn(9), katago_settings=settings, rng=random.Random(0)) == {"point": [0, 0]}
+    commands = (tmp_path / "log").read_text().splitlines()
+    assert "kata-raw-nn 0" in commands and "play white G7" in commands
+    assert not [line for line in commands if line.startswith(("genmove", "kata-set-param"))]
+
+
+def test_a_weak_level_plays_the_best_of_a_few_points_never_into_its_own_eye(
     tmp_path: Path,
 ) -> None:
     settings = settings_of(tmp_path)
     rng = random.Random(5)
     played = [answer(turn(1), katago_settings=settings, rng=rng)["point"] for _ in range(20)]
-    katagos = played.count([0, 0])
-    assert 3 <= katagos <= 17  # 60% random at level 1
     position = GoPosition.from_snapshot(turn(1)["snapshot"])
-    legal = [list(point) for point in position.legal_moves()]
-    assert all(point in legal for point in played)
+    assert all(tuple(point) in candidates(position) for point in played)
+    # Level 1 draws 4% of the 77 points (4): the first choice is rarely among them.
+    assert played.count([0, 0]) <= 5 and len({tuple(point) for point in played}) >= 8
+    # Each is the best of its draw: on the first rows, where the prior is high, more often.
+    assert sum(point[0] <= 3 for point in played) > sum(point[0] >= 5 for point in played)
+
+
+def test_a_level_passes_when_the_networks_first_choice_is_to_pass(tmp_path: Path) -> None:
+    settings = settings_of(tmp_path, "--policy-pass", "0.4")
+    assert answer(turn(4), katago_settings=settings, rng=random.Random(0)) != {"point": None}
+    katago.close()
+    settings = settings_of(tmp_path, "--policy-pass", "0.6")
+    assert answer(turn(4), katago_settings=settings, rng=random.Random(0)) == {"point": None}
+
+
+def test_the_network_is_asked_for_the_side_to_move_after_a_skipped_turn(
+    tmp_path: Path,
+) -> None:
+    # A setup position of Black's stones where Black moves first: the turn White skipped
+    # is White's pass (the network answers for the colour after the last move).
+    game = GoGame(9, 7.0, setup=((Color.BLACK, (2, 2)), (Color.BLACK, (6, 6))))
+    with katago.KataGoPlayer(settings_command(tmp_path)) as player:
+        found = player.policy(game, Color.BLACK)
+        assert player.policy(game, Color.WHITE).points == found.points
+    commands = (tmp_path / "log").read_text().splitlines()
+    raw_nn = [n for n, line in enumerate(commands) if line == "kata-raw-nn 0"]
+    assert [commands[n - 1] for n in raw_nn] == ["play white pass", "play black G3"]
+    assert (2, 2) not in found.points and found.points[(0, 0)] == 0.5
+
+
+def test_a_policy_answer_is_read_as_katago_prints_it() -> None:
+    text = "\n".join(
+        [
+            "symmetry 0",
+            "whiteWin 0.431",
+            "policy",
+            "0.25 NAN 0.01",
+            "0.5 0.1 NAN",
+            "0.04 0.02 0.03",
+            "policyPass 0.05",
+            "whiteOwnership",
+            "0 0 0",
+        ]
+    )
+    found = policy_of(text, 3)
+    assert found.points == {
+        (0, 0): 0.25,
+        (0, 2): 0.01,
+        (1, 0): 0.5,
+        (1, 1): 0.1,
+        (2, 0): 0.04,
+        (2, 1): 0.02,
+        (2, 2): 0.03,
+    }
+    assert found.passing == 0.05
+    for broken in ["symmetry 0", text.replace("policyPass", "whiteLead"), text.replace("0.5 ", "")]:
+        with pytest.raises(EngineError, match="no policy"):
+            policy_of(broken, 3)
 
 
 def test_katago_resigning_or_passing_is_the_computers_answer(tmp_path: Path) -> None:

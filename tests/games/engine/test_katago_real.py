@@ -18,10 +18,11 @@ from asgiref.sync import sync_to_async
 from games import services
 from games.engine import analysis, katago
 from games.engine.answer import answer
+from games.engine.gnugo import GoGame
 from games.engine.review import judgement
 from games.models import Analysis, Game
 from games.rules import GoPosition, go
-from games.rules.base import Move
+from games.rules.base import Color, Move
 from games.workers import engines
 from games.workers.engines import EnginePool
 from tests.games.test_records import new_game, play_random
@@ -130,7 +131,7 @@ async def test_a_katago_killed_mid_review_is_started_again_and_the_review_resume
 
 def test_a_game_against_katago_goes_to_the_end(real_katago: dict[str, Any]) -> None:
     # KataGo (level 10 at 2 visits here) as White against random moves that pass after 20.
-    settings = {**real_katago, "level_visits": [2] * 10}
+    settings = {**real_katago, "top_visits": 2}
     rng = random.Random(3)
     position = GoPosition.start(9)
     moves: list[tuple[str, list[int] | None]] = []
@@ -168,3 +169,43 @@ def test_a_game_against_katago_goes_to_the_end(real_katago: dict[str, Any]) -> N
     # KataGo, White, won on the board (area counting, the rules' guess of the dead stones).
     counted = go.score(position, dead=go.estimate_dead(position), komi=7.0, method="area")
     assert counted.result.startswith("W+")
+
+
+def test_the_levels_below_choose_from_the_networks_policy(real_katago: dict[str, Any]) -> None:
+    # E5, White's pass, C3: White to play (the position checked by hand with kata-raw-nn).
+    moves = [(Color.BLACK, (4, 4)), (Color.WHITE, None), (Color.BLACK, (6, 2))]
+    game = GoGame(9, 7.0, moves=tuple(moves))
+    settings = katago.KataGoSettings.of(real_katago)
+    try:
+        policy = katago.player(settings).policy(game, Color.WHITE)
+        position = GoPosition.start(9)
+        for _, point in moves:
+            step = Move.pass_turn() if point is None else Move.place(point)
+            position = position.play(step)[0]
+        turn = {
+            "game_id": "g",
+            "task": "move",
+            "kind": "go",
+            "size": 9,
+            "level": 9,
+            "color": "white",
+            "ply": 3,
+            "marking": 0,
+            "snapshot": position.to_snapshot(),
+            "komi": 7.0,
+            "setup": None,
+            "moves": [(color.value, None if p is None else list(p)) for color, p in moves],
+        }
+        level_9 = answer(turn, katago_settings=real_katago)["point"]
+        level_1 = {
+            tuple(answer({**turn, "level": 1}, katago_settings=real_katago)["point"])
+            for _ in range(5)
+        }
+    finally:
+        katago.close()
+    # A probability for each empty point (none on the stones) and the pass, summing to 1.
+    assert set(policy.points) == set(position.legal_moves())
+    assert sum(policy.points.values()) + policy.passing == pytest.approx(1.0, abs=1e-3)
+    first = max(policy.points, key=lambda point: policy.points[point])
+    assert tuple(level_9) == first and policy.points[first] > 0.2
+    assert len(level_1) > 1 and level_1 <= set(position.legal_moves())

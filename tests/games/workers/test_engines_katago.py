@@ -86,7 +86,7 @@ def fake_katago(settings: Any, tmp_path: Path) -> dict[str, Any]:
         "analysis_config": "analysis.cfg",
         "gtp_config": "gtp.cfg",
         "review_visits": 1,
-        "level_visits": [1] * 10,
+        "top_visits": 1,
     }
     yield settings.KATAGO
     katago.close()
