@@ -43,8 +43,8 @@ Environment variables:
     KATAGO_MODEL, KATAGO_ANALYSIS_CONFIG, KATAGO_GTP_CONFIG  its network and configuration
                      files (default model.bin.gz, analysis.cfg, gtp.cfg in KATAGO_DIR)
     KATAGO_REVIEW_VISITS  visits a reviewed Go position gets (default 1)
-    KATAGO_LEVEL_VISITS  the visits of the computer's levels 1..10, comma-separated
-                     (default 1,1,1,1,1,2,2,4,8,16)
+    KATAGO_TOP_VISITS  the visits of the computer's strongest Go level, 10 (default 16;
+                     the levels below look once: games.engine.katago_levels)
     EMAIL_BACKEND    Django's e-mail backend (e.g. django.core.mail.backends.filebased
                      .EmailBackend, with EMAIL_FILE_PATH); default: SMTP with EMAIL_HOST
                      set, else the console

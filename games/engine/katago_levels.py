@@ -5,9 +5,10 @@ weaken every move a little rather than some moves a lot (as KaTrain's calibrated
 the network looks at the position once (its raw policy, ``katago.Policy``) and the level
 plays the point the network likes best among a few legal points drawn at random, a share
 of them (``CANDIDATE_SHARE``) growing with the level, up to level 9, which has them all
-(the network's first choice, without search). Random moves a level plays outright, as
-GNU Go's weak levels do, were measured to make neighbours indistinguishable: a level's
-few random moves more or fewer decided more than its strength (docs/benchmarks.md#katago).
+(the network's first choice, without search); level 1 plays at random. Random moves a
+level plays outright, as GNU Go's weak levels do, were measured to make neighbours
+indistinguishable: a level's few random moves more or fewer decided more than its
+strength (docs/benchmarks.md#katago).
 
 A level passes when the network's first choice is to pass, and never fills one of its
 own eyes. Pure: no Django, no engine; ``rng`` draws the candidates.
@@ -25,7 +26,7 @@ from games.rules.go import GoPosition
 __all__ = ["CANDIDATE_SHARE", "candidates", "draw_size", "pick"]
 
 CANDIDATE_SHARE: Mapping[int, float] = {
-    1: 0.04,
+    1: 0.0,
     2: 0.06,
     3: 0.09,
     4: 0.135,
@@ -36,8 +37,11 @@ CANDIDATE_SHARE: Mapping[int, float] = {
     9: 1.0,
 }
 """The share of the playable points (``candidates``) level N draws and picks the best of:
-one and a half times the level below's, level 9 all of them (on 9x9, with about 50
-points to choose from in the middle game, level 1 draws 2 and level 5 10)."""
+from level 2 one and a half times the level below's, level 9 all of them; level 1 draws
+one point, a random move (on 9x9, with about 50 points to choose from in the middle game,
+level 2 draws 3 and level 5 10). Level 1 drawing 4% was measured too close to level 2
+(13 of 20 games): the draws round up to whole points, 2 against 3, and differ little at
+the bottom."""
 
 
 def candidates(position: GoPosition) -> list[Point]:

@@ -207,13 +207,14 @@ def test_a_weak_level_plays_the_best_of_a_few_points_never_into_its_own_eye(
 ) -> None:
     settings = settings_of(tmp_path)
     rng = random.Random(5)
-    played = [answer(turn(1), katago_settings=settings, rng=rng)["point"] for _ in range(20)]
-    position = GoPosition.from_snapshot(turn(1)["snapshot"])
+    played = [answer(turn(2), katago_settings=settings, rng=rng)["point"] for _ in range(20)]
+    position = GoPosition.from_snapshot(turn(2)["snapshot"])
     assert all(tuple(point) in candidates(position) for point in played)
-    # Level 1 draws 4% of the 77 points (4): the first choice is rarely among them.
+    # Level 2 draws 6% of the 77 points (5): the first choice is rarely among them.
     assert played.count([0, 0]) <= 5 and len({tuple(point) for point in played}) >= 8
-    # Each is the best of its draw: on the first rows, where the prior is high, more often.
-    assert sum(point[0] <= 3 for point in played) > sum(point[0] >= 5 for point in played)
+    # Each is the best of its draw: on the first rows, where the prior is high (a random
+    # point's row is 4 on average).
+    assert sum(point[0] for point in played) / len(played) < 3
 
 
 def test_a_level_passes_when_the_networks_first_choice_is_to_pass(tmp_path: Path) -> None:

@@ -22,14 +22,15 @@ PRIOR = {point: 0.5 ** (n + 1) for n, point in enumerate(ALL)}
 @pytest.mark.parametrize(
     ("level", "playable", "drawn"),
     [
-        (1, 50, 2),  # 9x9's middle game: level 1 picks the better of two points
-        (2, 50, 3),
+        (1, 50, 1),  # level 1 plays at random
+        (1, 300, 1),
+        (2, 50, 3),  # 9x9's middle game: level 2 picks the best of three points
         (3, 50, 5),
         (5, 50, 10),
         (8, 50, 34),
         (9, 50, 50),  # level 9 sees them all: the network's first choice
-        (1, 300, 12),  # 19x19's opening
-        (1, 10, 1),  # at least one, though the share is less
+        (2, 300, 18),  # 19x19's opening
+        (2, 10, 1),  # at least one, though the share is less
         (4, 1, 1),
         (6, 0, 0),
     ],
@@ -40,8 +41,8 @@ def test_each_level_draws_its_share_of_the_playable_points(
     assert draw_size(level, playable) == drawn
 
 
-def test_each_level_draws_half_as_many_again_as_the_one_below() -> None:
-    shares = [CANDIDATE_SHARE[level] for level in range(1, 10)]
+def test_each_level_from_2_draws_half_as_many_again_as_the_one_below() -> None:
+    shares = [CANDIDATE_SHARE[level] for level in range(2, 10)]
     assert shares[-1] == 1.0
     assert all(1.4 <= high / low <= 1.6 for low, high in itertools.pairwise(shares))
 
