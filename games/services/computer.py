@@ -1,8 +1,9 @@
 """The computer as an opponent: its seat, the turns it owes, and its moves.
 
 A game against the computer has ``computer_color`` set: that seat belongs to no session
-or account (nobody can take it), its name says who plays (``GNU Go 3.8 (level 5)``,
-``Engine (level 5)``) and it is always online. The computer's moves go through the same
+or account (nobody can take it), its name says who plays (``GNU Go 3.8 (level 5)``, or
+``KataGo (level 5)`` where the server has KataGo, ``Engine (level 5)``) and it is always
+online. The computer's moves go through the same
 steps as a person's (the ply check, the clocks, the broadcast after commit).
 
 Which process thinks: every process's watch asks ``claim_turns`` for the games where the
@@ -45,12 +46,15 @@ from games.services.scoring import accept_if_computers, count
 
 LEVELS = range(1, 11)
 NAMES = {"go": "GNU Go 3.8", "othello": "Engine"}
+KATAGO_NAME = "KataGo"
 MAX_THINK = datetime.timedelta(seconds=120)
 
 
 def computer_name(kind: str, level: int) -> str:
-    """The name the computer's seat shows: ``GNU Go 3.8 (level 5)``."""
-    return f"{NAMES[kind]} (level {level})"
+    """The name the computer's seat shows: ``GNU Go 3.8 (level 5)``; in Go ``KataGo (level
+    5)`` where KataGo plays the computer's Go (``settings.KATAGO``)."""
+    name = KATAGO_NAME if kind == "go" and settings.KATAGO is not None else NAMES[kind]
+    return f"{name} (level {level})"
 
 
 def seat_computer(game: Game, color: str, level: int) -> None:

@@ -54,6 +54,13 @@ def test_the_computer_takes_the_other_seat_at_once(black: Player) -> None:
     assert "Engine (level 2)" in against_computer(black, level=2).black_name
 
 
+@override_settings(KATAGO={"command": ["katago"], "top_visits": 16})
+def test_the_computers_go_seat_names_katago_where_it_plays(black: Player) -> None:
+    game = against_computer(black, kind="go", size=9, level=7)
+    assert game.black_name == "KataGo (level 7)"
+    assert against_computer(black, level=2).black_name == "Engine (level 2)"
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [({"level": 0}, "level"), ({"level": 11}, "level"), ({"level": "5"}, "level")],
