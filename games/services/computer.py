@@ -3,8 +3,8 @@
 A game against the computer has ``computer_color`` set: that seat belongs to no session
 or account (nobody can take it), its name says who plays (``GNU Go 3.8 (level 5)``, or
 ``KataGo (level 5)`` where the server has KataGo, ``Engine (level 5)``) and it is always
-online. The computer's moves go through the same
-steps as a person's (the ply check, the clocks, the broadcast after commit).
+online. The computer's moves go through the same steps as a person's (the ply check, the
+clocks, the broadcast after commit).
 
 Which process thinks: every process's watch asks ``claim_turns`` for the games where the
 computer owes a move (or, in Go's count, has not looked at the dead stones yet), as many
