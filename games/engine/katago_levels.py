@@ -47,15 +47,7 @@ the bottom."""
 def candidates(position: GoPosition) -> list[Point]:
     """The legal points for the side to move that do not fill one of its own eyes (every
     neighbour on the board its stone): what a level may play."""
-    color = position.to_move
-    size = position.size
-    found = []
-    for row, col in position.legal_moves():
-        around = [(row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)]
-        on_board = [p for p in around if 0 <= p[0] < size and 0 <= p[1] < size]
-        if not all(position.stone_at(p) is color for p in on_board):
-            found.append((row, col))
-    return found
+    return [point for point in position.legal_moves() if not position.fills_own_eye(point)]
 
 
 def draw_size(level: int, playable: int) -> int:

@@ -512,6 +512,21 @@ class GoPosition(BoardPosition):
                 legal.append(points[index])
         return legal
 
+    def fills_own_eye(self, point: Point) -> bool:
+        """True when every neighbour of ``point`` on the board holds a stone of the side to
+        move: a point it only fills to harm itself (the computer's random moves avoid it).
+
+        >>> GoPosition.from_rows([".B.", "BB.", "..."], Color.BLACK).fills_own_eye((0, 0))
+        True
+        >>> GoPosition.from_rows([".B.", "BB.", "..."], Color.WHITE).fills_own_eye((0, 0))
+        False
+
+        Raises ``InvalidMoveError`` for a point off the board.
+        """
+        own = self._own
+        board = self._stones.board
+        return all(board[j] == own for j in self._geometry.neighbours[self._index(point)])
+
     # Playing
 
     def play(self, move: Move) -> tuple[Self, Diff]:

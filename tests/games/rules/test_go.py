@@ -968,3 +968,25 @@ def test_a_handicap_the_board_does_not_take_is_refused(size: int, stones: object
 def test_a_handicap_on_a_size_go_does_not_have_is_refused() -> None:
     with pytest.raises(RulesError, match="odd size"):
         go.handicap_counts(8)
+
+
+@pytest.mark.parametrize(
+    ("rows", "to_move", "point", "expected"),
+    [
+        ([".B.", "BB.", "..."], B, (0, 0), True),  # the corner: two neighbours
+        ([".B.", "BB.", "..."], W, (0, 0), False),  # the other side's eye
+        ([".B.", "BB.", "..."], B, (0, 2), False),  # an empty neighbour
+        (["BBB", "B.B", "BBB"], B, (1, 1), True),  # the middle: four neighbours
+        ([".BW", "BW.", "W.."], B, (0, 0), True),  # an eye about to be taken
+        (["...", "...", "..."], B, (1, 1), False),
+    ],
+)
+def test_a_point_fills_an_own_eye_when_every_neighbour_is_the_movers_stone(
+    rows: list[str], to_move: Color, point: tuple[int, int], expected: bool
+) -> None:
+    assert GoPosition.from_rows(rows, to_move).fills_own_eye(point) is expected
+
+
+def test_fills_own_eye_refuses_a_point_off_the_board() -> None:
+    with pytest.raises(InvalidMoveError):
+        GoPosition.start(9).fills_own_eye((9, 0))
