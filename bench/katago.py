@@ -51,6 +51,7 @@ from games.engine.gtp import GtpEngine
 from games.engine.katago import KataGoAnalyser, KataGoPlayer, KataGoSettings
 from games.rules.base import Color, Move, Point
 from games.rules.go import GoPosition
+from tests.support.go_turns import go_turn
 
 KOMI = 7.0
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -182,17 +183,7 @@ def levels(options: argparse.Namespace) -> None:
             winner = None
             while not position.is_over and len(played) < 300:
                 level = high if position.to_move is strong else high - options.gap
-                turn = {
-                    "kind": "go",
-                    "task": "move",
-                    "size": 9,
-                    "level": level,
-                    "color": position.to_move.value,
-                    "snapshot": position.to_snapshot(),
-                    "komi": KOMI,
-                    "setup": None,
-                    "moves": [(c.value, p) for c, p in played],
-                }
+                turn = go_turn(position, played, level=level, komi=KOMI)
                 point = answer(turn, katago_settings=data, rng=rng)["point"]
                 if point == "resign":
                     winner = position.to_move.opponent

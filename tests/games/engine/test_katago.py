@@ -21,6 +21,7 @@ from games.engine.katago import KataGoAnalyser, KataGoSettings, policy_of, verdi
 from games.engine.katago_levels import candidates
 from games.rules import GoPosition
 from games.rules.base import Color, Move
+from tests.support.go_turns import go_turn
 
 FAKE = Path(__file__).with_name("fake_katago.py")
 
@@ -167,20 +168,7 @@ def turn(level: int, moves: list[tuple[str, list[int] | None]] = MOVES) -> dict[
     for _, point in moves:
         move = Move.pass_turn() if point is None else Move.place((point[0], point[1]))
         position = position.play(move)[0]
-    return {
-        "game_id": "g1",
-        "task": "move",
-        "kind": "go",
-        "size": 9,
-        "level": level,
-        "color": position.to_move.value,
-        "ply": len(moves),
-        "marking": 0,
-        "snapshot": position.to_snapshot(),
-        "komi": 7.0,
-        "setup": None,
-        "moves": moves,
-    }
+    return go_turn(position, moves, level=level)
 
 
 def test_the_strongest_level_plays_katagos_move_at_its_visits(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from games.rules.base import Color, Move
 from games.workers import engines
 from games.workers.engines import EnginePool
 from tests.games.test_records import new_game, play_random
+from tests.support.go_turns import go_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -139,20 +140,7 @@ def test_a_game_against_katago_goes_to_the_end(real_katago: dict[str, Any]) -> N
     try:
         while not position.is_over and len(moves) < 160:
             if position.to_move.value == "white":
-                turn = {
-                    "game_id": "g",
-                    "task": "move",
-                    "kind": "go",
-                    "size": 9,
-                    "level": 10,
-                    "color": "white",
-                    "ply": len(moves),
-                    "marking": 0,
-                    "snapshot": position.to_snapshot(),
-                    "komi": 7.0,
-                    "setup": None,
-                    "moves": moves,
-                }
+                turn = go_turn(position, moves, level=10)
                 point = answer(turn, katago_settings=settings)["point"]
                 if point == "resign":
                     resigned = True
@@ -182,20 +170,7 @@ def test_the_levels_below_choose_from_the_networks_policy(real_katago: dict[str,
         for _, point in moves:
             step = Move.pass_turn() if point is None else Move.place(point)
             position = position.play(step)[0]
-        turn = {
-            "game_id": "g",
-            "task": "move",
-            "kind": "go",
-            "size": 9,
-            "level": 9,
-            "color": "white",
-            "ply": 3,
-            "marking": 0,
-            "snapshot": position.to_snapshot(),
-            "komi": 7.0,
-            "setup": None,
-            "moves": [(color.value, None if p is None else list(p)) for color, p in moves],
-        }
+        turn = go_turn(position, moves, level=9)
         level_9 = answer(turn, katago_settings=real_katago)["point"]
         level_1 = {
             tuple(answer({**turn, "level": 1}, katago_settings=real_katago)["point"])
