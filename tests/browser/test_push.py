@@ -46,21 +46,22 @@ def registration_ids(cdp: CDPSession, page: Page, scope: str) -> list[str]:
     raise AssertionError("DevTools named no service worker registration")
 
 
-def shown_once(page: Page, holds: str) -> list[dict[str, Any]]:
-    """The notifications the service worker shows, read in the same poll as the one in which
-    ``holds`` (a JavaScript expression on their list ``all``) first holds: a second read
-    could find the list changed again (the browser may close a notification at any time)."""
-    handle = page.wait_for_function(
-        """navigator.serviceWorker.ready
-             .then((r) => r.getNotifications())
-             .then((shown) => {
-               const all = shown.map(
-                 (n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data}));
-               return (HOLDS) ? all : null;
-             })""".replace("HOLDS", holds)
-    )
-    found: list[dict[str, Any]] = handle.json_value()
-    return found
+def shown_once(page: Page, holds: Callable[[list[dict[str, Any]]], bool]) -> list[dict[str, Any]]:
+    """The notifications the service worker shows, as read in the poll in which ``holds``
+    first holds of them: a second read could find the list changed again (the browser may
+    close a notification at any time). Polled from here, so that the list tested is the list
+    returned (the last CI run found ``wait_for_function`` on a promise returning null)."""
+    for _ in range(100):
+        shown: list[dict[str, Any]] = page.evaluate(
+            """navigator.serviceWorker.ready
+                 .then((r) => r.getNotifications())
+                 .then((all) => all.map(
+                   (n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data})))"""
+        )
+        if holds(shown):
+            return shown
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the notifications shown never held: {shown}")
 
 
 def your_move(pk: int, text: str, game: str) -> str:
@@ -146,7 +147,7 @@ def test_the_service_worker_shows_a_pushed_notification(
             )
 
     push(your_move(7, "Your move against bob (Othello 8×8)", "abc"))
-    assert shown_once(page, "all.length > 0") == [
+    assert shown_once(page, lambda seen: len(seen) > 0) == [
         {
             "title": "Othello & Go",
             "body": "Your move against bob (Othello 8×8)",
@@ -158,7 +159,9 @@ def test_the_service_worker_shows_a_pushed_notification(
     # A newer message about the same game replaces it; another game's is shown beside it.
     push(your_move(8, "Your move against bob (Othello 8×8), again", "abc"))
     push(your_move(9, "Your move against cyd (Go 9×9)", "xyz"))
-    both = shown_once(page, "all.length === 2 && all.some((one) => one.data.id === 8)")
+    both = shown_once(
+        page, lambda seen: len(seen) == 2 and any(one["data"]["id"] == 8 for one in seen)
+    )
     assert sorted(n["body"] for n in both) == [
         "Your move against bob (Othello 8×8), again",
         "Your move against cyd (Go 9×9)",
@@ -166,6 +169,6 @@ def test_the_service_worker_shows_a_pushed_notification(
 
     # A message that is not the server's JSON is still shown, as text.
     push("plain words")
-    now = shown_once(page, 'all.some((one) => one.body === "plain words")')
+    now = shown_once(page, lambda seen: any(one["body"] == "plain words" for one in seen))
     plain = next(n for n in now if n["body"] == "plain words")
     assert plain["title"] == "Othello & Go" and plain["data"]["url"] == "/"
