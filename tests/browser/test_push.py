@@ -46,21 +46,32 @@ def registration_ids(cdp: CDPSession, page: Page, scope: str) -> list[str]:
     raise AssertionError("DevTools named no service worker registration")
 
 
-def shown_once(page: Page, holds: Callable[[list[dict[str, Any]]], bool]) -> list[dict[str, Any]]:
-    """The notifications the service worker shows, as read in the poll in which ``holds``
-    first holds of them: a second read could find the list changed again (the browser may
-    close a notification at any time). Polled from here, so that the list tested is the list
-    returned (the last CI run found ``wait_for_function`` on a promise returning null)."""
-    for _ in range(100):
-        shown: list[dict[str, Any]] = page.evaluate(
-            """navigator.serviceWorker.ready
-                 .then((r) => r.getNotifications())
-                 .then((all) => all.map(
-                   (n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data})))"""
-        )
-        if holds(shown):
-            return shown
-        page.wait_for_timeout(100)
+Shown = list[dict[str, Any]]
+
+
+def pushed(push: Callable[[], None], page: Page, holds: Callable[[Shown], bool]) -> Shown:
+    """The notifications the service worker shows once ``push`` was delivered, read in the
+    poll in which ``holds`` first holds of them (a second read could find the list changed
+    again: the browser may close a notification at any time).
+
+    DevTools' ``deliverPushMessage`` drops a push now and then in Debian's Chromium 156
+    (none to two of twelve in a run after other contexts used the origin; the worker reports
+    no error and shows the next one): a push that shows nothing within 2 s is delivered
+    again, as a push service delivers again what the browser did not take, three times at
+    most."""
+    shown: Shown = []
+    for _ in range(3):
+        push()
+        for _ in range(20):
+            shown = page.evaluate(
+                """navigator.serviceWorker.ready
+                     .then((r) => r.getNotifications())
+                     .then((all) => all.map(
+                       (n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data})))"""
+            )
+            if holds(shown):
+                return shown
+            page.wait_for_timeout(100)
     raise AssertionError(f"the notifications shown never held: {shown}")
 
 
@@ -139,15 +150,18 @@ def test_the_service_worker_shows_a_pushed_notification(
     cdp = context.new_cdp_session(page)
     registrations = registration_ids(cdp, page, f"{base_url}/")
 
-    def push(data: str) -> None:
-        for registration in registrations:
-            cdp.send(
-                "ServiceWorker.deliverPushMessage",
-                {"origin": base_url, "registrationId": registration, "data": data},
-            )
+    def push(data: str) -> Callable[[], None]:
+        def deliver() -> None:
+            for registration in registrations:
+                cdp.send(
+                    "ServiceWorker.deliverPushMessage",
+                    {"origin": base_url, "registrationId": registration, "data": data},
+                )
 
-    push(your_move(7, "Your move against bob (Othello 8×8)", "abc"))
-    assert shown_once(page, lambda seen: len(seen) > 0) == [
+        return deliver
+
+    first = push(your_move(7, "Your move against bob (Othello 8×8)", "abc"))
+    assert pushed(first, page, lambda seen: len(seen) > 0) == [
         {
             "title": "Othello & Go",
             "body": "Your move against bob (Othello 8×8)",
@@ -157,18 +171,18 @@ def test_the_service_worker_shows_a_pushed_notification(
     ]
 
     # A newer message about the same game replaces it; another game's is shown beside it.
-    push(your_move(8, "Your move against bob (Othello 8×8), again", "abc"))
-    push(your_move(9, "Your move against cyd (Go 9×9)", "xyz"))
-    both = shown_once(
-        page, lambda seen: len(seen) == 2 and any(one["data"]["id"] == 8 for one in seen)
-    )
+    again = push(your_move(8, "Your move against bob (Othello 8×8), again", "abc"))
+    replaced = pushed(again, page, lambda seen: any(one["data"]["id"] == 8 for one in seen))
+    assert [n["body"] for n in replaced] == ["Your move against bob (Othello 8×8), again"]
+    other = push(your_move(9, "Your move against cyd (Go 9×9)", "xyz"))
+    both = pushed(other, page, lambda seen: any(one["data"]["id"] == 9 for one in seen))
     assert sorted(n["body"] for n in both) == [
         "Your move against bob (Othello 8×8), again",
         "Your move against cyd (Go 9×9)",
     ]
 
     # A message that is not the server's JSON is still shown, as text.
-    push("plain words")
-    now = shown_once(page, lambda seen: any(one["body"] == "plain words" for one in seen))
+    plain_words = push("plain words")
+    now = pushed(plain_words, page, lambda seen: any(n["body"] == "plain words" for n in seen))
     plain = next(n for n in now if n["body"] == "plain words")
     assert plain["title"] == "Othello & Go" and plain["data"]["url"] == "/"
