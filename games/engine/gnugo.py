@@ -306,18 +306,22 @@ class GnuGo(RestartingEngine):
 
     def _random_point(self, engine: GtpEngine, size: int, color: Color) -> Point | None:
         """A legal point for ``color``, drawn uniformly among those that do not fill one of
-        its own eyes (all neighbours its stones); None when there is none."""
+        its own eyes (``GoPosition.fills_own_eye`` on GNU Go's board); None when there is
+        none."""
         legal = [_point(text, size) for text in engine.send(f"all_legal {color.value}").split()]
-        own = {_point(text, size) for text in engine.send(f"list_stones {color.value}").split()}
-        candidates = [p for p in legal if not _fills_eye(p, own, size)]
+        board = _board(engine, size, color)
+        candidates = [point for point in legal if not board.fills_own_eye(point)]
         return self._rng.choice(candidates) if candidates else None
 
 
-def _fills_eye(point: Point, own: set[Point], size: int) -> bool:
-    """True if every neighbour of ``point`` on the board is in ``own``."""
-    row, col = point
-    around = ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
-    return all(p in own for p in around if 0 <= p[0] < size and 0 <= p[1] < size)
+def _board(engine: GtpEngine, size: int, to_move: Color) -> GoPosition:
+    """The stones on GNU Go's board (``list_stones``), ``to_move`` to play."""
+    rows = [["."] * size for _ in range(size)]
+    for color, letter in ((Color.BLACK, "B"), (Color.WHITE, "W")):
+        for text in engine.send(f"list_stones {color.value}").split():
+            row, col = _point(text, size)
+            rows[row][col] = letter
+    return GoPosition.from_rows(["".join(row) for row in rows], to_move)
 
 
 def _point(text: str, size: int) -> Point:
