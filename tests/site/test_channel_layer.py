@@ -19,10 +19,16 @@ pytestmark = pytest.mark.services
 RECEIVES = 80
 """Cancelled receives: before the fix, about one in ten never ended."""
 
+READ = 1
+"""Seconds a BZPOPMIN waits here (channels-redis's ``brpop_timeout``, 5 s in the server):
+a cancelled receive ends at the latest when its read returns, so 80 of them at 5 s took
+80 s, and at 1 s take 16."""
 
-async def test_a_cancelled_receive_always_ends() -> None:
+
+async def test_a_cancelled_receive_always_ends(monkeypatch: pytest.MonkeyPatch) -> None:
     layer = get_channel_layer()
     assert isinstance(layer, ResilientRedisChannelLayer)
+    monkeypatch.setattr(layer, "brpop_timeout", READ)
     chooser = random.Random(5)
     channel = await layer.new_channel()
     stuck = 0
@@ -31,13 +37,13 @@ async def test_a_cancelled_receive_always_ends() -> None:
         # Anywhere in the wait: before the read, in the cleanup script, in BZPOPMIN.
         await asyncio.sleep(chooser.choice([0, 0.001, chooser.uniform(0, 0.02)]))
         receive.cancel()
-        done, _ = await asyncio.wait([receive], timeout=7)  # past BZPOPMIN's 5 s
+        done, _ = await asyncio.wait([receive], timeout=READ + 2)  # past BZPOPMIN's
         if not done:
             stuck += 1
             # It reads on: cancel it again until it goes, or this loop's end waits for ever.
             while not done:
                 receive.cancel()
-                done, _ = await asyncio.wait([receive], timeout=7)
+                done, _ = await asyncio.wait([receive], timeout=READ + 2)
             break
     assert stuck == 0
     await layer.send(channel, {"type": "ping"})
