@@ -33,6 +33,7 @@ import pytest
 from channels.layers import channel_layers
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.test import override_settings
 from django.utils import timezone
 
 import broadcast
@@ -110,6 +111,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
             f"{' and '.join(missing)} not set: this test needs the PostgreSQL and Redis "
             "servers (.ci/run sets both)"
         )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def quick_password_hashing(django_test_environment: None) -> Iterator[None]:
+    """Passwords are hashed at one iteration in the tests (tests/support/hashers.py)."""
+    with override_settings(PASSWORD_HASHERS=["tests.support.hashers.QuickPBKDF2PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
