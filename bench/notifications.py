@@ -52,7 +52,8 @@ def setup() -> Path | None:
     os.environ.setdefault("RATE_LIMITS", "off")
     os.environ.setdefault("ALLOWED_HOSTS", "testserver")
     os.environ.setdefault("SECRET_KEY", "bench-notifications-" + os.urandom(16).hex())
-    os.environ.setdefault("PYTEST_VERSION", "bench")  # PUSH_LOCAL_ENDPOINTS: the local service
+    # The devices of part 1 (never sent to) and the push service of part 2, on the loopback.
+    os.environ.setdefault("PUSH_ENDPOINT_ALLOW", "push.example,127.0.0.1")
     os.environ["VAPID_KEY_FILE"] = str(Path(tempfile.gettempdir()) / f"bench-vapid-{os.getpid()}")
     import django
 

@@ -1,10 +1,12 @@
 """How a delivery leaves the site: an e-mail (Django's mail, a plain-text and an HTML part,
 a signed one-click unsubscribe link and the ``List-Unsubscribe`` headers, RFC 2369 and
-8058), or a Web Push message (``pywebpush``: VAPID, RFC 8291's encryption) to one device."""
+8058), or a Web Push message (``pywebpush``: VAPID, RFC 8291's encryption) to one device,
+sent only where ``notifications.endpoints`` allows (``notifications.pinned``)."""
 
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -16,9 +18,11 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.languages import of_account
-from notifications import keys
+from notifications import endpoints, keys
 from notifications.models import Delivery, Kind, Notification
 from notifications.outbox import Gone
+
+logger = logging.getLogger(__name__)
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 PUSH_TTL = 24 * 3600
@@ -110,9 +114,15 @@ def push_payload(notification: Notification) -> dict[str, Any]:
 
 
 def send_push(delivery: Delivery) -> None:
-    """Push ``delivery``'s notification to its device. Raises ``Gone`` when the push
-    service says the subscription no longer exists (404, 410)."""
+    """Push ``delivery``'s notification to its device, connecting only to the address
+    its endpoint's host was checked at (``PinnedSession``: no redirect, 10 s at most).
+    Raises ``Gone`` when the push service says the subscription no longer exists (404,
+    410), and when the endpoint is refused now (not https, or an address that is not
+    public, whatever it was when the device subscribed): a refused device is forgotten,
+    never tried again."""
     from pywebpush import WebPushException, webpush  # heavy: only where pushes are sent
+
+    from notifications.pinned import PinnedSession  # requests, likewise
 
     subscription = delivery.subscription
     assert subscription is not None
@@ -120,15 +130,21 @@ def send_push(delivery: Delivery) -> None:
         "endpoint": subscription.endpoint,
         "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
     }
+    allow = settings.PUSH_ENDPOINT_ALLOW
     try:
-        webpush(
-            subscription_info=info,
-            data=json.dumps(push_payload(delivery.notification)),
-            vapid_private_key=keys.vapid_private_key(),
-            vapid_claims={"sub": settings.VAPID_SUBJECT},
-            ttl=PUSH_TTL,
-            timeout=10,
-        )
+        endpoints.parse(subscription.endpoint, allow=allow)
+        with PinnedSession(allow=allow) as session:
+            webpush(
+                subscription_info=info,
+                data=json.dumps(push_payload(delivery.notification)),
+                vapid_private_key=keys.vapid_private_key(),
+                vapid_claims={"sub": settings.VAPID_SUBJECT},
+                ttl=PUSH_TTL,
+                requests_session=session,
+            )
+    except endpoints.Refused as refused:
+        logger.warning("push endpoint of subscription %s refused: %s", subscription.pk, refused)
+        raise Gone(f"the endpoint is refused: {refused}") from None
     except WebPushException as error:
         status = getattr(error.response, "status_code", None)
         if status in (404, 410):

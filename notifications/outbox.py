@@ -9,7 +9,8 @@ that has run out (its claimant died while sending). Each is then sent (``send``,
 notifications.channels) and settled (``settle``): sent; or, failing, tried again after a
 back-off (``RETRY_FIRST`` doubling to ``RETRY_MAX``) until ``GIVE_UP_AFTER`` has passed
 since it was written: then given up, and marked so. A push service that answers that the
-subscription is gone (404, 410) ends the subscription and its deliveries.
+subscription is gone (404, 410), or an endpoint refused at the send, ends the subscription
+and its deliveries.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ GIVE_UP_AFTER = datetime.timedelta(days=1)
 
 
 class Gone(Exception):
-    """The push service says the subscription no longer exists (404 or 410)."""
+    """The push service says the subscription no longer exists (404 or 410), or its
+    endpoint is refused now (``notifications.endpoints``)."""
 
 
 def due(now: datetime.datetime) -> Q:

@@ -25,7 +25,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 from django.dispatch import Signal
 from django.utils import timezone, translation
@@ -33,7 +33,7 @@ from django.utils.translation import gettext
 
 from accounts.languages import known
 from broadcast import account_group, send_to_group
-from notifications import statements
+from notifications import endpoints, statements
 from notifications.models import Delivery, Kind, Notification, Preference, PushSubscription
 
 LATEST = 50
@@ -57,7 +57,18 @@ instead of at its next tick."""
 
 
 class NotificationError(ValueError):
-    """A request the notifications refuse (an unknown kind, a bad subscription)."""
+    """A request the notifications refuse (an unknown kind, a bad subscription): 400
+    ``code``, naming ``field`` when there is one."""
+
+    code = "bad_request"
+    field = ""
+
+
+class EndpointRefused(NotificationError):
+    """A push subscription whose endpoint the server will not take."""
+
+    code = "endpoint_refused"
+    field = "endpoint"
 
 
 def notification_json(notification: Notification) -> dict[str, Any]:
@@ -377,11 +388,19 @@ def choose(*, user_id: int, kind: str, email: bool, push: bool) -> None:
 # Devices
 
 
-@transaction.atomic
+PUSH_DEVICES = 10
+"""The push subscriptions an account may hold: each notification pushed is one request
+to each, to wherever its subscriber said."""
+
+
 def subscribe(*, user_id: int, subscription: Any) -> PushSubscription:
     """Keep a browser's push subscription (``PushSubscription.toJSON()``: ``{"endpoint",
-    "keys": {"p256dh", "auth"}}``) for the account. Raises NotificationError for anything
-    else."""
+    "keys": {"p256dh", "auth"}}``) for the account; the account's own endpoint again
+    renews its keys. Raises ``EndpointRefused`` for an endpoint the server will not send
+    to (``notifications.endpoints.check``: https, public addresses only, unless
+    ``PUSH_ENDPOINT_ALLOW`` names its host), one another account holds (nothing moves
+    between accounts), or a device beyond ``PUSH_DEVICES``; NotificationError for
+    anything else."""
     try:
         endpoint = subscription["endpoint"]
         keys = subscription["keys"]
@@ -392,8 +411,6 @@ def subscribe(*, user_id: int, subscription: Any) -> PushSubscription:
         ) from None
     if not all(isinstance(value, str) and value for value in (endpoint, p256dh, auth)):
         raise NotificationError(gettext("a subscription's endpoint and keys are strings"))
-    if not endpoint.startswith("https://") and not _local(endpoint):
-        raise NotificationError(gettext("a push endpoint is an https:// URL"))
     if len(endpoint) > 1000 or len(p256dh) > 200 or len(auth) > 100:
         raise NotificationError(gettext("a subscription's endpoint or keys are too long"))
     if not _browser_keys(p256dh, auth):
@@ -403,10 +420,47 @@ def subscribe(*, user_id: int, subscription: Any) -> PushSubscription:
                 " (auth), base64url-encoded"
             )
         )
-    found, _ = PushSubscription.objects.update_or_create(
-        endpoint=endpoint, defaults={"user_id": user_id, "p256dh": p256dh, "auth": auth}
-    )
-    return found
+    try:  # before the transaction: a name may take seconds to resolve
+        endpoints.check(endpoint, allow=settings.PUSH_ENDPOINT_ALLOW)
+    except endpoints.Refused as refused:
+        if refused.reason == "scheme":
+            raise EndpointRefused(gettext("a push endpoint is an https:// URL")) from None
+        raise EndpointRefused(
+            gettext("a push endpoint's host must have public internet addresses only")
+        ) from None
+    return _keep_device(user_id=user_id, endpoint=endpoint, p256dh=p256dh, auth=auth)
+
+
+@transaction.atomic
+def _keep_device(*, user_id: int, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
+    # The account's row locked: two devices subscribing at once count one after the other.
+    list(get_user_model().objects.select_for_update().filter(pk=user_id).values_list("pk"))
+    found = PushSubscription.objects.filter(endpoint=endpoint).first()
+    if found is not None:
+        if found.user_id != user_id:
+            raise _taken()
+        found.p256dh, found.auth = p256dh, auth
+        found.save(update_fields=["p256dh", "auth"])
+        return found
+    if PushSubscription.objects.filter(user_id=user_id).count() >= PUSH_DEVICES:
+        raise EndpointRefused(
+            gettext(
+                "notifications are pushed to %(count)d devices of an account at most:"
+                " turn them off on another device first"
+            )
+            % {"count": PUSH_DEVICES}
+        )
+    try:
+        with transaction.atomic():
+            return PushSubscription.objects.create(
+                user_id=user_id, endpoint=endpoint, p256dh=p256dh, auth=auth
+            )
+    except IntegrityError:  # another account's device took it meanwhile
+        raise _taken() from None
+
+
+def _taken() -> EndpointRefused:
+    return EndpointRefused(gettext("this push endpoint belongs to another account"))
 
 
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
@@ -434,15 +488,6 @@ def _browser_keys(p256dh: str, auth: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _local(endpoint: str) -> bool:
-    """A push service on this machine over plain HTTP: only where ``PUSH_LOCAL_ENDPOINTS``
-    allows it (the tests' own, which decrypts what it gets), never a way to make the server
-    post to its own host's services."""
-    return settings.PUSH_LOCAL_ENDPOINTS and endpoint.startswith(
-        ("http://127.0.0.1:", "http://localhost:")
-    )
 
 
 def unsubscribe_device(*, user_id: int, endpoint: str) -> bool:

@@ -105,7 +105,9 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
 def push_subscription(request: HttpRequest) -> JsonResponse:
     """`POST /notifications/push/` with a browser's subscription JSON (``{"endpoint",
     "keys": {"p256dh", "auth"}}``; ``{"endpoint", "remove": true}`` forgets it): 201 (200
-    for a removal); 400 for anything else; 401 for a visitor not logged in."""
+    for a removal); 400 ``endpoint_refused`` naming ``endpoint`` for an endpoint the
+    server will not send to (services.subscribe), ``bad_request`` for anything else; 401
+    for a visitor not logged in."""
     refused = _json_login_required(request)
     if refused is not None:
         return refused
@@ -121,7 +123,10 @@ def push_subscription(request: HttpRequest) -> JsonResponse:
     try:
         services.subscribe(user_id=request.user.pk, subscription=body)
     except services.NotificationError as error:
-        return JsonResponse({"error": "bad_request", "message": str(error)}, status=400)
+        refused = {"error": error.code, "message": str(error)}
+        if error.field:
+            refused["field"] = error.field
+        return JsonResponse(refused, status=400)
     return JsonResponse({"subscribed": True}, status=201)
 
 

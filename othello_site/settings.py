@@ -61,6 +61,9 @@ Environment variables:
                      beside the database)
     VAPID_SUBJECT    the contact a push service may write to (default
                      mailto:noreply@localhost)
+    PUSH_ENDPOINT_ALLOW  comma-separated hosts a push endpoint may name whatever their
+                     addresses (default none: https on public addresses only), over plain
+                     http too: a private deployment's own push service, the tests'
     DATABASE_URL     e.g. postgres://user@host:5432/name (psycopg 3)
     REDIS_URL        e.g. redis://host:6379/0 (channels-redis)
 """
@@ -506,8 +509,10 @@ VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
 VAPID_KEY_FILE = Path(os.environ.get("VAPID_KEY_FILE", "").strip() or BASE_DIR / "vapid_key.pem")
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip() or "mailto:noreply@localhost"
-# Push endpoints on this machine over plain HTTP: only the tests' own push service.
-PUSH_LOCAL_ENDPOINTS = "PYTEST_VERSION" in os.environ
+# Where the server may send pushes (notifications.endpoints): https on hosts whose
+# addresses are all public; the hosts named here (comma-separated, none by default) are
+# exempt, and may be plain http: a private deployment's own push service, the tests'.
+PUSH_ENDPOINT_ALLOW = [host.lower().strip("[]") for host in _list("PUSH_ENDPOINT_ALLOW")]
 
 # The players' languages (DESIGN.md; Django's own internationalisation: the catalogues
 # in locale/, compiled by the two README commands). URLs carry no language: the visitor's

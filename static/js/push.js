@@ -32,7 +32,11 @@ async function tell(body) {
     body: JSON.stringify(body),
   });
   if (!response.ok) {
-    throw new Error(interpolate(gettext("the server answered %(status)s"), { status: response.status }, true));
+    // The server's reason, in the page's language (an endpoint refused: too many devices...).
+    const refused = await response.json().catch(() => null);
+    throw new Error(
+      refused?.message ?? interpolate(gettext("the server answered %(status)s"), { status: response.status }, true),
+    );
   }
 }
 

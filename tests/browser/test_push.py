@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import BrowserContext, CDPSession, Page, expect
 
 from tests.browser.test_accounts import DESKTOP, PHONE, shoot, sign_up
+from tests.support.push_service import Device
 
 pytestmark = pytest.mark.browser
 
@@ -139,6 +140,34 @@ def test_notifications_refused_by_the_browser_are_named(new_context: NewContext)
         "This browser does not allow notifications from this site: allow them in its settings."
     )
     expect(page.get_by_label("Notify me on this device")).not_to_be_checked()
+
+
+def test_an_endpoint_the_server_refuses_is_named_and_the_switch_stays_off(
+    new_context: NewContext, base_url: str
+) -> None:
+    context = new_context(viewport=DESKTOP)
+    context.grant_permissions(["notifications"], origin=base_url)
+    # A browser whose push service lives on the server's own loopback (or a page that
+    # says so): what the server refuses, the page says, and keeps nothing half done.
+    subscription = Device("https://127.0.0.1:9443/push/1").subscription()
+    context.add_init_script(
+        f"""PushManager.prototype.subscribe = async function () {{
+              return {{
+                endpoint: {json.dumps(subscription["endpoint"])},
+                toJSON: () => ({json.dumps(subscription)}),
+                unsubscribe: async () => {{ window.unsubscribed = true; return true; }},
+              }};
+            }};"""
+    )
+    page = settings_page(context)
+
+    page.get_by_label("Notify me on this device").click()
+
+    expect(page.locator("#push-status")).to_have_text(
+        "That did not work: a push endpoint's host must have public internet addresses only"
+    )
+    expect(page.get_by_label("Notify me on this device")).not_to_be_checked()
+    assert page.evaluate("window.unsubscribed") is True
 
 
 def test_the_service_worker_shows_a_pushed_notification(

@@ -4,7 +4,13 @@ made as a browser makes them, its opponent moves in a correspondence game, the o
 once, and the push service the test runs receives a VAPID-signed (RFC 8292) message
 encrypted for the device (RFC 8291, aes128gcm) that decrypts to the notification; a
 service answering 404 or 410 ends the subscription, one answering 500 is tried again
-later (tests/support/push_service.py is the service and the device)."""
+later (tests/support/push_service.py is the service and the device).
+
+Where the server may connect (the endpoint is the subscriber's choice): only https hosts
+whose addresses are all public, checked when the device subscribes and again, pinned,
+at each send; a listener on the loopback (``Listener``) stands for the services inside
+the server's network, and is never reached, whatever the endpoint's spelling, a name
+that resolves inside by the time of the send, or a push service that redirects there."""
 
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.contrib.auth.models import User
+from django.http import HttpResponse
 from django.test import Client
 
 from accounts.players import Player
@@ -25,10 +32,18 @@ from games import selectors
 from games import services as games
 from games.models import Game
 from games.rules.clock import TimeControl
-from notifications import channels, keys, outbox
-from notifications.models import Delivery, Notification, PushSubscription
+from notifications import channels, keys, outbox, services
+from notifications.models import Delivery, Kind, Notification, PushSubscription
 from tests.conftest import FrozenClock
-from tests.support.push_service import Device, PushService, vapid_claims
+from tests.notifications.conftest import PUBLIC
+from tests.support.push_service import (
+    Device,
+    FakeDNS,
+    Listener,
+    PushService,
+    b64url,
+    vapid_claims,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -54,9 +69,18 @@ def vapid_key(settings: Any) -> Iterator[str]:
 
 
 @pytest.fixture
-def service() -> Iterator[PushService]:
+def service(settings: Any) -> Iterator[PushService]:
+    """The tests' push service, on the loopback: its host exempt from the address check
+    (``PUSH_ENDPOINT_ALLOW``), as a private deployment would name its own."""
     with PushService() as running:
+        settings.PUSH_ENDPOINT_ALLOW = [running.host]
         yield running
+
+
+@pytest.fixture
+def listener() -> Iterator[Listener]:
+    with Listener() as listening:
+        yield listening
 
 
 def account(name: str) -> tuple[User, Player]:
@@ -64,14 +88,34 @@ def account(name: str) -> tuple[User, Player]:
     return user, Player(session_key=f"{name}-session", user_id=user.pk, username=name)
 
 
-def subscribed(user: User, device: Device) -> None:
+def posted(user: User, device: Device) -> HttpResponse:
     """The device's page posts its subscription, as static/js/push.js does."""
     browser = Client()
     browser.force_login(user)
-    answer = browser.post(
+    answer: HttpResponse = browser.post(
         "/notifications/push/", json.dumps(device.subscription()), content_type="application/json"
     )
+    return answer
+
+
+def subscribed(user: User, device: Device) -> None:
+    answer = posted(user, device)
     assert answer.status_code == 201, answer.content
+
+
+def refused(answer: HttpResponse) -> str:
+    """The message of a 400 ``endpoint_refused`` answer."""
+    assert answer.status_code == 400, answer.content
+    body = answer.json()
+    assert (body["error"], body["field"]) == ("endpoint_refused", "endpoint")
+    message: str = body["message"]
+    return message
+
+
+def challenged(user: User) -> None:
+    """A challenge to ``user``: pushed to each of its devices once the outbox runs."""
+    services.notify(user_id=user.pk, kind=Kind.CHALLENGE, text="Bob challenges you", url="/g/")
+    outbox.deliver(process="test", send=channels.send)
 
 
 def bob_moves_against(ann: Player, bob: Player) -> Game:
@@ -202,3 +246,122 @@ def test_a_device_whose_keys_are_not_a_browsers_is_refused() -> None:
         assert answer.status_code == 400, keys_given
         assert answer.json()["error"] == "bad_request"
     assert not PushSubscription.objects.exists()
+
+
+# Where the server may connect
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://127.0.0.1:{port}/push/1",
+        "https://localhost:{port}/push/1",
+        "https://0x7f000001:{port}/push/1",
+        "https://2130706433:{port}/push/1",
+        "https://127.1:{port}/push/1",
+        "https://[::1]:{port}/push/1",
+        "https://[::ffff:127.0.0.1]:{port}/push/1",
+        "https://169.254.169.254:{port}/latest/meta-data/",
+        "https://10.0.0.7:{port}/push/1",
+        "https://100.64.0.7:{port}/push/1",
+        "https://inside.example:{port}/push/1",  # one of its addresses is the loopback
+        "http://push.example:{port}/push/1",  # public, but plain http
+    ],
+)
+def test_an_endpoint_inside_the_servers_network_is_refused_and_never_contacted(
+    endpoint: str, listener: Listener, dns: FakeDNS
+) -> None:
+    dns.names["inside.example"] = [PUBLIC, "127.0.0.1"]
+    ann, _ = account("ann")
+
+    refused(posted(ann, Device(endpoint.format(port=listener.port))))
+    challenged(ann)
+
+    assert not PushSubscription.objects.exists()
+    assert listener.contacted == []
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["127.0.0.1", "localhost", "0x7f000001", "127.1", "[::1]", "[::ffff:127.0.0.1]"],
+)
+def test_an_endpoint_stored_before_the_check_is_never_contacted_and_is_forgotten(
+    host: str, listener: Listener
+) -> None:
+    ann, _ = account("ann")
+    device = Device(f"https://{host}:{listener.port}/push/1")
+    PushSubscription.objects.create(
+        user=ann, endpoint=device.endpoint, p256dh=device.p256dh, auth=b64url(device.auth)
+    )
+
+    challenged(ann)
+
+    assert listener.contacted == []
+    assert not PushSubscription.objects.exists()  # refused at the send: the device is forgotten
+    assert not Delivery.objects.exists()  # and its delivery with it, not tried for a day
+    assert Notification.objects.filter(user=ann).count() == 1  # the site still shows it
+
+
+def test_a_name_that_resolves_inside_by_the_time_of_the_send_is_never_contacted(
+    listener: Listener, dns: FakeDNS
+) -> None:
+    ann, _ = account("ann")
+    subscribed(ann, Device(f"https://push.example:{listener.port}/push/1"))
+
+    dns.names["push.example"] = ["127.0.0.1"]  # the attacker's DNS answers otherwise now
+    challenged(ann)
+
+    assert listener.contacted == []
+    assert not PushSubscription.objects.exists()
+
+
+def test_a_redirect_from_the_push_service_is_never_followed(
+    service: PushService, listener: Listener
+) -> None:
+    ann, _ = account("ann")
+    subscribed(ann, service.device("phone"))
+    service.redirect = f"http://127.0.0.1:{listener.port}/latest/meta-data/iam/"
+
+    challenged(ann)
+
+    assert len(service.received) == 1
+    assert listener.contacted == []
+    failed = Delivery.objects.get()
+    assert failed.status == "pending" and "303" in failed.last_error  # tried again later
+
+
+def test_a_send_waits_ten_seconds_at_most(service: PushService, timeouts: list[Any]) -> None:
+    ann, _ = account("ann")
+    subscribed(ann, service.device("phone"))
+
+    challenged(ann)
+
+    [timeout] = timeouts
+    assert (timeout.connect_timeout, timeout.read_timeout) == (10, 10)
+    assert len(service.received) == 1
+
+
+def test_an_account_holds_ten_devices_at_most(dns: FakeDNS) -> None:
+    ann, _ = account("ann")
+    devices = [Device(f"https://push.example/{number}") for number in range(11)]
+    for device in devices[:10]:
+        subscribed(ann, device)
+
+    assert "10" in refused(posted(ann, devices[10]))
+    assert PushSubscription.objects.filter(user=ann).count() == 10
+
+    subscribed(ann, Device(devices[0].endpoint))  # a device renewing its keys is no 11th
+    assert PushSubscription.objects.filter(user=ann).count() == 10
+    services.unsubscribe_device(user_id=ann.pk, endpoint=devices[1].endpoint)
+    subscribed(ann, devices[10])  # one turned off makes room
+
+
+def test_another_accounts_endpoint_is_refused_and_stays_with_its_owner(dns: FakeDNS) -> None:
+    (ann, _), (eve, _) = account("ann"), account("eve")
+    phone = Device("https://push.example/ann-phone")
+    subscribed(ann, phone)
+
+    refused(posted(eve, Device(phone.endpoint)))  # Eve's keys for Ann's endpoint
+
+    kept = PushSubscription.objects.get()
+    assert (kept.user, kept.p256dh) == (ann, phone.p256dh)

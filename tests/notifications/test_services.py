@@ -11,7 +11,7 @@ from django.db import transaction
 
 from notifications import services
 from notifications.models import Delivery, Kind, Notification, PushSubscription
-from tests.support.push_service import Device
+from tests.support.push_service import Device, FakeDNS
 
 pytestmark = pytest.mark.django_db
 
@@ -158,7 +158,7 @@ def test_a_bad_subscription_is_refused(subscription: Any) -> None:
     assert not PushSubscription.objects.exists()
 
 
-def test_the_same_device_subscribes_once(settings: Any) -> None:
+def test_the_same_device_subscribes_once(dns: FakeDNS) -> None:
     ann = account("ann")
     services.subscribe(user_id=ann.pk, subscription=Device("https://push.example/1").subscription())
     again = Device("https://push.example/1")  # the browser renewed its keys
@@ -166,13 +166,15 @@ def test_the_same_device_subscribes_once(settings: Any) -> None:
     assert list(PushSubscription.objects.values_list("p256dh", flat=True)) == [again.p256dh]
 
 
-def test_a_local_plain_http_endpoint_needs_the_setting(settings: Any) -> None:
+def test_a_plain_http_endpoint_needs_its_host_exempt(settings: Any) -> None:
     ann = account("ann")
     body = Device("http://127.0.0.1:9/push").subscription()
-    settings.PUSH_LOCAL_ENDPOINTS = False
-    with pytest.raises(services.NotificationError):
+    with pytest.raises(services.EndpointRefused):
         services.subscribe(user_id=ann.pk, subscription=body)
-    settings.PUSH_LOCAL_ENDPOINTS = True
+    settings.PUSH_ENDPOINT_ALLOW = ["localhost"]  # another host exempt: no
+    with pytest.raises(services.EndpointRefused):
+        services.subscribe(user_id=ann.pk, subscription=body)
+    settings.PUSH_ENDPOINT_ALLOW = ["127.0.0.1"]
     services.subscribe(user_id=ann.pk, subscription=body)
 
 

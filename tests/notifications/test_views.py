@@ -11,7 +11,7 @@ from django.test import Client
 
 from notifications import services
 from notifications.models import Kind, Notification, Preference, PushSubscription
-from tests.support.push_service import Device
+from tests.support.push_service import Device, FakeDNS
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +84,7 @@ def test_the_settings_page_keeps_each_kinds_choice() -> None:
     assert chosen[Kind.YOUR_MOVE] == (False, False)
 
 
-def test_a_device_subscribes_and_unsubscribes() -> None:
+def test_a_device_subscribes_and_unsubscribes(dns: FakeDNS) -> None:
     browser, ann = logged_in()
     body = Device("https://push.example/abc").subscription()
 

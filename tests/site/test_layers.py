@@ -38,9 +38,18 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 part); it may import its own part and the parts of the layers below, never a layer above
 nor another part of its own layer (pairing and bots know nothing of each other)."""
 
-PURE = ("games.rules", "games.engine", "games.gtpbot", "players.glicko2", "tournaments.systems")
+PURE = (
+    "games.rules",
+    "games.engine",
+    "games.gtpbot",
+    "notifications.endpoints",
+    "notifications.pinned",
+    "players.glicko2",
+    "tournaments.systems",
+)
 """Plain Python: no Django (nor Channels, which needs it), ever: the rules, the engines,
-and the pure calculations of the apps above (a rating, a tournament's pairing and scores)."""
+and the pure calculations of the apps above (where a push may go, a rating, a
+tournament's pairing and scores)."""
 FRAMEWORKS = ("django", "channels", "daphne", "asgiref")
 
 

@@ -45,6 +45,7 @@ CONFIGURING = (
     "KATAGO_MODEL",
     "KATAGO_REVIEW_VISITS",
     "KATAGO_TOP_VISITS",
+    "PUSH_ENDPOINT_ALLOW",
 )
 
 READ_SETTINGS = """
@@ -74,6 +75,7 @@ print(json.dumps({
     "LAYER": settings.CHANNEL_LAYERS["default"],
     "FIRST_APP": settings.INSTALLED_APPS[0],
     "ASGI_APPLICATION": settings.ASGI_APPLICATION,
+    "PUSH_ENDPOINT_ALLOW": settings.PUSH_ENDPOINT_ALLOW,
 }))
 """
 
@@ -227,6 +229,12 @@ def test_an_hsts_duration_that_is_no_number_is_refused() -> None:
 )
 def test_rate_limits_are_off_only_when_asked(value: str, on: bool) -> None:
     assert settings_with(RATE_LIMITS=value)["RATE_LIMITS"] == [on, on]
+
+
+def test_no_push_host_is_exempt_unless_named_even_under_pytest() -> None:
+    assert settings_with(PYTEST_VERSION="8")["PUSH_ENDPOINT_ALLOW"] == []
+    named = settings_with(PUSH_ENDPOINT_ALLOW="Push.Internal, [::1],,10.0.0.7 ")
+    assert named["PUSH_ENDPOINT_ALLOW"] == ["push.internal", "::1", "10.0.0.7"]
 
 
 def test_check_deploy_is_clean_with_the_readme_production_variables() -> None:

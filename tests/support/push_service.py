@@ -10,14 +10,23 @@ header (RFC 8292: an ES256 JWT and the key it is signed with) with ``cryptograph
 
 ``PushService`` is an HTTP server on a thread (the standard library's): every POST is
 kept (``received``: path, headers, body) and answered with ``status`` (201 unless the test
-says otherwise, e.g. 410 for a subscription that is gone, 500 for a service in trouble).
+says otherwise, e.g. 410 for a subscription that is gone, 500 for a service in trouble),
+or with a redirect elsewhere (``redirect``).
+
+For the tests of where the server may connect: ``Listener``, a port on the loopback that
+records every connection made to it (what the server must never reach), and ``FakeDNS``,
+names that resolve as the test says (``socket.getaddrinfo`` itself, so the server's code
+and requests' alike see them).
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
+import selectors
+import socket
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -118,6 +127,9 @@ class PushService:
     statuses: dict[str, int] = field(default_factory=dict)
     """A status for a path of its own (else ``status``)."""
     received: list[Push] = field(default_factory=list)
+    redirect: str = ""
+    """When set, every POST is answered 303 See Other to this URL (a push service that
+    would send the server elsewhere)."""
 
     def __post_init__(self) -> None:
         service = self
@@ -132,9 +144,13 @@ class PushService:
                     headers = {name.lower(): value for name, value in self.headers.items()}
                     service.received.append(Push(self.path, headers, body))
                 status = service.statuses.get(self.path, service.status)
+                if service.redirect:
+                    status = 303
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
-                if status == 201:
+                if service.redirect:
+                    self.send_header("Location", service.redirect)
+                elif status == 201:
                     self.send_header("Location", f"{self.path}/message")
                 self.end_headers()
 
@@ -147,9 +163,12 @@ class PushService:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property
+    def host(self) -> str:
+        return str(self.server.server_address[0])
+
+    @property
     def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return f"http://{self.host}:{self.server.server_address[1]}"
 
     def device(self, name: str = "device") -> Device:
         """A device subscribed at this service (its endpoint ``/push/<name>``)."""
@@ -174,3 +193,102 @@ class PushService:
         traceback: TracebackType | None,
     ) -> None:
         self.stop()
+
+
+class Listener:
+    """A port on the loopback, the same on 127.0.0.1 and (where the machine has it) ::1,
+    that records who connects and hangs up at once: a service the server must never
+    reach. ``contacted`` first takes every connection still waiting to be accepted, so
+    that one made just before it is read is counted too. A context manager."""
+
+    def __init__(self) -> None:
+        first = socket.create_server(("127.0.0.1", 0))
+        self.port: int = first.getsockname()[1]
+        self.sockets = [first]
+        with contextlib.suppress(OSError):  # a machine without an IPv6 loopback
+            self.sockets.append(socket.create_server(("::1", self.port), family=socket.AF_INET6))
+        self.selector = selectors.DefaultSelector()
+        for listening in self.sockets:
+            listening.setblocking(False)
+            self.selector.register(listening, selectors.EVENT_READ)
+        self.lock = threading.Lock()
+        self.peers: list[str] = []
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _accept(self, timeout: float) -> None:
+        with self.lock:
+            for key, _ in self.selector.select(timeout):
+                listening: socket.socket = key.fileobj  # type: ignore[assignment]
+                try:
+                    connection, peer = listening.accept()
+                except BlockingIOError:
+                    continue
+                connection.close()
+                self.peers.append(str(peer[0]))
+
+    def _serve(self) -> None:
+        while not self.stopped.is_set():
+            self._accept(0.05)
+
+    @property
+    def contacted(self) -> list[str]:
+        """The addresses of those who connected, in order."""
+        self._accept(0)
+        with self.lock:
+            return list(self.peers)
+
+    def __enter__(self) -> Listener:
+        self.thread.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stopped.set()
+        self.thread.join(timeout=5)
+        self.selector.close()
+        for listening in self.sockets:
+            listening.close()
+
+
+class FakeDNS:
+    """Host names that resolve to the addresses the test gives (``names``, which it may
+    change between two lookups, as a DNS rebinding does); every other name as the
+    machine resolves it. Installed in place of ``socket.getaddrinfo`` by the test (with
+    pytest's ``monkeypatch``: ``monkeypatch.setattr(socket, "getaddrinfo", dns)``)."""
+
+    def __init__(self, names: dict[str, list[str]]) -> None:
+        self.names = names
+        self.asked: list[str] = []
+        """The names of ``names`` looked up, in order, once a lookup."""
+        self.real = socket.getaddrinfo
+
+    def __call__(
+        self,
+        host: str | bytes | None,
+        port: str | int | None,
+        family: int = 0,
+        type: int = 0,
+        proto: int = 0,
+        flags: int = 0,
+    ) -> list[tuple[Any, ...]]:
+        name = host.decode() if isinstance(host, bytes) else host
+        if name not in self.names:
+            return self.real(host, port, family, type, proto, flags)
+        self.asked.append(name)
+        found: list[tuple[Any, ...]] = []
+        for address in self.names[name]:
+            ipv6 = ":" in address
+            kind = socket.AF_INET6 if ipv6 else socket.AF_INET
+            if family not in (socket.AF_UNSPEC, kind):
+                continue
+            number = int(port or 0)
+            where = (address, number, 0, 0) if ipv6 else (address, number)
+            found.append((kind, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", where))
+        if not found:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return found
