@@ -31,6 +31,7 @@ class Account(models.Model):
     )
     skeleton = models.TextField(
         blank=True,
+        db_default="",  # the older migrations' models, which do not know it, store rows too
         help_text=gettext_lazy(
             "What the username looks like (accounts.names.skeleton): no guest and no new "
             "account may take a name that looks the same."

@@ -184,8 +184,9 @@ class Game(models.Model):
 
     # A game stored from an imported record (games.services.imports): its seats carry the
     # record's names and belong to nobody (no account, no session), and no list of a
-    # player's games, nor the home page's, shows it.
-    imported = models.BooleanField(default=False)
+    # player's games, nor the home page's, shows it. (A default in the database too: the
+    # older migrations' models, which do not know the column, can still store games.)
+    imported = models.BooleanField(default=False, db_default=False)
 
     # A challenge: the waiting game's free seat is kept for this account (only it may
     # take it; anyone else who opens the game watches).

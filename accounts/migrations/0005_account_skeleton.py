@@ -46,6 +46,7 @@ class Migration(migrations.Migration):
             name="skeleton",
             field=models.TextField(
                 blank=True,
+                db_default="",
                 help_text=(
                     "What the username looks like (accounts.names.skeleton): no guest and no "
                     "new account may take a name that looks the same."
