@@ -3,8 +3,6 @@ their meaning."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -13,16 +11,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE_SKELETONS = [("accounts", "0004_follows_and_blocks")]
 SKELETONS = [("accounts", "0005_account_skeleton")]
-
-
-@pytest.fixture
-def executor() -> Iterator[MigrationExecutor]:
-    """Migrations to run by hand; the database is migrated to the latest again after."""
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes()
-    yield executor
-    executor = MigrationExecutor(connection)
-    executor.migrate(latest)
 
 
 def test_every_account_gets_the_skeleton_of_its_username(executor: MigrationExecutor) -> None:

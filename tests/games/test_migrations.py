@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 
 import pytest
 from django.db import connection
@@ -13,16 +12,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE_PLAYED_ON = [("games", "0002_scoring_phase")]
 PLAYED_ON = [("games", "0003_played_on")]
-
-
-@pytest.fixture
-def executor() -> Iterator[MigrationExecutor]:
-    """Migrations to run by hand; the database is migrated to the latest again after."""
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes()  # every app: pairing's tables depend on games'
-    yield executor
-    executor = MigrationExecutor(connection)
-    executor.migrate(latest)
 
 
 def test_games_stored_before_played_on_were_played_on_their_created_day(

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -13,16 +11,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE_NAMES = [("tournaments", "0001_initial")]
 NAMES = [("tournaments", "0002_names_without_controls")]
-
-
-@pytest.fixture
-def executor() -> Iterator[MigrationExecutor]:
-    """Migrations to run by hand; the database is migrated to the latest again after."""
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes()
-    yield executor
-    executor = MigrationExecutor(connection)
-    executor.migrate(latest)
 
 
 def test_a_name_made_with_a_line_break_keeps_its_words_on_one_line(
