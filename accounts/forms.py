@@ -8,7 +8,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext, gettext_lazy
 
-from accounts import once
+from accounts import names, once, selectors
 from accounts.players import GUEST_NAME
 
 
@@ -42,10 +42,20 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
         fields = ("username", "email")
 
     def clean_username(self) -> str:
+        """The username, unless it is an account's in any case (Django's check), looks like
+        the guests' name or like an account's (the same skeleton: ``accounts.names``)."""
         username = str(super().clean_username())
-        if username.casefold() == GUEST_NAME.casefold():
+        if names.skeleton(username) == names.skeleton(GUEST_NAME):
             raise forms.ValidationError(
                 gettext("%(guest_name)s is the name of every guest: choose another.")
                 % {"guest_name": GUEST_NAME}
+            )
+        taken = selectors.account_like(username)
+        if taken is not None:
+            raise forms.ValidationError(
+                gettext(
+                    "%(name)s looks too much like %(username)s, an account's name: choose another."
+                )
+                % {"name": username, "username": taken}
             )
         return username

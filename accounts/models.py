@@ -14,8 +14,10 @@ from django.utils.translation import gettext_lazy
 
 class Account(models.Model):
     """The facts about an account that the apps above read: whether it is a bot (for
-    good: a bot never plays in a person's place, nor enters the pairing pools), and the
-    language it chose (its pages, e-mails and notifications)."""
+    good: a bot never plays in a person's place, nor enters the pairing pools), the
+    language it chose (its pages, e-mails and notifications), and what its username looks
+    like (``skeleton``, kept by ``accounts.services.keep_skeleton`` whenever the account is
+    saved: every account has its row)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
@@ -27,10 +29,21 @@ class Account(models.Model):
         blank=True,
         help_text=gettext_lazy("The language the account chose; empty: its browser's."),
     )
+    skeleton = models.TextField(
+        blank=True,
+        db_default="",  # the older migrations' models, which do not know it, store rows too
+        help_text=gettext_lazy(
+            "What the username looks like (accounts.names.skeleton): no guest and no new "
+            "account may take a name that looks the same."
+        ),
+    )
 
     class Meta:
         indexes = (
             models.Index(fields=["user"], name="account_bots", condition=models.Q(is_bot=True)),
+            # Whether a name looks like an account's: one lookup, not a scan of the accounts.
+            # Not unique: two accounts made before the rule may look alike.
+            models.Index(fields=["skeleton"], name="account_skeleton"),
         )
 
     def __str__(self) -> str:

@@ -2,8 +2,9 @@
 session and, when logged in, an account), and the name a seat of theirs takes.
 
 An account's seat is named by its username, whatever a form says; a guest's by the name
-it gave (remembered in its session for next time), which may not be an account's
-(``accounts.selectors.is_username``), else "Guest".
+it gave (remembered in its session for next time), which may not hold a control or format
+character (``accounts.names``) nor look like an account's (``accounts.selectors.account_like``),
+else "Guest".
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from django.contrib.sessions.backends.base import SessionBase
 from django.http import HttpRequest
 
-from accounts import guests, selectors
+from accounts import guests, names, selectors
 
 GUEST_NAME = "Guest"
 
@@ -79,18 +80,26 @@ def player_of(request: HttpRequest, *, create_session: bool = False) -> Player:
 
 def remembered_name(session: SessionBase | None, user: Any = None) -> str:
     """The name a seat or a chat line of this visitor takes when it gives none: an
-    account's username; a guest's last given name, unless an account has taken it since;
-    else "" (a guest who never gave one). Reads the database for a guest's name."""
+    account's username; a guest's last given name, unless an account has taken it (or
+    one that looks like it) since, or the name rules refuse it now; else "" (a guest who
+    never gave one). Reads the database for a guest's name."""
     if user is not None and user.is_authenticated:
         return str(user.get_username())
     name = str((session.get(guests.NAME_KEY) if session is not None else None) or "")
-    return "" if name and selectors.is_username(name) else name
+    if not name:
+        return ""
+    try:
+        name = names.normalised(name)
+    except names.BadName:
+        return ""
+    return "" if selectors.account_like(name) is not None else name
 
 
 def seat_name(request: HttpRequest, given: str) -> str:
     """The name this request's seat takes: an account's username (``given`` is ignored);
     a guest's ``given`` name, else the one it gave last, else "Guest". The services refuse
-    a guest's name that is an account's (``accounts.selectors.is_username``)."""
+    a guest's name that the name rules refuse or that looks like an account's
+    (``accounts.selectors.account_like``)."""
     if request.user.is_authenticated:
         return str(request.user.get_username())
     return given.strip() or remembered_name(request.session) or GUEST_NAME

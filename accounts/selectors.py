@@ -1,5 +1,6 @@
 """Reads of accounts that every app above asks: whether an account is a bot, whether a
-name is an account's, the names that start with a prefix, who follows and who blocks whom."""
+name looks like an account's, the names that start with a prefix, who follows and who
+blocks whom."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 
-from accounts.models import Block, Follow
+from accounts import names
+from accounts.models import Account, Block, Follow
 
 
 def bot_filter(field: str, *, bots: bool = True) -> Q:
@@ -36,11 +38,20 @@ def is_bot(user: Any) -> bool:
     return user_id is not None and user_id in bot_ids([user_id])
 
 
-def is_username(name: str) -> bool:
-    """Whether ``name`` (trimmed, in any case) is an account's username: a guest may not
-    sit down under it."""
+def account_with_skeleton(shown: str) -> str | None:
+    """The username of an account whose username's skeleton is ``shown``
+    (``accounts.names.skeleton``), None when there is none (one indexed lookup)."""
+    found = Account.objects.filter(skeleton=shown).order_by("pk")
+    return found.values_list("user__username", flat=True).first()
+
+
+def account_like(name: str) -> str | None:
+    """The username of an account whose username looks like ``name`` (trimmed: the same
+    skeleton, so also in any case, in full-width letters, or with Cyrillic look-alikes),
+    None when there is none, nor for a blank name: a guest may not sit down under such a
+    name, nor a new account take it."""
     name = name.strip()
-    return bool(name) and get_user_model().objects.filter(username__iexact=name).exists()
+    return account_with_skeleton(names.skeleton(name)) if name else None
 
 
 def username_of(user_id: int) -> str:

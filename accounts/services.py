@@ -1,5 +1,5 @@
 """Writes of accounts' own facts, one transaction each: a bot for good; follows and blocks
-(one account and another, by id)."""
+(one account and another, by id); what a username looks like, kept with it."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts import names
 from accounts.models import Account, Block, Follow
 
 
@@ -22,6 +23,18 @@ def make_bot(*, user: Any) -> Account:
         account.bot_since = timezone.now()
         account.save(update_fields=["is_bot", "bot_since"])
     return account
+
+
+def keep_skeleton(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
+    """``post_save`` receiver of accounts: the account's row holds the skeleton of its
+    username as it now is (``accounts.names.skeleton``; the row is made for a new
+    account). A save that names its fields without ``username`` (a login's
+    ``last_login``) changes nothing, at no cost."""
+    if update_fields is not None and "username" not in update_fields:
+        return
+    shown = names.skeleton(instance.get_username())
+    if not Account.objects.filter(user=instance).update(skeleton=shown):
+        Account.objects.update_or_create(user=instance, defaults={"skeleton": shown})
 
 
 class RelationError(ValueError):

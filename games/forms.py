@@ -13,6 +13,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
+from accounts.fields import TypedNameField
 from accounts.forms import FormTokenField
 from games.engine import gnugo
 from games.rules import go
@@ -76,7 +77,7 @@ def _handicap_choices() -> list[tuple[int, str]]:
     ]
 
 
-class NameField(forms.CharField):
+class NameField(TypedNameField):
     """The name shown for a seat; blank means "use the name I gave last time"."""
 
     def __init__(self, **kwargs: Any) -> None:

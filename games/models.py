@@ -182,6 +182,12 @@ class Game(models.Model):
     # between two accounts, with a clock.
     rated = models.BooleanField(default=False)
 
+    # A game stored from an imported record (games.services.imports): its seats carry the
+    # record's names and belong to nobody (no account, no session), and no list of a
+    # player's games, nor the home page's, shows it. (A default in the database too: the
+    # older migrations' models, which do not know the column, can still store games.)
+    imported = models.BooleanField(default=False, db_default=False)
+
     # A challenge: the waiting game's free seat is kept for this account (only it may
     # take it; anyone else who opens the game watches).
     reserved_for = models.ForeignKey(
@@ -232,6 +238,14 @@ class Game(models.Model):
                 fields=["deadline"],
                 name="game_deadline",
                 condition=models.Q(deadline__isnull=False),
+            ),
+        )
+        constraints = (
+            # Whatever a record's PB and PW say, nobody's account plays in it.
+            models.CheckConstraint(
+                condition=models.Q(imported=False)
+                | models.Q(black_user__isnull=True, white_user__isnull=True),
+                name="game_imported_belongs_to_nobody",
             ),
         )
 
@@ -321,10 +335,13 @@ class Connection(models.Model):
 
 
 class ChatMessage(models.Model):
-    """A message in a game's chat, from a player (``color``) or a spectator (no colour)."""
+    """A message in a game's chat, from a player (``color``) or a spectator (no colour);
+    or a comment of an imported record (no name, no colour): the record's, nobody's."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
-    name = models.CharField(max_length=40)
+    name = models.CharField(
+        max_length=40, blank=True, help_text=gettext_lazy("Empty: a comment of the record.")
+    )
     color = models.CharField(max_length=5, choices=Color.choices, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL

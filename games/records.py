@@ -18,7 +18,7 @@ from django.utils.translation import gettext, ngettext
 
 from accounts import selectors as accounts
 from games import board_svg, rules
-from games.models import Game, Move
+from games.models import ChatMessage, Game, Move
 from games.rules.clock import TimeControl
 from games.rules.sgf import GameRecord, MoveClock, Setup
 from games.selectors import (
@@ -229,7 +229,8 @@ def record_of(game: Game) -> GameRecord:
     A resignation, a timeout or a forfeit is not a move in SGF: it only shows in the
     result (``W+R``, ``W+T``, ``W+F``). The clock is ``TM``/``OT`` and each move's time
     left (``BL``/``WL``, ``OB``/``OW``). What the players said in the chat is ``C`` on the
-    move it followed ("name: text", one line each). Reads ``game.moves.all()`` and
+    move it followed ("name: text", one line each), and so is an imported record's
+    comment (as it was). Reads ``game.moves.all()`` and
     ``game.chat.all()`` (prefetch them when exporting many games).
     """
     moves = []
@@ -268,16 +269,24 @@ def record_of(game: Game) -> GameRecord:
             None if game.time_control is None else TimeControl.from_json(game.time_control)
         ),
         clocks=tuple(clocks) if any(clock is not None for clock in clocks) else (),
-        comments=_players_said(game, len(moves)),
+        comments=_said(game, len(moves)),
     )
 
 
-def _players_said(game: Game, moves: int) -> dict[int, str]:
-    """The players' chat (not the spectators'), by the number of moves it followed."""
+def _in_record(message: ChatMessage) -> bool:
+    """Whether ``message`` belongs to the game's record: a player's (not a spectator's),
+    or a comment of an imported record (which has no name)."""
+    return bool(message.color) or not message.name
+
+
+def _said(game: Game, moves: int) -> dict[int, str]:
+    """The players' chat ("name: text") and the record's comments (as they were), by the
+    number of moves they followed."""
     said: dict[int, list[str]] = {}
     for message in game.chat.all():
-        if message.color:
-            said.setdefault(min(message.ply, moves), []).append(f"{message.name}: {message.text}")
+        if _in_record(message):
+            line = f"{message.name}: {message.text}" if message.name else message.text
+            said.setdefault(min(message.ply, moves), []).append(line)
     return {ply: "\n".join(lines) for ply, lines in said.items()}
 
 
@@ -291,11 +300,12 @@ def replay_data(game: Game, *, hidden: Callable[[], Collection[int]] = frozenset
     ``live`` is true while the game can still change (waiting, active, scoring);
     ``count`` is ``final_count``, shown at the last move; ``start_clock_ms`` each side's
     time before its first move (None without a clock; after a move, its M's clock_ms);
-    ``chat`` what the players said, each message with the ``ply`` it followed, but for the
-    lines of the accounts the reader blocks (``hidden``, asked only when an account spoke).
+    ``chat`` what the players said and an imported record's comments (``name`` null), each
+    message with the ``ply`` it followed, but for the lines of the accounts the reader
+    blocks (``hidden``, asked only when an account spoke).
     """
     moves = [move_json(move) for move in game.moves.all()]
-    said = [message for message in game.chat.all() if message.color]
+    said = [message for message in game.chat.all() if _in_record(message)]
     if any(message.user_id is not None for message in said):
         blocked = hidden()
         said = [message for message in said if message.user_id not in blocked]

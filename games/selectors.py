@@ -60,7 +60,8 @@ def color_of(game: Game, player: Player) -> str | None:
 
 def seat_accounts(game: Game) -> dict[str, str | None]:
     """G's ``accounts``: the username of each seat's account, None for a guest's seat, the
-    computer's, or a free one. An account's seat is named by its username (the services
+    computer's, a free one, or an imported game's (whose seats belong to nobody, whatever
+    their names: ``Game.imported``). An account's seat is named by its username (the services
     seat it so, and rename its seats when it changes: ``rename_account_seats``)."""
     return {
         color: getattr(game, f"{color}_name") if getattr(game, f"{color}_user_id") else None
@@ -170,6 +171,7 @@ def game_state(
         **(_count_state(game) if is_go else dict.fromkeys(COUNT_KEYS)),
         "computer": game.computer_color or None,
         "rated": game.rated,
+        "imported": game.imported,
         # What the registered parts fill in (register_state_part): players' ratings,
         # a challenge with its answer (challenges), how the pools made the game
         # (pairing), the tournament the game is of (tournaments).
@@ -248,11 +250,12 @@ def _rematch(game: Game) -> str | None:
 
 
 def chat_json(message: ChatMessage) -> dict[str, Any]:
-    """A chat message as the contract sends it: id, name, color (the sender's seat or
-    None), text, at (ISO 8601)."""
+    """A chat message as the contract sends it: id, name (None for a comment of an
+    imported record: the record's, nobody's), color (the sender's seat or None), text, at
+    (ISO 8601)."""
     return {
         "id": message.pk,
-        "name": message.name,
+        "name": message.name or None,
         "color": message.color or None,
         "text": message.text,
         "at": message.created_at.isoformat(),
@@ -528,9 +531,10 @@ def lobby_of(player: Player) -> dict[str, Any]:
 
 
 def recent_finished() -> QuerySet[Game]:
-    """The latest finished games, most recent first (at most ``RECENT_LIMIT``)."""
+    """The latest finished games played here (not imported ones), most recent first (at
+    most ``RECENT_LIMIT``)."""
     return (
-        Game.objects.filter(status=Game.Status.FINISHED)
+        Game.objects.filter(status=Game.Status.FINISHED, imported=False)
         .select_related("black_user", "white_user")
         .order_by("-finished_at")[:RECENT_LIMIT]
     )

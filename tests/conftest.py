@@ -33,6 +33,8 @@ import pytest
 from channels.layers import channel_layers
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import override_settings
 from django.utils import timezone
 
@@ -287,6 +289,16 @@ def refused(broadcasts: Events, django_capture_on_commit_callbacks: Any) -> Refu
         assert broadcasts == []
 
     return check
+
+
+@pytest.fixture
+def executor() -> Iterator[MigrationExecutor]:
+    """Migrations to run by hand (a test of a data migration: migrate back, store rows as
+    they were, migrate forward); the database is migrated to the latest again after."""
+    executor = MigrationExecutor(connection)
+    latest = executor.loader.graph.leaf_nodes()  # every app: pairing's tables depend on games'
+    yield executor
+    MigrationExecutor(connection).migrate(latest)
 
 
 @pytest.fixture

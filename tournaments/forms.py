@@ -12,6 +12,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from accounts.fields import TypedNameField
 from accounts.forms import FormTokenField
 from games.forms import CLOCK_LABELS, DEFAULT_SIZES, SIZES
 from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
@@ -69,7 +70,7 @@ class NewTournamentForm(forms.Form):
     arena) or ``rounds`` (a Swiss, a McMahon); a McMahon's ``bar`` (a Go rank, ``3d``)."""
 
     system = forms.ChoiceField(label=_("System"), choices=Tournament.System.choices)
-    name = forms.CharField(label=_("Name"), max_length=NAME_MAX_LENGTH)
+    name = TypedNameField(label=_("Name"), max_length=NAME_MAX_LENGTH)
     kind = forms.ChoiceField(
         label=_("Game"),
         choices=[("othello", _("Othello")), ("go", pgettext_lazy("the game", "Go"))],

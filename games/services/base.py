@@ -24,6 +24,7 @@ ERROR_CODES = (
     "rate_limited",
     "unavailable",
     "bad_request",
+    "name_taken",
     "not_a_player",
     "game_over",
     "stale",

@@ -17,12 +17,14 @@ from games.services.scoring import count
 def import_game(*, record: sgf.GameRecord) -> Game:
     """A finished game stored from ``record`` (an imported SGF file), every move replayed.
 
-    The seats carry the record's names (``Black`` and ``White`` when it has none) and
-    belong to no session or account: nobody plays on in an imported game. A game played
-    to its end is counted (Go: with the record's dead stones, ``MA``); the result is the
-    record's when it has one, else that count, else blank. The record's comments (``C``)
-    become the game's chat at their move ("name: text" lines, as the export writes them,
-    are the player's; anything else is said by "Comment"). It was played on the day the
+    The game is ``imported``: its seats carry the record's names (``Black`` and ``White``
+    when it has none) and belong to nobody, whatever the names say (no session, no
+    account, even one of that name): nobody plays on in it, and no list of a player's
+    games shows it. A game played to its end is counted (Go: with the record's dead
+    stones, ``MA``); the result is the record's when it has one, else that count, else
+    blank. The record's comments (``C``) are kept at their move as the record's (chat
+    messages without a name nor a colour: never a seat's, whatever "name: text" they
+    hold), each cut to ``COMMENT_LENGTH`` characters. It was played on the day the
     record's ``DT`` names (``played_on``; none when it names no day), with its clock
     (``TM``/``OT``) and each move's time left (``BL``/``WL``, ``OB``/``OW``). It starts from the
     record's setup when it has one (``start``); a setup without moves is a finished game at
@@ -47,6 +49,7 @@ def import_game(*, record: sgf.GameRecord) -> Game:
         size=record.size,
         start=None if record.setup is None else record.setup.to_json(),
         creator_color=Color.BLACK,
+        imported=True,
         black_name=_record_name(record.black_name, "Black"),
         white_name=_record_name(record.white_name, "White"),
         snapshot=position.to_snapshot(),
@@ -72,28 +75,21 @@ def import_game(*, record: sgf.GameRecord) -> Game:
         if clock is not None:
             move.clock_ms, move.overtime_left = clock
     Move.objects.bulk_create(moves)
-    ChatMessage.objects.bulk_create(_chat_of(game, record))
+    ChatMessage.objects.bulk_create(_comments_of(game, record))
     return game
 
 
-def _chat_of(game: Game, record: sgf.GameRecord) -> list[ChatMessage]:
-    """The record's comments as chat messages, in order."""
-    seats = {f"{game.black_name}: ": Color.BLACK, f"{game.white_name}: ": Color.WHITE}
-    messages: list[ChatMessage] = []
-    for ply, comment in sorted(record.comments.items()):
-        message = None
-        for line in comment.splitlines():
-            prefix = next((prefix for prefix in seats if line.startswith(prefix)), None)
-            if prefix is None and message is not None:
-                message.text += "\n" + line
-                continue
-            name, color = (prefix[:-2], seats[prefix]) if prefix else ("Comment", "")
-            text = line[len(prefix) :] if prefix else line
-            message = ChatMessage(game=game, name=name, color=color, text=text, ply=ply)
-            messages.append(message)
-    for message in messages:
-        message.text = message.text.strip()
-    return [message for message in messages if message.text]
+COMMENT_LENGTH = 300
+"""An imported comment's most characters (a chat message's)."""
+
+
+def _comments_of(game: Game, record: sgf.GameRecord) -> list[ChatMessage]:
+    """The record's comments, in order, as the record's (no name, no colour)."""
+    return [
+        ChatMessage(game=game, name="", color="", text=text[:COMMENT_LENGTH], ply=ply)
+        for ply, comment in sorted(record.comments.items())
+        if (text := comment.strip())
+    ]
 
 
 def _record_name(name: str | None, default: str) -> str:

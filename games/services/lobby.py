@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts import names
 from accounts import selectors as accounts
 from accounts.players import GUEST_NAME, Player
 from games import rules
@@ -399,17 +400,27 @@ def _seat(game: Game, color: str, player: Player, name: str) -> None:
 
 def _seat_name(player: Player, name: object, *, taken_as_guest: bool = False) -> str:
     """The name ``player``'s seat takes: an account's username, whatever ``name`` says;
-    a guest's ``name``, trimmed. Raises GameError("bad_request") for a player with neither
-    session nor account, and (naming ``name``) for a guest's name that is blank, too long,
-    or an account's username in any case (with ``taken_as_guest``, such a name is seated
-    as "Guest" instead: a seek's name, given before the account was made)."""
+    a guest's ``name`` in NFKC form, trimmed. Raises GameError("bad_request") for a player
+    with neither session nor account, and (naming ``name``) for a guest's name holding a
+    control or format character (before any other check: ``accounts.names``), blank, or
+    too long; GameError("name_taken") naming ``name`` for one that looks like an account's
+    username (the same skeleton: in any case, or with look-alike letters). With
+    ``taken_as_guest`` (a seek's name, given before the account was made or the rules
+    changed) a name refused so is seated as "Guest" instead."""
     if player.token is None:
         raise GameError("bad_request", gettext("taking a seat needs a session or an account"))
     if player.user_id is not None:
         return player.username or accounts.username_of(player.user_id)
-    if not isinstance(name, str) or not name.strip():
+    if not isinstance(name, str):
         raise GameError("bad_request", gettext("a seat needs a name"), field="name")
-    name = name.strip()
+    try:
+        name = names.normalised(name).strip()
+    except names.BadName as error:
+        if taken_as_guest:
+            return GUEST_NAME
+        raise GameError("bad_request", str(error), field="name") from None
+    if not name:
+        raise GameError("bad_request", gettext("a seat needs a name"), field="name")
     if len(name) > NAME_MAX_LENGTH:
         raise GameError(
             "bad_request",
@@ -417,19 +428,22 @@ def _seat_name(player: Player, name: object, *, taken_as_guest: bool = False) ->
             % {"name_max_length": NAME_MAX_LENGTH},
             field="name",
         )
-    if accounts.is_username(name):
-        if taken_as_guest:
-            return GUEST_NAME
-        raise GameError(
-            "bad_request",
-            gettext(
-                "the name %(name)s belongs to an account: log in to play as "
-                "%(name)s, or choose another name"
-            )
-            % {"name": name},
-            field="name",
-        )
-    return name
+    username = accounts.account_like(name)
+    if username is None:
+        return name
+    if taken_as_guest:
+        return GUEST_NAME
+    if username.casefold() == name.casefold():
+        message = gettext(
+            "the name %(name)s belongs to an account: log in to play as %(name)s, or choose "
+            "another name"
+        ) % {"name": name}
+    else:
+        message = gettext(
+            "the name %(name)s looks too much like %(username)s, an account's name: choose "
+            "another name"
+        ) % {"name": name, "username": username}
+    raise GameError("name_taken", message, field="name")
 
 
 def _handicap_start(kind: str, size: int, handicap: object) -> Setup | None:

@@ -291,7 +291,13 @@ function drawPlayers() {
     row.classList.toggle("to-move", game.status === "active" && game.to_move === color);
     row.classList.toggle("winner", won(color));
     const tags = row.querySelector(".player-tags");
-    tags.textContent = game.you === color ? gettext("you") : game.computer === color ? gettext("computer") : "";
+    tags.textContent = game.imported
+      ? gettext("imported")
+      : game.you === color
+        ? gettext("you")
+        : game.computer === color
+          ? gettext("computer")
+          : "";
     const score = row.querySelector(".player-score");
     score.textContent = scoreText(color);
     score.dataset.caption = scoreCaption(color);
@@ -570,9 +576,11 @@ function addChat(said) {
   const item = document.createElement("li");
   item.className = "chat-message";
   if (said.color) item.dataset.color = said.color;
+  // A comment of an imported record has no name: the record's, nobody's.
+  if (said.name === null) item.classList.add("record-comment");
   const name = document.createElement("span");
   name.className = "chat-name";
-  name.textContent = said.name;
+  name.textContent = said.name ?? gettext("From the record");
   const text = document.createElement("span");
   text.className = "chat-text";
   text.textContent = said.text; // text, never HTML: links and tags show as typed

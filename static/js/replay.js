@@ -191,16 +191,19 @@ function draw(move) {
 // The engines' review (review.js) asks for a ply: its graph was clicked.
 page.addEventListener("review:goto", (event) => goTo(event.detail.ply));
 
-/** What the players said in the chat after the move shown (before any move at 0). */
+/** What the players said in the chat after the move shown (before any move at 0), and an
+ * imported record's comments there. */
 function drawSaid() {
   const said = (data.chat ?? []).filter((message) => message.ply === ply);
   const items = said.map((message) => {
     const item = document.createElement("li");
     item.className = "chat-message";
     if (message.color) item.dataset.color = message.color;
+    // A comment of an imported record has no name: the record's, nobody's.
+    if (message.name === null) item.classList.add("record-comment");
     const name = Object.assign(document.createElement("span"), {
       className: "chat-name",
-      textContent: message.name,
+      textContent: message.name ?? gettext("From the record"),
     });
     const text = Object.assign(document.createElement("span"), {
       className: "chat-text",

@@ -201,3 +201,31 @@ def test_a_replay_follows_a_game_in_play(new_context: NewContext) -> None:
     expect(view.status).to_have_text("Move 3 of 3: Black resigns. White wins by resignation")
     expect(view.move(3)).to_have_class(re.compile(r"\bcurrent\b"))
     expect(watcher.locator("#connection")).to_have_text("Game over")
+
+
+def test_an_imported_records_comments_are_shown_as_the_records(page: Page) -> None:
+    """An imported record naming "alice" and saying "alice: ..." is nobody's: its seats
+    say "imported", and the comment shows as the record's, on the game page and in the
+    replay, never as alice's chat."""
+    record = GameRecord(
+        kind="go",
+        size=9,
+        moves=((Color.BLACK, Move.place((4, 4))),),
+        black_name="alice",
+        white_name="root",
+        comments={0: "alice: I admit I used an engine"},
+    )
+    game_id = import_record(page, record)
+
+    expect(page.locator(".player .player-tags")).to_have_text(["imported", "imported"])
+    said = page.locator("#chat-list .chat-message")
+    expect(said).to_have_count(1)
+    expect(said).to_have_class(re.compile(r"\brecord-comment\b"))
+    expect(said.locator(".chat-name")).to_have_text("From the record")
+    expect(said.locator(".chat-text")).to_have_text("alice: I admit I used an engine")
+    assert said.get_attribute("data-color") is None
+
+    page.goto(f"/games/{game_id}/replay/?ply=0")
+    shown = page.locator("#said-list .chat-message")
+    expect(shown.locator(".chat-name")).to_have_text("From the record")
+    expect(shown.locator(".chat-text")).to_have_text("alice: I admit I used an engine")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
 
 import pytest
 from django.db import connection
@@ -13,16 +12,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE_PLAYED_ON = [("games", "0002_scoring_phase")]
 PLAYED_ON = [("games", "0003_played_on")]
-
-
-@pytest.fixture
-def executor() -> Iterator[MigrationExecutor]:
-    """Migrations to run by hand; the database is migrated to the latest again after."""
-    executor = MigrationExecutor(connection)
-    latest = executor.loader.graph.leaf_nodes()  # every app: pairing's tables depend on games'
-    yield executor
-    executor = MigrationExecutor(connection)
-    executor.migrate(latest)
 
 
 def test_games_stored_before_played_on_were_played_on_their_created_day(
@@ -86,3 +75,48 @@ def test_every_seat_of_an_account_takes_its_username(executor: MigrationExecutor
         "x",
     )
     assert new.get_model("games", "ChatMessage").objects.get(pk=said.pk).name == "alice"
+
+
+BEFORE_IMPORTED = [("games", "0013_reserved_for")]
+IMPORTED = [("games", "0014_imported_games")]
+
+
+def test_imported_games_are_marked_and_their_comments_become_the_records(
+    executor: MigrationExecutor,
+) -> None:
+    """A game stored from a record (seats of nobody, finished before it was stored) is
+    marked imported, and the chat the import gave its seats ("Ann: hi" as Ann's) is the
+    record's again, cut to 300 characters; a spectator's line stays one, and a game
+    played here, even one whose accounts are gone, is not imported."""
+    executor.migrate(BEFORE_IMPORTED)
+    old = executor.loader.project_state(BEFORE_IMPORTED).apps
+    games = old.get_model("games", "Game").objects
+    chat = old.get_model("games", "ChatMessage").objects
+    stored = datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
+    later = stored + datetime.timedelta(minutes=5)
+    fields = {"kind": "go", "size": 9, "creator_color": "black", "snapshot": {}}
+    fields |= {"to_move": "black", "status": "finished", "black_name": "Ann", "white_name": "Bob"}
+    record = games.create(**fields, finished_at=stored - datetime.timedelta(microseconds=1))
+    played = games.create(**fields, black_session_key="s1", white_session_key="s2")
+    orphaned = games.create(**fields)
+    games.filter(pk=record.pk).update(created_at=stored)
+    games.filter(pk__in=[played.pk, orphaned.pk]).update(created_at=stored, finished_at=later)
+    hers = chat.create(game=record, name="Ann", color="black", text="hi", ply=0)
+    comment = chat.create(game=record, name="Comment", color="", text="y" * 400, ply=1)
+    spectator = chat.create(game=record, name="Cy", session_key="s3", text="nice", ply=1)
+    player = chat.create(game=played, name="Ann", color="black", text="gg", ply=0)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(IMPORTED)
+
+    new = executor.loader.project_state(IMPORTED).apps
+    marked = new.get_model("games", "Game").objects.filter(imported=True)
+    assert list(marked.values_list("pk", flat=True)) == [record.pk]
+    said = new.get_model("games", "ChatMessage").objects
+    lines = {m.pk: (m.name, m.color, m.text) for m in said.all()}
+    assert lines == {
+        hers.pk: ("", "", "Ann: hi"),
+        comment.pk: ("", "", "y" * 300),
+        spectator.pk: ("Cy", "", "nice"),
+        player.pk: ("Ann", "black", "gg"),
+    }

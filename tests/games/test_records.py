@@ -469,23 +469,19 @@ def test_the_players_chat_is_in_the_sgf_on_the_move_it_followed_and_comes_back()
     imported = services.import_game(record=import_sgf(export_sgf(record)))
     said = [(m.ply, m.name, m.color, m.text) for m in imported.chat.all()]
     assert said == [
-        (0, "Ann", "black", "have fun"),
-        (2, "Bob", "white", "oops ] \\ misclick"),
-        (2, "Ann", "black", "no worries"),
-    ]
+        (0, "", "", "Ann: have fun"),
+        (2, "", "", "Bob: oops ] \\ misclick\nAnn: no worries"),
+    ], "the record's comments, whole, and nobody's chat (tests/games/test_imported.py)"
+    assert records.record_of(imported).comments == record.comments
 
 
-def test_an_imported_comment_that_names_no_player_is_said_by_comment() -> None:
+def test_an_imported_comment_is_the_records_whatever_it_says() -> None:
     record = import_sgf("(;GM[1]SZ[9]PB[Ann]PW[Bob]C[A teaching game\nAnn: hi];B[cc]C[Good shape])")
 
     game = services.import_game(record=record)
 
     said = [(m.ply, m.name, m.color, m.text) for m in game.chat.all()]
-    assert said == [
-        (0, "Comment", "", "A teaching game"),
-        (0, "Ann", "black", "hi"),
-        (1, "Comment", "", "Good shape"),
-    ]
+    assert said == [(0, "", "", "A teaching game\nAnn: hi"), (1, "", "", "Good shape")]
 
 
 def test_the_replay_shows_what_the_players_said_at_its_move() -> None:

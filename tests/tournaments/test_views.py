@@ -13,9 +13,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
+from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
+from notifications.models import Notification
 from othello_site.asgi import application
 from tests.pairing.test_consumers import HEADERS, TIMEOUT
 from tests.tournaments.helpers import START, account, joined, tournament
@@ -69,6 +71,9 @@ def test_creating_a_tournament_redirects_to_its_page_once_per_token() -> None:
     [
         ({"system": "knockout"}, "system"),
         ({"name": " "}, "name"),
+        ({"name": "Friday blitz\r\nBcc: everyone@example.com"}, "name"),
+        ({"name": "Friday\u200bblitz"}, "name"),
+        ({"name": "\u202eztilb yadirF"}, "name"),
         ({"kind": "chess"}, "kind"),
         ({"size": "9"}, "size"),
         ({"clock": "sundial"}, "clock"),
@@ -93,6 +98,24 @@ def test_a_bad_field_is_a_400_naming_it_and_changes_nothing(
     named = answer.content.decode().split('data-error-field="')[1].split('"')[0].split()
     assert field in named
     assert not Tournament.objects.exists()
+
+
+def test_a_name_with_a_line_break_is_refused_before_it_can_reach_an_email() -> None:
+    """The entrants' e-mails carry the name in their subject: a line break there would
+    make every one of them fail (BadHeaderError). The form refuses it, saying why."""
+    answer = logged_in("ann").post("/tournaments/new/", form(name="Friday\nBcc: x@example.com"))
+
+    assert answer.status_code == 400
+    assert "U+000A" in answer.content.decode()
+    assert not Tournament.objects.exists()
+    assert not Notification.objects.exists()
+    assert mail.outbox == []
+
+
+def test_a_name_is_stored_in_nfkc_form_and_trimmed() -> None:
+    logged_in("ann").post("/tournaments/new/", form(name=" \uff26riday blitz "))
+
+    assert Tournament.objects.get().name == "Friday blitz"
 
 
 @pytest.mark.parametrize(("sent", "rated"), [("true", True), ("False", False), (None, False)])
