@@ -9,7 +9,8 @@ that has run out (its claimant died while sending). Each is then sent (``send``,
 notifications.channels) and settled (``settle``): sent; or, failing, tried again after a
 back-off (``RETRY_FIRST`` doubling to ``RETRY_MAX``) until ``GIVE_UP_AFTER`` has passed
 since it was written: then given up, and marked so. A push service that answers that the
-subscription is gone (404, 410) ends the subscription and its deliveries.
+subscription is gone (404, 410) ends the subscription and its deliveries; an e-mail to an
+account that no longer has a verified address is given up at once.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ GIVE_UP_AFTER = datetime.timedelta(days=1)
 
 
 class Gone(Exception):
-    """The push service says the subscription no longer exists (404 or 410)."""
+    """The delivery can never be made: the push service says the subscription no longer
+    exists (404 or 410), or the account has no verified address to mail."""
 
 
 def due(now: datetime.datetime) -> Q:
@@ -74,9 +76,9 @@ def settle(
     gone: bool = False,
     now: datetime.datetime | None = None,
 ) -> str | None:
-    """Record how sending ``delivery_id`` went (``error``: None when it was sent); its new
-    status, or None when ``process`` no longer held it (its lease ran out and another
-    process took it: nothing is recorded twice)."""
+    """Record how sending ``delivery_id`` went (``error``: None when it was sent; ``gone``:
+    it can never be made); its new status, or None when ``process`` no longer held it (its
+    lease ran out and another process took it: nothing is recorded twice)."""
     now = now or timezone.now()
     delivery = (
         Delivery.objects.select_for_update()
@@ -89,7 +91,9 @@ def settle(
         PushSubscription.objects.filter(pk=delivery.subscription_id).delete()
         return Delivery.Status.GAVE_UP
     delivery.leased_by, delivery.leased_until = "", None
-    if error is None:
+    if gone:
+        delivery.status, delivery.last_error = Delivery.Status.GAVE_UP, (error or "gone")[:300]
+    elif error is None:
         delivery.status, delivery.sent_at = Delivery.Status.SENT, now
         delivery.last_error = ""
     else:
@@ -103,8 +107,9 @@ def settle(
 
 
 Sender = Callable[[Delivery], None]
-"""Sends one delivery; raises ``Gone`` for a subscription that is gone, any other
-exception for a failure worth trying again."""
+"""Sends one delivery; raises ``Gone`` for one that can never be made (a subscription
+that is gone, no verified address), any other exception for a failure worth trying
+again."""
 
 
 def deliver(*, process: str, send: Sender, now: datetime.datetime | None = None) -> int:
