@@ -23,11 +23,12 @@ from django.http import HttpRequest
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy
 
+
 class AccountAdapter(DefaultAccountAdapter):
     error_messages: ClassVar[dict[str, Any]] = {
         **DefaultAccountAdapter.error_messages,
         "too_many_login_attempts": gettext_lazy(
-            "Too many failed log-ins from your address: try again in 15 minutes. Forgot "
+            "Too many failed log-ins from your IP address: try again in 15 minutes. Forgot "
             "your password? Reset it by e-mail."
         ),
         "email_taken": gettext_lazy("An account already has this e-mail address."),

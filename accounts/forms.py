@@ -76,6 +76,10 @@ class ResetPasswordForm(allauth_forms.ResetPasswordForm):
     """`/accounts/password_reset/`: ``email``; the accounts it names, in any case, also an
     account made elsewhere (the admin, a script) whose address allauth does not hold yet."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = gettext_lazy("E-mail")
+
     def clean_email(self) -> str:
         email = str(super().clean_email())
         if not self.users:

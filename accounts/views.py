@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account import views as allauth_views
+from allauth.account.adapter import get_adapter
 from allauth.core import ratelimit
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -94,9 +95,19 @@ class PasswordResetDoneView(allauth_views.PasswordResetDoneView):
 class PasswordResetFromKeyView(allauth_views.PasswordResetFromKeyView):
     """`/accounts/password/reset/key/<uidb36>-<key>/`: the mailed link; the form to choose
     the new password (``password1``, ``password2``), or the page saying the link no longer
-    works."""
+    works. A password set lifts the locks of failed logins on the address it was set from
+    (allauth forgets that address's failures; the pair with the account's username too)."""
 
     template_name = "registration/password_reset_confirm.html"
+
+    def form_valid(self, form: Form) -> HttpResponse:
+        response = super().form_valid(form)
+        username = self.reset_user.get_username()
+        pair = get_adapter(self.request)._get_login_attempts_cache_key(
+            self.request, username=username
+        )
+        ratelimit.clear(self.request, action="login_failed", key=pair)
+        return response
 
 
 class PasswordResetFromKeyDoneView(allauth_views.PasswordResetFromKeyDoneView):

@@ -6,11 +6,13 @@ limits read, never by sleeping."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core import mail
 from django.test import Client
 
 pytestmark = pytest.mark.django_db
@@ -129,3 +131,21 @@ def test_the_admin_login_alone_locks_after_five_failures() -> None:
         log_in("boss", "wrong", path="/admin/login/")
     assert not log_in("boss", PASSWORD, path="/admin/login/")[1]
     assert not log_in("boss", PASSWORD)[1], "nor through the site's form"
+
+
+def test_a_password_set_through_the_mailed_link_lifts_the_lock() -> None:
+    account("ann")
+    for _ in range(5):
+        log_in("ann", "wrong")
+    browser = Client(REMOTE_ADDR=HERE)
+    browser.post("/accounts/password_reset/", {"email": "ann@example.org"})
+    [message] = mail.outbox
+    link = re.search(r"http://testserver(/accounts/password/reset/key/\S+/)", message.body)
+    assert link
+    form = browser.get(link.group(1), follow=True)
+    browser.post(
+        form.redirect_chain[-1][0],
+        {"password1": "a new pass phrase", "password2": "a new pass phrase"},
+    )
+
+    assert log_in("ann", "a new pass phrase")[1]
