@@ -149,3 +149,14 @@ def test_a_password_set_through_the_mailed_link_lifts_the_lock() -> None:
     )
 
     assert log_in("ann", "a new pass phrase")[1]
+
+
+def test_sign_ups_from_one_address_are_limited_on_the_sites_page() -> None:
+    browser = Client(REMOTE_ADDR=HERE)
+    for number in range(20):
+        browser.post("/accounts/signup/", {"username": f"x{number}"})  # refused forms count
+    answer = browser.post("/accounts/signup/", {"username": "late"})
+    assert answer.status_code == 429
+    page = answer.content.decode()
+    assert "You have sent this form more often than the server allows." in page
+    assert 'class="site-header"' in page
