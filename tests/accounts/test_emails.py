@@ -154,35 +154,25 @@ def test_two_accounts_sharing_an_address_the_first_to_verify_keeps_it() -> None:
     assert verified_email("ann") == "shared@example.org"
 
 
-def answer(response: Any, address: str) -> tuple[int, str, str]:
-    """What a visitor sees of a password reset's answer, the address it gave and the
-    form's one-time CSRF token left out."""
-    page = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", response.content.decode())
-    return response.status_code, response.get("Location", ""), page.replace(address, "@")
+def resets(address: str, *, sender: str) -> list[tuple[int, str, str]]:
+    """What a visitor at IP address ``sender`` sees of 20 password resets asked for
+    ``address`` in a row, the address it gave and the form's one-time CSRF token left out."""
+    seen = []
+    for _ in range(20):
+        response = Client(REMOTE_ADDR=sender).post("/accounts/password_reset/", {"email": address})
+        page = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", response.content.decode())
+        seen.append(
+            (response.status_code, response.get("Location", ""), page.replace(address, "@"))
+        )
+    return seen
 
 
 def test_password_resets_mail_an_address_three_times_an_hour_and_answer_alike() -> None:
     get_user_model().objects.create_user("ann", email="ann@example.org", password=PASSWORD)
 
-    known = [
-        answer(
-            Client(REMOTE_ADDR="10.0.0.1").post(
-                "/accounts/password_reset/", {"email": "ann@example.org"}
-            ),
-            "ann@example.org",
-        )
-        for _ in range(20)
-    ]
+    known = resets("ann@example.org", sender="10.0.0.1")
     assert len(mail.outbox) == 3
-    unknown = [
-        answer(
-            Client(REMOTE_ADDR="10.0.0.2").post(
-                "/accounts/password_reset/", {"email": "nobody@example.org"}
-            ),
-            "nobody@example.org",
-        )
-        for _ in range(20)
-    ]
+    unknown = resets("nobody@example.org", sender="10.0.0.2")
     assert len(mail.outbox) == 3, "nothing is mailed to an address without an account"
     assert known == unknown
     assert [status for status, _, _ in known] == [302] * 3 + [429] * 17

@@ -13,12 +13,11 @@ from django.core import mail
 from django.test import Client
 
 from accounts.players import Player
-from games import selectors, services
-from games.models import Game
 from games.rules.clock import TimeControl
 from notifications import channels, outbox
 from notifications import services as notifications
 from notifications.models import Delivery, Kind
+from tests.notifications.test_games import game_between, move
 from tests.support.helpers import verify_address
 
 pytestmark = pytest.mark.django_db
@@ -66,29 +65,16 @@ def test_a_correspondence_move_is_mailed_only_once_the_address_is_verified() -> 
     _, bob = person("bob")
     black = Player(session_key="ann-session", user_id=ann.pk, username="ann")
     white = Player(session_key="bob-session", user_id=bob.pk, username="bob")
-    game = services.create_game(
-        player=black,
-        kind="othello",
-        size=8,
-        color="black",
-        name="",
-        time_control=TimeControl.correspondence(days=3),
-    )
-    game = services.join_game(player=white, game_id=game.public_id, name="")
+    game = game_between(black, white, TimeControl.correspondence(days=3))
 
-    def move(player: Player) -> None:
-        current = Game.objects.get(pk=game.pk)
-        point = selectors.position_of(current).legal_moves()[0]
-        services.play(player=player, game_id=current.public_id, ply=current.ply, point=list(point))
-
-    move(black)
+    game = move(game, black)
     send_the_outbox()
     assert mail.outbox == [], "bob's address is not verified"
     assert not Delivery.objects.filter(channel="email").exists()
 
-    move(white)
+    game = move(game, white)
     verify_address(bob)
-    move(black)
+    move(game, black)
     send_the_outbox()
     [message] = mail.outbox
     assert message.to == ["bob@example.org"]
