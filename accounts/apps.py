@@ -2,8 +2,9 @@ from django.apps import AppConfig
 
 
 class AccountsConfig(AppConfig):
-    """Who a player is: the request's Player, guests and their names, sign-up, the session
-    every visitor gets, and what every app above asks of an account (a bot or not)."""
+    """Who a player is: the request's Player, guests and their names, sign-up and log-in
+    (django-allauth), the session every visitor gets, and what every app above asks of an
+    account (a bot or not, the address it may be mailed at)."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"

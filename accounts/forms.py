@@ -1,11 +1,15 @@
-"""Sign-up: a username (unique in any case, as Django's form checks, and never the name
-every nameless guest plays under), a password twice, and an optional e-mail address; and
-the one-time token field of the forms that must do their work once (``accounts.once``)."""
+"""The account forms, django-allauth's adapted to the names the pages always had: log-in,
+sign-up (a username never the name every nameless guest plays under, an e-mail address
+required), password reset; and the one-time token field of the forms that must do their
+work once (``accounts.once``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from allauth.account import forms as allauth_forms
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext, gettext_lazy
 
 from accounts import names, once, selectors
@@ -28,18 +32,35 @@ class FormTokenField(forms.CharField):
             raise forms.ValidationError(str(error)) from None
 
 
-class SignupForm(UserCreationForm):  # type: ignore[type-arg]
-    """`/accounts/signup/`: a username, a password twice, and an optional e-mail address,
-    the one a password reset link is sent to."""
+class LoginForm(allauth_forms.LoginForm):
+    """`/accounts/login/`: ``username`` and ``password``, the names the page always had
+    (allauth calls the first ``login``: its data and errors are read under that name, the
+    page and the request carry ``username``). Failed logins are limited
+    (``accounts.adapter``)."""
 
-    email = forms.EmailField(
-        required=False,
-        label=gettext_lazy("E-mail (optional)"),
-        help_text=gettext_lazy("Only to send you a link if you forget your password."),
-    )
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["password"].help_text = ""  # the page links the password reset itself
 
-    class Meta(UserCreationForm.Meta):
-        fields = ("username", "email")
+    def add_prefix(self, field_name: str) -> str:
+        return super().add_prefix("username" if field_name == "login" else field_name)
+
+
+class SignupForm(allauth_forms.SignupForm):
+    """`/accounts/signup/`: a username (unique in any case, and never the name every
+    nameless guest plays under), an e-mail address (unique among accounts in any case,
+    verified by a link it is sent) and a password twice."""
+
+    field_order = ("username", "email", "password1", "password2")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = gettext_lazy("E-mail")
+        self.fields["email"].help_text = gettext_lazy(
+            "We send a link there to confirm it; then challenges and your moves come there "
+            "by e-mail (as you choose in the notification settings), and the link if you "
+            "forget your password."
+        )
 
     def clean_username(self) -> str:
         """The username, unless it is an account's in any case (Django's check), looks like
@@ -59,3 +80,18 @@ class SignupForm(UserCreationForm):  # type: ignore[type-arg]
                 % {"name": username, "username": taken}
             )
         return username
+
+
+class ResetPasswordForm(allauth_forms.ResetPasswordForm):
+    """`/accounts/password_reset/`: ``email``; the accounts it names, in any case, also an
+    account made elsewhere (the admin, a script) whose address allauth does not hold yet."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = gettext_lazy("E-mail")
+
+    def clean_email(self) -> str:
+        email = str(super().clean_email())
+        if not self.users:
+            self.users = list(get_user_model().objects.filter(email__iexact=email, is_active=True))
+        return email

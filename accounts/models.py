@@ -1,15 +1,21 @@
 """What every app asks of an account, kept on the account's own row: ``Account``, one to
 one with Django's user (created the first time something is written to it; an account
-without a row is a person with the defaults); and the forms a visitor sent once
-(``Submission``)."""
+without a row is a person with the defaults); the forms a visitor sent once
+(``Submission``); follows and blocks; and its e-mail addresses, django-allauth's
+``EmailAddress`` (one primary an account, ``verified`` once its link was followed),
+named here for the statements that join them (notifications.statements): the apps above
+ask ``accounts.selectors.verified_email``."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy
+
+__all__ = ["Account", "Block", "EmailAddress", "Follow", "Submission"]
 
 
 class Account(models.Model):

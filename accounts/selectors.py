@@ -1,12 +1,13 @@
 """Reads of accounts that every app above asks: whether an account is a bot, whether a
 name looks like an account's, the names that start with a prefix, who follows and who
-blocks whom."""
+blocks whom, and the address an account may be mailed at (its verified one)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 
@@ -130,3 +131,24 @@ def followed_accounts(follower_id: int) -> list[Any]:
     """The accounts ``follower_id`` follows, by username."""
     found = Follow.objects.filter(follower_id=follower_id).select_related("followed")
     return sorted((row.followed for row in found), key=lambda user: user.get_username().lower())
+
+
+def verified_email(user_id: int) -> str:
+    """The address the account ``user_id`` may be mailed at: its primary one once
+    verified; "" while it is not (nothing but password resets is sent to it), or for an
+    account without one."""
+    return verified_emails([user_id]).get(user_id, "")
+
+
+def verified_emails(user_ids: Iterable[int]) -> dict[int, str]:
+    """``verified_email`` of each of ``user_ids`` that has one (one query)."""
+    found = EmailAddress.objects.filter(user_id__in=list(user_ids), primary=True, verified=True)
+    return dict(found.values_list("user_id", "email"))
+
+
+def unverified_email(user: Any) -> str:
+    """The address of ``user`` (an account) that is waiting for its link to be followed:
+    the one on its row while it has no verified one; "" otherwise."""
+    if not user.email or verified_email(user.pk):
+        return ""
+    return str(user.email)

@@ -1,4 +1,6 @@
-"""HTTP routes of accounts (mounted under /accounts/, beside Django's auth views)."""
+"""HTTP routes of accounts (mounted under /accounts/): the site's own, named in the
+``accounts`` namespace; ``accounts.auth_urls`` holds the log-in and password routes
+under the names Django and django-allauth reverse."""
 
 from django.urls import path
 
@@ -7,5 +9,6 @@ from accounts import views
 app_name = "accounts"
 
 urlpatterns = [
-    path("signup/", views.signup, name="signup"),
+    path("signup/", views.SignupView.as_view(), name="signup"),
+    path("email/verify/", views.send_verification, name="send_verification"),
 ]

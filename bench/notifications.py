@@ -10,8 +10,8 @@ fills: give it an empty one), in this process:
    calls made to do nothing), the same use case (``games.services.play``) in the same
    run, as the game's socket runs it (what it broadcasts kept, then sent to the channel
    layer from an event loop: games/realtime/sockets.py, ``database``); games of each kind
-   interleaved, two accounts with an e-mail address and a device each. The wall and CPU
-   time of each move, median and mean. With ``--control``, "on" is "off" and 0.7 ms of
+   interleaved, two accounts with a verified e-mail address and a device each. The wall
+   and CPU time of each move, median and mean. With ``--control``, "on" is "off" and 0.7 ms of
    pure CPU instead: on a loaded machine the wall time jumps by several times what a
    move's CPU grows by (the process waits for its next time slice), whatever the CPU does.
 2. 1,000 notifications (``challenge``: each an e-mail and a push, so 2,000 deliveries,
@@ -72,7 +72,6 @@ CONTROL_MS = 0.7
 
 def move_cost(games: int, *, control: bool = False) -> None:
     from channels.layers import get_channel_layer
-    from django.contrib.auth.models import User
 
     import broadcast
     from accounts.players import Player
@@ -81,12 +80,13 @@ def move_cost(games: int, *, control: bool = False) -> None:
     from games.services import tell
     from notifications import services as notifications
     from notifications.models import Delivery
+    from tests.support.helpers import verified_account
     from tests.support.push_service import Device
 
     correspondence = TimeControl.correspondence(days=3)
     people = []
     for name in ("ann", "bob"):
-        user = User.objects.create_user(f"move-{name}", email=f"{name}@example.org")
+        user = verified_account(f"move-{name}", email=f"{name}@example.org")
         device = Device(f"https://push.example/{name}").subscription()
         notifications.subscribe(user_id=user.pk, subscription=device)
         people.append(Player(session_key=f"s-{name}", user_id=user.pk, username=user.username))
@@ -195,12 +195,12 @@ def receivers(ready: Any, counts: Any, stop: Any) -> None:
 
 def delivery_rate(count: int) -> None:
     from django.conf import settings
-    from django.contrib.auth.models import User
     from django.db import transaction
     from django.db.models import Count
 
     from notifications import loop, services
     from notifications.models import Delivery, Kind
+    from tests.support.helpers import verified_account
     from tests.support.push_service import Device
 
     spawn = multiprocessing.get_context("spawn")
@@ -215,8 +215,7 @@ def delivery_rate(count: int) -> None:
         Delivery.objects.all().delete()  # part 1's, to devices that do not exist
         accounts = 100
         users = [
-            User.objects.create_user(f"told{n}", email=f"told{n}@example.org")
-            for n in range(accounts)
+            verified_account(f"told{n}", email=f"told{n}@example.org") for n in range(accounts)
         ]
         for user in users:
             device = Device(f"{push_url}/push/{user.username}").subscription()

@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.languages import of_account
+from accounts.selectors import verified_email
 from notifications import endpoints, keys
 from notifications.models import Delivery, Kind, Notification
 from notifications.outbox import Gone
@@ -31,7 +32,8 @@ PUSH_TTL = 24 * 3600
 
 def send(delivery: Delivery) -> None:
     """Send ``delivery`` by its channel. Raises ``outbox.Gone`` for a device whose push
-    subscription is gone, anything else for a failure worth trying again."""
+    subscription is gone, or an e-mail whose account has no verified address (any more),
+    anything else for a failure worth trying again."""
     if delivery.channel == Delivery.Channel.EMAIL:
         send_email(delivery.notification)
     else:
@@ -57,15 +59,15 @@ def read_unsubscribe_token(token: str) -> tuple[int, str]:
     return int(found["u"]), str(found["k"])
 
 
-def email_message(notification: Notification) -> EmailMultiAlternatives:
-    """The e-mail of ``notification``: a subject, a plain-text part and an HTML part, each
-    with the link to the page and the one-click unsubscribe link of its kind, written in
-    the account's language (``accounts.languages.of_account``)."""
+def email_message(notification: Notification, address: str) -> EmailMultiAlternatives:
+    """The e-mail of ``notification`` to ``address``: a subject, a plain-text part and an
+    HTML part, each with the link to the page and the one-click unsubscribe link of its
+    kind, written in the account's language (``accounts.languages.of_account``)."""
     with translation.override(of_account(notification.user_id)):
-        return _email_message(notification)
+        return _email_message(notification, address)
 
 
-def _email_message(notification: Notification) -> EmailMultiAlternatives:
+def _email_message(notification: Notification, address: str) -> EmailMultiAlternatives:
     user = notification.user
     unsubscribe = absolute(
         reverse(
@@ -84,7 +86,7 @@ def _email_message(notification: Notification) -> EmailMultiAlternatives:
     message = EmailMultiAlternatives(
         subject=gettext("Othello & Go: %(text)s") % {"text": notification.text},
         body=render_to_string("notifications/email.txt", context),
-        to=[user.email],
+        to=[address],
         headers={
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
@@ -95,8 +97,13 @@ def _email_message(notification: Notification) -> EmailMultiAlternatives:
 
 
 def send_email(notification: Notification) -> None:
-    """Send ``notification`` by e-mail to its account's address."""
-    email_message(notification).send(fail_silently=False)
+    """Send ``notification`` by e-mail to its account's verified address. Raises
+    ``outbox.Gone`` when it has none (its address was verified when the delivery was
+    written, and no longer is: another account verified it, or it was changed)."""
+    address = verified_email(notification.user_id)
+    if not address:
+        raise Gone("the account has no verified address")
+    email_message(notification, address).send(fail_silently=False)
 
 
 def push_payload(notification: Notification) -> dict[str, Any]:

@@ -10,7 +10,8 @@ notifications.channels) and settled (``settle``): sent; or, failing, tried again
 back-off (``RETRY_FIRST`` doubling to ``RETRY_MAX``) until ``GIVE_UP_AFTER`` has passed
 since it was written: then given up, and marked so. A push service that answers that the
 subscription is gone (404, 410), or an endpoint refused at the send, ends the subscription
-and its deliveries.
+and its deliveries; an e-mail to an account that no longer has a verified address is given
+up at once.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ GIVE_UP_AFTER = datetime.timedelta(days=1)
 
 
 class Gone(Exception):
-    """The push service says the subscription no longer exists (404 or 410), or its
-    endpoint is refused now (``notifications.endpoints``)."""
+    """The delivery can never be made: the push service says the subscription no longer
+    exists (404 or 410), its endpoint is refused now (``notifications.endpoints``), or the
+    account has no verified address to mail."""
 
 
 def due(now: datetime.datetime) -> Q:
@@ -76,9 +78,9 @@ def settle(
     gone: bool = False,
     now: datetime.datetime | None = None,
 ) -> str | None:
-    """Record how sending ``delivery_id`` went (``error``: None when it was sent); its new
-    status, or None when ``process`` no longer held it (its lease ran out and another
-    process took it: nothing is recorded twice)."""
+    """Record how sending ``delivery_id`` went (``error``: None when it was sent; ``gone``:
+    it can never be made); its new status, or None when ``process`` no longer held it (its
+    lease ran out and another process took it: nothing is recorded twice)."""
     now = now or timezone.now()
     delivery = (
         Delivery.objects.select_for_update()
@@ -91,7 +93,9 @@ def settle(
         PushSubscription.objects.filter(pk=delivery.subscription_id).delete()
         return Delivery.Status.GAVE_UP
     delivery.leased_by, delivery.leased_until = "", None
-    if error is None:
+    if gone:
+        delivery.status, delivery.last_error = Delivery.Status.GAVE_UP, (error or "gone")[:300]
+    elif error is None:
         delivery.status, delivery.sent_at = Delivery.Status.SENT, now
         delivery.last_error = ""
     else:
@@ -105,8 +109,9 @@ def settle(
 
 
 Sender = Callable[[Delivery], None]
-"""Sends one delivery; raises ``Gone`` for a subscription that is gone, any other
-exception for a failure worth trying again."""
+"""Sends one delivery; raises ``Gone`` for one that can never be made (a subscription
+that is gone, no verified address), any other exception for a failure worth trying
+again."""
 
 
 def deliver(*, process: str, send: Sender, now: datetime.datetime | None = None) -> int:

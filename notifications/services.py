@@ -32,6 +32,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from accounts.languages import known
+from accounts.selectors import verified_emails
 from broadcast import account_group, send_to_group
 from notifications import endpoints, statements
 from notifications.models import Delivery, Kind, Notification, Preference, PushSubscription
@@ -96,7 +97,8 @@ def notify(
     """Tell the account ``user_id`` that something happened (call it inside the event's
     transaction): the stored notification, its deliveries as the account chose (``email``
     false: none by e-mail whatever the choice, e.g. a move in a game that is not by
-    correspondence), and after the commit its pages told. An unread ``your_move`` of the
+    correspondence; none either to an address not verified yet), and after the commit its
+    pages told. An unread ``your_move`` of the
     same ``subject`` is refreshed instead of made again. ``text``: the words, or a function
     that makes them (with gettext), called in the account's language (read with what
     telling it needs, in the same statement: no query of its own on a move's path)."""
@@ -169,18 +171,19 @@ def notify_many(
     notifications and deliveries written, in bulk. ``text``: the words, or a function that
     makes them, called once in each language of the accounts; ``url``: one for all, or
     each account's (``{user_id: url}``). No refreshing of an unread one (``notify`` does
-    that for ``your_move`` only)."""
+    that for ``your_move`` only). E-mail only to a verified address, as ``notify``."""
     if kind not in DEFAULTS:
         raise NotificationError(gettext("unknown kind %(kind)s") % {"kind": repr(kind)})
     if not user_ids:
         return []
     now = now or timezone.now()
     urls = url if isinstance(url, dict) else dict.fromkeys(user_ids, url)
+    addresses = verified_emails(user_ids)
     accounts = {
-        pk: (address, language)
-        for pk, address, language in get_user_model()
+        pk: (addresses.get(pk, ""), language)
+        for pk, language in get_user_model()
         .objects.filter(pk__in=user_ids)
-        .values_list("pk", "email", "account__language")
+        .values_list("pk", "account__language")
     }
     words: dict[str, str] = {}
 

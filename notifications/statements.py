@@ -7,8 +7,8 @@ machine, and a correspondence move told through the ORM made nine (the mover's
 ``your_move`` read; the opponent's looked for, made, its account's address, choice and
 devices read, its deliveries made; two unread counts): 3.3 ms of CPU. Here a move makes
 five statements: the mover's ``your_move`` read (``mark_seen``); everything telling the
-opponent needs, its unread ``your_move`` for the game and its language among it, in one
-(``recipient``);
+opponent needs, its unread ``your_move`` for the game, its language and its verified
+address among it, in one (``recipient``);
 the notification and its deliveries stored (``insert``); the mover's unread count after
 the commit (``unread_count``). Each is a parameterised statement on the models' own
 tables and columns (read from their ``_meta``, quoted by the connection), the same on
@@ -28,7 +28,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Field, Model
 
-from accounts.models import Account
+from accounts.models import Account, EmailAddress
 from notifications.models import Notification, Preference, PushSubscription
 
 
@@ -45,7 +45,10 @@ def _sql() -> dict[str, str]:
         Notification, "user", "subject", "kind", "read_at", "text", "url", "created_at", "id"
     )
     unread = f"{user} = %s AND {subject} = %s AND {kind} = %s AND {read_at} IS NULL"
-    users, user_pk, email = _names(get_user_model(), "id", "email")
+    users, user_pk = _names(get_user_model(), "id")
+    addresses, address_user, email, primary, verified = _names(
+        EmailAddress, "user", "email", "primary", "verified"
+    )
     prefs, pref_user, pref_kind, pref_email, pref_push = _names(
         Preference, "user", "kind", "email", "push"
     )
@@ -57,12 +60,14 @@ def _sql() -> dict[str, str]:
             f"UPDATE {table} SET {text} = %s, {url} = %s, {created_at} = %s WHERE {pk} = %s"
         ),
         "recipient": (
-            f"SELECT u.{email}, p.{pref_email}, p.{pref_push}, d.{device_pk},"
+            f"SELECT e.{email}, p.{pref_email}, p.{pref_push}, d.{device_pk},"
             f" (SELECT COUNT(*) FROM {table} WHERE {user} = u.{user_pk} AND {read_at} IS NULL),"
             f" (SELECT MIN({pk}) FROM {table} WHERE {user} = u.{user_pk} AND {subject} = %s"
             f" AND {kind} = %s AND {read_at} IS NULL), a.{language}"
             f" FROM {users} u"
             f" LEFT JOIN {accounts} a ON a.{account_user} = u.{user_pk}"
+            f" LEFT JOIN {addresses} e ON e.{address_user} = u.{user_pk}"
+            f" AND e.{primary} = %s AND e.{verified} = %s"
             f" LEFT JOIN {prefs} p ON p.{pref_user} = u.{user_pk} AND p.{pref_kind} = %s"
             f" LEFT JOIN {devices} d ON d.{device_user} = u.{user_pk}"
             f" WHERE u.{user_pk} = %s ORDER BY d.{device_pk}"
@@ -127,7 +132,8 @@ def refresh(*, pk: int, text: str, url: str, now: datetime.datetime) -> None:
 
 @dataclass(frozen=True)
 class Recipient:
-    """What telling an account needs: its address ("" for none), its choice for the kind
+    """What telling an account needs: its verified address ("" for none: none is mailed
+    before it is verified, ``accounts.selectors.verified_email``), its choice for the kind
     (e-mail, push; None without one of its own), its devices, its unread count, and its
     unread notification of the kind about the subject (``waiting``: its id, or None), and
     the language it chose ("" for none)."""
@@ -145,7 +151,7 @@ def recipient(*, user_id: int, kind: str, subject: str) -> Recipient:
     """The account ``user_id`` as telling it of ``kind`` about ``subject`` needs, in one
     statement."""
     with connection.cursor() as cursor:
-        cursor.execute(_sql()["recipient"], [subject, kind, kind, user_id])
+        cursor.execute(_sql()["recipient"], [subject, kind, True, True, kind, user_id])
         rows = cursor.fetchall()
     if not rows:
         return Recipient("", None, None, [], 0, None, "")

@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.selectors import unverified_email
 from notifications import channels, keys, services
 from notifications.models import Kind
 
@@ -78,7 +79,8 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def notification_settings(request: HttpRequest) -> HttpResponse:
     """`/notifications/settings/`: for each kind, e-mail it or not, push it or not (the
-    site always shows it); the devices that get pushes."""
+    site always shows it); the devices that get pushes; an address not verified yet, with
+    a button that mails its link again (none is e-mailed before)."""
     user_id = request.user.pk
     if request.method == "POST":
         for kind in services.DEFAULTS:
@@ -96,6 +98,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
             for kind, (email, push) in services.all_choices(user_id=user_id).items()
         ],
         "has_email": bool(request.user.email),
+        "unverified_email": unverified_email(request.user),
         "vapid_public_key": keys.vapid_public_key(),
     }
     return render(request, "notifications/settings.html", context)

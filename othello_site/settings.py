@@ -20,7 +20,8 @@ Environment variables:
     SECURE_HSTS_SECONDS  Strict-Transport-Security max-age (default 31536000 with
                      SECURE_COOKIES, else 0: no header)
     SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD  on/off, the header's two flags
-    RATE_LIMITS      off: no limit at all (games.limits; load benchmarks from one address)
+    RATE_LIMITS      off: no limit at all (games.limits, and the accounts' log-in, sign-up and
+                     e-mail limits; load benchmarks from one address)
     ABANDON_SECONDS  how long a player must be offline before the opponent may claim the
                      game (default 60)
     FIRST_MOVE_SECONDS  how long a side has for its first move in a clocked game before
@@ -235,6 +236,10 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    # django-allauth: sign-up, log-in and password reset with their limits, and the
+    # accounts' e-mail addresses and their verification (accounts.adapter).
+    "allauth",
+    "allauth.account",
     "accounts",
     "notifications",
     "games",
@@ -261,6 +266,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     # The visitor's language: the one chosen (the session, kept from the account's own
     # choice at login), else the browser's Accept-Language (accounts.middleware).
     "accounts.middleware.ChosenLanguage",
@@ -449,6 +455,42 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+
+# Accounts (django-allauth, adapted in accounts.adapter; docs/api/http.md, "Accounts"): a
+# username and a password log in; sign-up asks for a username, an e-mail address (unique
+# among accounts, in any case) and a password twice, and mails a link that verifies the
+# address; until then the account plays as usual but gets no e-mail but password resets.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {
+    "login": "accounts.forms.LoginForm",
+    "signup": "accounts.forms.SignupForm",
+    "reset_password": "accounts.forms.ResetPasswordForm",
+}
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_UNIQUE_EMAIL = True
+# Stored confirmations (not HMAC links): an account's address that was ever sent a link
+# is not sent one again at log-in (accounts.emails).
+ACCOUNT_EMAIL_CONFIRMATION_HMAC = False
+ACCOUNT_PREVENT_ENUMERATION = True
+# A password reset for an unknown address mails nobody (allauth would tell the address
+# that it has no account: a way to make the site mail anyone).
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
+# Logged in until logging out, as with Django's own login (no "remember me" box).
+ACCOUNT_SESSION_REMEMBER = True
+# Failed logins (accounts.adapter: the "key" is the pair of address and username): 5 for
+# one username from one address within 15 minutes lock that pair, 30 from one address
+# lock the address. A password reset mails one address at most 3 times an hour. Every
+# log-in is counted by login_failed alone (allauth's "login", every attempt from an
+# address, would refuse the 31st attempt before the form could say why).
+ACCOUNT_RATE_LIMITS: dict[str, str | None] | bool = {
+    "login_failed": "30/15m/ip,5/15m/key",
+    "login": None,
+    "reset_password": "20/m/ip,3/h/key",
+}
+if not RATE_LIMITS:
+    ACCOUNT_RATE_LIMITS = False
 
 
 def email_settings(environ: Mapping[str, str]) -> dict[str, Any]:

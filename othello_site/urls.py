@@ -1,5 +1,5 @@
 """URLs: the home page, the help pages, the game pages, the players' pages, the admin, and
-accounts (ours and Django's own views).
+accounts (ours, on django-allauth's and Django's own views).
 
 The help's routes are named here, at the site's level and without a namespace
 (``help``, ``help-topic``, ``rules``, ``faq``), so that the templates of every app may
@@ -31,7 +31,7 @@ urlpatterns = [
     path("notifications.json", notification_views.notifications_json, name="notifications_json"),
     path("notifications/", include("notifications.urls")),
     path("sw.js", notification_views.service_worker, name="service_worker"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("accounts.auth_urls")),
     # Before games' routes: challenges.urls holds /games/<id>/decline/, and both hold
     # routes under /players/ (before the players' /players/<username>/).
     path("", include("bots.urls")),
@@ -48,3 +48,6 @@ urlpatterns = [
 # A bad request says why, in the site's look (403, 404 and 500: Django's own handlers
 # render templates/403.html, 404.html and 500.html).
 handler400 = "othello_site.errors.bad_request"
+# A limit of the account pages (django-allauth's: sign-up, the password reset link) in the
+# site's look; allauth looks for it here.
+handler429 = "othello_site.errors.too_many_requests"

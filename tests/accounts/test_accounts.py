@@ -59,8 +59,8 @@ def test_the_login_page_offers_a_password_reset() -> None:
     [
         "/accounts/password_reset/",
         "/accounts/password_reset/done/",
-        "/accounts/reset/done/",
-        "/accounts/reset/MQ/bad-token/",
+        "/accounts/password/reset/key/done/",
+        "/accounts/password/reset/key/1-bad-token/",
     ],
 )
 def test_the_password_reset_pages_look_like_the_site(path: str) -> None:
@@ -90,19 +90,20 @@ def test_a_password_reset_mails_a_link_that_sets_a_new_password(settings: Any) -
     assert message.to == ["ann@example.org"]
     assert message.from_email == settings.DEFAULT_FROM_EMAIL
     assert "ann" in message.body
-    link = re.search(r"http://testserver(/accounts/reset/\S+/\S+/)", message.body)
+    link = re.search(r"http://testserver(/accounts/password/reset/key/\S+/)", message.body)
     assert link, message.body
 
     form = browser.get(link.group(1), follow=True)
     assert form.status_code == 200
-    assert 'name="new_password1"' in form.content.decode()
+    assert 'name="password1"' in form.content.decode()
     assert SITE_LOOK in form.content.decode()
     done = browser.post(
-        form.redirect_chain[-1][0],
-        {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+        form.redirect_chain[-1][0], {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD}
     )
-    assert done["Location"] == "/accounts/reset/done/"
+    assert done["Location"] == "/accounts/password/reset/key/done/"
     assert Client().login(username="ann", password=NEW_PASSWORD)
+    again = browser.get(link.group(1))
+    assert "This link no longer works" in again.content.decode(), "the link works once"
 
 
 def test_an_unknown_address_gets_the_same_answer_and_no_mail() -> None:

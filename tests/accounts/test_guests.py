@@ -44,7 +44,13 @@ def guest_signs_up() -> SignedUp:
     assert bob.post(f"/games/{game_id}/join/", {"name": "Bob"}).status_code == 302
     guest_session = session_of(ann)
     response = ann.post(
-        "/accounts/signup/", {"username": "ann", "password1": PASSWORD, "password2": PASSWORD}
+        "/accounts/signup/",
+        {
+            "username": "ann",
+            "email": "ann@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
     )
     return SignedUp(game_id, ann, bob, guest_session, response)
 

@@ -24,6 +24,7 @@ def sign_up(page: Page) -> str:
     username = f"ann{uuid.uuid4().hex[:6]}"
     page.goto("/accounts/signup/")
     page.fill('input[name="username"]', username)
+    page.fill('input[name="email"]', f"{username}@example.org")
     page.fill('input[name="password1"]', PASSWORD)
     page.fill('input[name="password2"]', PASSWORD)
     page.click('main button[type="submit"]')

@@ -23,6 +23,7 @@ CHANGE = re.compile(r"^\d+\? [+-]\d+$")  # "1662? +162": new rating, provisional
 def sign_up(page: Page, username: str) -> None:
     page.goto("/accounts/signup/")
     page.fill('input[name="username"]', username)
+    page.fill('input[name="email"]', f"{username}@example.org")
     page.fill('input[name="password1"]', PASSWORD)
     page.fill('input[name="password2"]', PASSWORD)
     page.locator('main form button[type="submit"]').click()

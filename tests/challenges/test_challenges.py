@@ -17,6 +17,7 @@ from challenges import services
 from challenges.models import Challenge
 from games.models import Game
 from notifications.models import Kind, Notification
+from tests.support.helpers import verified_account
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ FIELDS = {"kind": "othello", "size": 8, "color": "black", "name": "x"}
 
 def person(name: str, *, email: str = "") -> Client:
     client = Client()
-    client.force_login(User.objects.create_user(name, email=email, password="pw-12345678"))
+    client.force_login(verified_account(name, email=email, password="pw-12345678"))
     return client
 
 

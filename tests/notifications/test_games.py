@@ -22,6 +22,7 @@ from games.rules.clock import TimeControl
 from notifications.models import Delivery, Notification
 from othello_site.asgi import application
 from tests.pairing.test_consumers import HEADERS, TIMEOUT
+from tests.support.helpers import verified_account
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +31,7 @@ BLITZ = TimeControl.fischer(main_time=300, increment=3)
 
 
 def account(name: str) -> tuple[User, Player]:
-    user = User.objects.create_user(name, email=f"{name}@example.org")
+    user = verified_account(name, email=f"{name}@example.org")  # verified: mailed
     return user, Player(session_key=f"{name}-session", user_id=user.pk, username=name)
 
 

@@ -19,12 +19,13 @@ from django.test import Client
 from notifications import channels, outbox, services
 from notifications.models import Delivery, Kind, Preference, PushSubscription
 from tests.conftest import FrozenClock
+from tests.support.helpers import verified_account
 
 pytestmark = pytest.mark.django_db
 
 
 def challenge_for(name: str = "ann") -> Delivery:
-    user = User.objects.create_user(name, email=f"{name}@example.org")
+    user = verified_account(name, email=f"{name}@example.org")
     services.notify(user_id=user.pk, kind=Kind.CHALLENGE, text="Bob challenges you", url="/g/")
     return Delivery.objects.get(notification__user=user)
 

@@ -11,13 +11,15 @@ from django.db import transaction
 
 from notifications import services
 from notifications.models import Delivery, Kind, Notification, PushSubscription
+from tests.support.helpers import verified_account
 from tests.support.push_service import Device, FakeDNS
 
 pytestmark = pytest.mark.django_db
 
 
 def account(name: str, email: str = "") -> User:
-    return User.objects.create_user(name, email=email)
+    """An account; its ``email``, if any, verified (notifications mail only such)."""
+    return verified_account(name, email=email)  # type: ignore[no-any-return]
 
 
 def subscribe(user: User, n: int = 1) -> None:

@@ -451,7 +451,13 @@ def test_sign_up_log_in_and_see_my_games(django_user_model: Any) -> None:
     browser = Client()
     assert browser.get("/accounts/signup/").status_code == 200
     response = browser.post(
-        "/accounts/signup/", {"username": "ann", "password1": PASSWORD, "password2": PASSWORD}
+        "/accounts/signup/",
+        {
+            "username": "ann",
+            "email": "ann@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
     )
     assert response.status_code == 302
     assert django_user_model.objects.filter(username="ann").exists()
@@ -479,7 +485,13 @@ def test_sign_up_log_in_and_see_my_games(django_user_model: Any) -> None:
 
 def test_a_bad_sign_up_is_400_and_creates_no_account(django_user_model: Any) -> None:
     response = Client().post(
-        "/accounts/signup/", {"username": "ann", "password1": PASSWORD, "password2": "other"}
+        "/accounts/signup/",
+        {
+            "username": "ann",
+            "email": "ann@example.org",
+            "password1": PASSWORD,
+            "password2": "other",
+        },
     )
     assert response.status_code == 400
     assert response.context["form"].errors["password2"]
