@@ -19,7 +19,7 @@ from bots.middleware import TokenAuthMiddleware  # noqa: E402
 from bots.routing import websocket_urlpatterns as bot_websockets  # noqa: E402
 from games.workers import clockwatch  # noqa: E402
 from notifications import loop as outbox_loop  # noqa: E402
-from othello_site import websocket_flow  # noqa: E402
+from othello_site import body_limit, websocket_flow  # noqa: E402
 from pairing import loop as pairing_loop  # noqa: E402
 from pairing.routing import websocket_urlpatterns as pairing_urlpatterns  # noqa: E402
 from tournaments import loop as tournament_loop  # noqa: E402
@@ -31,6 +31,8 @@ settings.SECRET_KEY  # noqa: B018
 
 # The message limit and back-pressure, where daphne reads the frames.
 websocket_flow.install()
+# And the limit of a request's body, where daphne reads it.
+body_limit.install()
 # Every process watches the clocks (and writes its heartbeat) as soon as daphne serves.
 clockwatch.start_when_serving()
 # And one of them at a time pairs the seeks (pairing.loop).
