@@ -114,3 +114,9 @@ def test_a_page_speaks_the_visitors_language(server: Daphne) -> None:
     assert answer.status == 413
     assert answer.headers["content-language"] == "fr"
     assert answer.headers["content-type"].startswith("text/html")
+
+
+def test_a_clients_own_mark_refuses_nothing(server: Daphne) -> None:
+    # The header that tells Django a body was refused is the server's to set.
+    answer = upload(server.url, "/games/new/", 10, headers={"Body-Too-Large": "1"})
+    assert answer.status == 403  # (no CSRF token)

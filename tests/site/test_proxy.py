@@ -26,6 +26,8 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 
 import pytest
+import redis
+from django.conf import settings
 from django_ratelimit.core import _get_window
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
@@ -41,6 +43,19 @@ PROXY_HEADERS = ["--proxy-headers"]
 # 4x4 Othello; after White's a1 Black has no move and the server passes for Black.
 LINE = [[0, 1], [0, 2], [2, 3], [0, 0]]
 PER_IP = int(HTTP_PER_IP.split("/")[0])
+
+
+def own_redis() -> str:
+    """A Redis database of this module's own (12), its counts of the limits deleted: they
+    start from nothing, and no other run deletes them meanwhile (every run on a Redis
+    deletes the counts of REDIS_URL's database at each test's start and end:
+    tests/conftest.py)."""
+    url = os.environ["REDIS_URL"].rsplit("/", 1)[0] + "/12"
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(match=f"{settings.CACHES['default']['KEY_PREFIX']}:*"))
+    if keys:
+        client.delete(*keys)
+    return url
 
 
 @pytest.fixture(
@@ -63,7 +78,7 @@ def proxy(
             servers = [embedded(work, options=PROXY_HEADERS)]
         else:
             url = stack.enter_context(fresh_database(os.environ["DATABASE_URL"], "othello_proxy"))
-            env = environment({"DATABASE_URL": url})
+            env = environment({"DATABASE_URL": url, "REDIS_URL": own_redis()})
             servers = [
                 Daphne(env, work / f"daphne-{number}.log", options=PROXY_HEADERS)
                 for number in (1, 2)
