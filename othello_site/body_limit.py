@@ -104,11 +104,14 @@ class TooLargeBodies:
         message = gettext("The request's body is over %(size)s: the server did not read it.") % {
             "size": f"{limits.HTTP_BODY_BYTES // 1024 // 1024} MiB"
         }
-        if request.content_type == "application/json" or "application/json" in request.headers.get(
-            "Accept", ""
-        ):
+        if _wants_json(request):
             return JsonResponse({"error": "too_large", "message": message}, status=413)
         return render(request, "413.html", {"message": message}, status=413)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    asks = "application/json" in request.headers.get("Accept", "")
+    return asks or request.content_type == "application/json"
 
 
 def install() -> None:
