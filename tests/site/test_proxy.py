@@ -34,14 +34,13 @@ from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
 from games.limits import HTTP_BODY_BYTES, HTTP_PER_IP
-from tests.support.clients import Browser, open_socket, seat_two, upload
+from tests.site.test_daphne import LINE
+from tests.support.clients import Browser, open_socket, play, seat_two, upload
 from tests.support.daphne import HOST, Daphne, embedded, environment, running
 from tests.support.nginx import NGINX, Nginx
 from tests.support.processes import fresh_database
 
 PROXY_HEADERS = ["--proxy-headers"]
-# 4x4 Othello; after White's a1 Black has no move and the server passes for Black.
-LINE = [[0, 1], [0, 2], [2, 3], [0, 0]]
 PER_IP = int(HTTP_PER_IP.split("/")[0])
 
 
@@ -93,12 +92,7 @@ async def test_a_game_is_played_over_websockets_through_the_proxy(proxy: Nginx) 
     try:
         for ws, you in ((ann_ws, "black"), (bob_ws, "white")):
             assert (await ws.receive_until("state"))["game"]["you"] == you
-        for ply, point in enumerate(LINE):
-            mover = ann_ws if ply % 2 == 0 else bob_ws
-            await mover.send({"type": "play", "ply": ply, "point": point})
-            for ws in (ann_ws, bob_ws):
-                event = await ws.receive_until("moved")
-                assert (event["move"]["ply"], event["move"]["point"]) == (ply + 1, point)
+        await play(ann_ws, bob_ws, LINE)
         for ws in (ann_ws, bob_ws):
             event = await ws.receive_until("moved")
             assert (event["move"]["ply"], event["move"]["action"]) == (5, "pass")

@@ -230,6 +230,17 @@ class Socket:
         await self.connection.close()
 
 
+async def play(black: Socket, white: Socket, points: list[list[int]]) -> None:
+    """Play ``points`` from ply 0, Black first and then in turn (no pass in between), each
+    seen as ``moved`` by both players' sockets. Other messages are skipped: a presence
+    ``state`` relayed from another process can come before a move."""
+    for ply, point in enumerate(points):
+        await (black if ply % 2 == 0 else white).send({"type": "play", "ply": ply, "point": point})
+        for player in (black, white):
+            event = await player.receive_until("moved")
+            assert (event["move"]["ply"], event["move"]["point"]) == (ply + 1, point)
+
+
 async def open_socket(browser: Browser | str, game_id: str, **options: Any) -> Socket:
     """The game's websocket on the browser's server, with its session cookie and origin
     (a spectator without cookies: pass the server's base URL). ``options`` go to

@@ -58,6 +58,16 @@ def environment(overrides: Mapping[str, str | None] | None = None) -> dict[str, 
     return env
 
 
+def terminate(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """SIGTERM ``process``, and SIGKILL it if it has not exited within ``timeout`` s."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def migrate(env: Mapping[str, str], *, cwd: Path = ROOT) -> None:
     """``manage.py migrate`` under ``env`` (its output captured; fails on an error), of the
     checkout ``cwd`` (this one by default)."""
@@ -149,12 +159,7 @@ class Daphne:
         """Terminate the process; kill it if it has not exited within ``stop_timeout``."""
         if self.process is None:
             return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=self.stop_timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        terminate(self.process, self.stop_timeout)
         self.process = None
 
     def kill(self) -> None:

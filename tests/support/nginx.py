@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
-from tests.support.daphne import HOST, ROOT, free_port
+from tests.support.daphne import HOST, ROOT, free_port, terminate
 
 NGINX = Path("/usr/sbin/nginx")
 OPERATIONS = ROOT / "docs" / "operations.md"
@@ -144,15 +144,9 @@ class Nginx:
     def stop(self) -> None:
         """Stop it (SIGTERM, nginx's fast shutdown); kill it if it has not exited within
         ``stop_timeout``."""
-        if self.process is None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=self.stop_timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.process = None
+        if self.process is not None:
+            terminate(self.process, self.stop_timeout)
+            self.process = None
 
     def __enter__(self) -> Nginx:
         self.start()
