@@ -45,6 +45,10 @@ ANALYSIS_PER_IP = "60/h"
 EXPLORE_PER_SESSION = "60/m"
 EXPLORE_PER_IP = "300/m"
 
+HTTP_BODY_BYTES = 2 * 1024 * 1024
+"""An HTTP request's body may be this long; a longer one is answered 413 unread
+(othello_site.body_limit), whatever ``RATE_LIMITS`` says."""
+
 
 def enabled() -> bool:
     """Whether the limits apply (not ``RATE_LIMITS=off``)."""

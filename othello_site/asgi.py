@@ -11,7 +11,6 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from accounts.middleware import SocketLanguage  # noqa: E402
@@ -19,7 +18,8 @@ from bots.middleware import TokenAuthMiddleware  # noqa: E402
 from bots.routing import websocket_urlpatterns as bot_websockets  # noqa: E402
 from games.workers import clockwatch  # noqa: E402
 from notifications import loop as outbox_loop  # noqa: E402
-from othello_site import websocket_flow  # noqa: E402
+from othello_site import body_limit, websocket_flow  # noqa: E402
+from othello_site.origins import SameOriginValidator  # noqa: E402
 from pairing import loop as pairing_loop  # noqa: E402
 from pairing.routing import websocket_urlpatterns as pairing_urlpatterns  # noqa: E402
 from tournaments import loop as tournament_loop  # noqa: E402
@@ -31,6 +31,8 @@ settings.SECRET_KEY  # noqa: B018
 
 # The message limit and back-pressure, where daphne reads the frames.
 websocket_flow.install()
+# And the limit of a request's body, where daphne reads it.
+body_limit.install()
 # Every process watches the clocks (and writes its heartbeat) as soon as daphne serves.
 clockwatch.start_when_serving()
 # And one of them at a time pairs the seeks (pairing.loop).
@@ -43,7 +45,8 @@ outbox_loop.start_when_serving()
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        # Only the site's own pages may open its sockets: Origin is scheme, host and port.
+        "websocket": SameOriginValidator(
             AuthMiddlewareStack(
                 # The visitor's language for the consumer's words (accounts.middleware).
                 SocketLanguage(

@@ -270,6 +270,8 @@ MIDDLEWARE = [
     # The visitor's language: the one chosen (the session, kept from the account's own
     # choice at login), else the browser's Accept-Language (accounts.middleware).
     "accounts.middleware.ChosenLanguage",
+    # A body over 2 MiB, which daphne did not read (othello_site.body_limit): 413.
+    "othello_site.body_limit.TooLargeBodies",
     # Authorization: Bearer <token> acts as the token's account (bots.middleware).
     "bots.middleware.BearerTokenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -23,6 +23,10 @@ daphne's, decides before a frame becomes a message:
 - Nor while the client does not read what we send: the transport tells its registered
   producer (Twisted's back-pressure) when its write buffer is full and when it drained.
 
+- The ``X-Forwarded-Proto`` and ``X-Forwarded-Port`` of a handshake reach the application
+  only when daphne trusts a proxy's headers (``--proxy-headers``): a client's own would
+  name another origin (``othello_site.origins``).
+
 - A handshake the application refuses with ``limits.REFUSE_UNAUTHORIZED`` (a websocket.close
   before accept, with that code: a bad token) is answered HTTP 401, as the contract asks;
   daphne answers every refused handshake 403 otherwise.
@@ -53,6 +57,7 @@ QUEUE_HIGH = 32
 QUEUE_LOW = 8
 QUEUE_POLL = 0.02
 FLOOD = 100
+PROXY_HEADERS = ("x-forwarded-proto", "x-forwarded-port")
 
 RATE_LIMITED = json.dumps(
     {
@@ -90,6 +95,13 @@ class FlowControlledProtocol(WebSocketProtocol):  # type: ignore[misc]
     what was already read: the frames stay in its buffer, at most one read's worth, and
     are parsed once the socket is released.
     """
+
+    def onConnect(self, request: Any) -> Any:
+        if not self.factory.server_class.proxy_forwarded_address_header:
+            request.headers = {
+                name: value for name, value in request.headers.items() if name not in PROXY_HEADERS
+            }
+        return super().onConnect(request)
 
     def handle_reply(self, message: dict[str, Any]) -> None:
         refused = message.get("type") == "websocket.close" and self.state == self.STATE_CONNECTING

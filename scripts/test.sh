@@ -5,6 +5,8 @@ EXTRAS=test . "$(dirname "$0")/_venv.sh"
 need_package /usr/bin/chromium chromium "the browser tests"
 need_package /usr/games/gnugo gnugo "the computer opponent in Go and its tests"
 need_package /usr/games/gtp-rhino grhino "the bridge's test with an Othello engine nobody here wrote"
+# The proxy recipe's test runs Debian's nginx as a process of its own (never the service).
+need_package /usr/sbin/nginx nginx "the proxy recipe's test (tests/site/test_proxy.py)"
 # KataGo's own tests run against the real engine when the run opts in (CI does: .ci/run);
 # otherwise they are skipped, and the summary says why.
 if [ "${WITH_KATAGO:-}" = 1 ]; then sh scripts/katago.sh; fi

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Servers
-from tests.support.clients import open_socket, seat_two
+from tests.support.clients import open_socket, play, seat_two
 from tests.support.daphne import embedded, running
 
 # 4x4 Othello; after White's a1 Black has no move and the server passes for Black.
@@ -47,14 +47,9 @@ async def test_two_daphne_processes_serve_one_game_live(two_servers: tuple[str, 
         # Bob's arrival reaches Ann, on the other process, as state.
         assert (await ann_ws.receive())["game"]["online"] == {"black": True, "white": True}
 
-        for ply, point in enumerate(LINE):
-            mover = ann_ws if ply % 2 == 0 else bob_ws
-            await mover.send({"type": "play", "ply": ply, "point": point})
-            for ws in (ann_ws, bob_ws):
-                # (A presence state may come first: Black's arrival, sent from the
-                # other process, can reach White after White's own state.)
-                event = await ws.receive_until("moved")
-                assert (event["move"]["ply"], event["move"]["point"]) == (ply + 1, point)
+        # (A presence state may come before a move: Black's arrival, sent from the other
+        # process, can reach White after White's own state.)
+        await play(ann_ws, bob_ws, LINE)
         for ws in (ann_ws, bob_ws):
             event = await ws.receive()
             assert (event["move"]["ply"], event["move"]["action"]) == (5, "pass")

@@ -16,7 +16,9 @@ from contextlib import suppress
 from pathlib import Path
 
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.typing import Origin
 
 from games.limits import CLOSE_FLOODING, SOCKET_MESSAGES
 from tests.support.clients import Browser, Follower, Socket, flood_process, open_socket, seat_two
@@ -140,3 +142,15 @@ async def test_with_rate_limits_off_every_message_is_answered(unlimited: Daphne)
         assert kinds == ["state"] * (3 * SOCKET_MESSAGES)
     finally:
         await spectator.close()
+
+
+async def test_a_clients_own_forwarded_port_names_no_origin(server: Daphne) -> None:
+    # This daphne trusts no proxy (no --proxy-headers): the port is the client's say, not
+    # a proxy's report (othello_site.origins would accept it from a proxy).
+    with pytest.raises(InvalidStatus) as refused:
+        await connect(
+            server.url.replace("http://", "ws://") + "/ws/lobby/",
+            origin=Origin("http://127.0.0.1:1"),
+            additional_headers={"X-Forwarded-Port": "1"},
+        )
+    assert refused.value.response.status_code == 403

@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.client
 import http.cookiejar
 import json
 import secrets
+import select
+import socket
 import urllib.parse
 import urllib.request
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -120,6 +123,84 @@ def seat_two(
     return game_id, black, white
 
 
+@dataclass
+class Upload:
+    """What ``upload`` got back: the answer, and how much of the body was sent before it."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+    sent: int
+
+
+UPLOAD_PIECE = 64 * 1024
+
+
+def upload(
+    base: str,
+    path: str,
+    size: int,
+    *,
+    head: bytes = b"",
+    tail: bytes = b"",
+    chunked: bool = False,
+    headers: dict[str, str] | None = None,
+) -> Upload:
+    """``POST path`` with a body of ``size`` bytes (``head``, ``x`` repeated, ``tail``),
+    declared by ``Content-Length`` or sent chunked (64 KiB a chunk, and no length said),
+    from a client that reads while it sends, as browsers and curl do: it stops sending as
+    soon as the answer begins or the server closes, then reads the answer. Header names
+    of the answer are lowercased. The connection is the client's own (not the opener's)."""
+    parts = urllib.parse.urlsplit(base)
+    lines = [f"POST {path} HTTP/1.1", f"Host: {parts.netloc}"]
+    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+    lines.append("Transfer-Encoding: chunked" if chunked else f"Content-Length: {size}")
+    with socket.create_connection((parts.hostname, parts.port or 80), timeout=TIMEOUT) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        sent = _send_until_answered(sock, _pieces(size, head, tail, chunked))
+        response = http.client.HTTPResponse(sock)
+        response.begin()
+        body = response.read()
+        answer = {name.lower(): value for name, value in response.getheaders()}
+        return Upload(response.status, answer, body, sent)
+
+
+def _pieces(size: int, head: bytes, tail: bytes, chunked: bool) -> Iterator[bytes]:
+    filler = size - len(head) - len(tail)
+    assert filler >= 0, "the head and tail are longer than the body"
+    body = (
+        head,
+        *([b"x" * UPLOAD_PIECE] * (filler // UPLOAD_PIECE)),
+        b"x" * (filler % UPLOAD_PIECE),
+        tail,
+    )
+    for piece in body:
+        if piece:
+            yield f"{len(piece):x}\r\n".encode() + piece + b"\r\n" if chunked else piece
+    if chunked:
+        yield b"0\r\n\r\n"
+
+
+def _send_until_answered(sock: socket.socket, pieces: Iterator[bytes]) -> int:
+    """Send ``pieces`` until they are all sent, the server answers or it closes: the bytes
+    sent (chunked framing included)."""
+    sent = 0
+    pending = b""
+    while True:
+        pending = pending or next(pieces, b"")
+        if not pending:
+            return sent
+        readable, writable, _ = select.select([sock], [sock], [], TIMEOUT)
+        if readable or not writable:
+            return sent
+        try:
+            written = sock.send(pending)
+        except OSError:  # closed by the server (a broken pipe, a reset)
+            return sent
+        sent += written
+        pending = pending[written:]
+
+
 class Socket:
     """A game's websocket: send and receive JSON."""
 
@@ -147,6 +228,17 @@ class Socket:
 
     async def close(self) -> None:
         await self.connection.close()
+
+
+async def play(black: Socket, white: Socket, points: list[list[int]]) -> None:
+    """Play ``points`` from ply 0, Black first and then in turn (no pass in between), each
+    seen as ``moved`` by both players' sockets. Other messages are skipped: a presence
+    ``state`` relayed from another process can come before a move."""
+    for ply, point in enumerate(points):
+        await (black if ply % 2 == 0 else white).send({"type": "play", "ply": ply, "point": point})
+        for player in (black, white):
+            event = await player.receive_until("moved")
+            assert (event["move"]["ply"], event["move"]["point"]) == (ply + 1, point)
 
 
 async def open_socket(browser: Browser | str, game_id: str, **options: Any) -> Socket:

@@ -58,6 +58,16 @@ def environment(overrides: Mapping[str, str | None] | None = None) -> dict[str, 
     return env
 
 
+def terminate(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """SIGTERM ``process``, and SIGKILL it if it has not exited within ``timeout`` s."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def migrate(env: Mapping[str, str], *, cwd: Path = ROOT) -> None:
     """``manage.py migrate`` under ``env`` (its output captured; fails on an error), of the
     checkout ``cwd`` (this one by default)."""
@@ -77,7 +87,8 @@ class Daphne:
     appended to, so it keeps every run's output. As a context manager it starts on
     entry and stops on exit. ``cwd``: the checkout to serve (this one by default; a
     benchmark may compare another); ``application``: the ASGI application's path (the
-    project's by default; a benchmark serves its floor).
+    project's by default; a benchmark serves its floor); ``options``: more of daphne's
+    options (``--proxy-headers`` behind a proxy).
     """
 
     def __init__(
@@ -89,8 +100,10 @@ class Daphne:
         stop_timeout: float = 10,
         cwd: Path = ROOT,
         application: str = APPLICATION,
+        options: Sequence[str] = (),
     ) -> None:
         self.env = dict(env)
+        self.options = list(options)
         self.cwd = cwd
         self.application = application
         self.log = log
@@ -108,7 +121,7 @@ class Daphne:
         """Start the process without waiting for it (see ``wait_until_serving``)."""
         if self.process is not None:
             raise DaphneError(f"daphne on port {self.port} is already running")
-        command = [sys.executable, "-m", "daphne", "-b", HOST, "-p", str(self.port)]
+        command = [sys.executable, "-m", "daphne", *self.options, "-b", HOST, "-p", str(self.port)]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [*command, self.application],
@@ -146,12 +159,7 @@ class Daphne:
         """Terminate the process; kill it if it has not exited within ``stop_timeout``."""
         if self.process is None:
             return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=self.stop_timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        terminate(self.process, self.stop_timeout)
         self.process = None
 
     def kill(self) -> None:
@@ -175,10 +183,11 @@ class Daphne:
         self.stop()
 
 
-def embedded(work: Path, **overrides: str | None) -> Daphne:
+def embedded(work: Path, *, options: Sequence[str] = (), **overrides: str | None) -> Daphne:
     """A daphne process (not started) on the embedded default, as the README's serve
     command runs: a fresh SQLite file in ``work``, the in-memory channel layer, DEBUG off,
-    a key of its own; migrated. ``overrides`` change the environment further."""
+    a key of its own; migrated. ``options``: more of daphne's options; ``overrides``
+    change the environment further."""
     env = environment(
         {
             "DATABASE_URL": f"sqlite:///{work / 'db.sqlite3'}",
@@ -188,7 +197,7 @@ def embedded(work: Path, **overrides: str | None) -> Daphne:
             **overrides,
         }
     )
-    server = Daphne(env, work / "daphne.log")
+    server = Daphne(env, work / "daphne.log", options=options)
     server.migrate()
     return server
 
