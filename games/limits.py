@@ -25,7 +25,10 @@ from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
+
+from accounts import api
 
 logger = logging.getLogger(__name__)
 
@@ -113,14 +116,26 @@ def _usages(
 
 def refusal(request: HttpRequest, group: str, per_session: str, per_ip: str) -> HttpResponse | None:
     """Count this ``POST`` against ``group``'s limits: None within them, else the 429 to
-    answer (with ``Retry-After``: seconds until the window that is full ends)."""
+    answer (with ``Retry-After``: seconds until the window that is full ends): the site's
+    page, or ``{"error": "rate_limited", "message"}`` for a token's request (or one asking
+    for JSON)."""
     full = [
         usage for usage in _usages(request, group, per_session, per_ip) if usage["should_limit"]
     ]
     if not full:
         return None
     retry_after = max(1, *(int(usage["time_left"]) for usage in full))
-    response = render(request, "429.html", {"retry_after": retry_after, "group": group}, status=429)
+    response: HttpResponse
+    if api.wants_json(request):
+        message = ngettext(
+            "too many requests: try again in %(seconds)d second",
+            "too many requests: try again in %(seconds)d seconds",
+            retry_after,
+        ) % {"seconds": retry_after}
+        response = api.error_json("rate_limited", message, status=429)
+    else:
+        context = {"retry_after": retry_after, "group": group}
+        response = render(request, "429.html", context, status=429)
     response["Retry-After"] = str(retry_after)
     return response
 

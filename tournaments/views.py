@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.api import token_route
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of
 from games import limits
@@ -115,6 +116,7 @@ def _rounds(pairings: list[dict[str, Any]]) -> list[tuple[int, list[dict[str, An
     return sorted(by_round.items(), reverse=True)
 
 
+@token_route
 @require_GET
 def tournament_json(request: HttpRequest, tournament_id: int) -> JsonResponse:
     """`GET /tournaments/<id>.json`: T."""
