@@ -1,10 +1,12 @@
 """Writes of accounts' own facts, one transaction each: a bot for good; follows and blocks
-(one account and another, by id)."""
+(one account and another, by id); and the lock that makes an account's capped actions
+one at a time (``hold``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -22,6 +24,13 @@ def make_bot(*, user: Any) -> Account:
         account.bot_since = timezone.now()
         account.save(update_fields=["is_bot", "bot_since"])
     return account
+
+
+def hold(user_id: int) -> None:
+    """The account's row locked until the transaction ends (call it inside one): the
+    account's capped actions (its challenges, its tournaments) are counted and made one at
+    a time, so two at once cannot both pass the count."""
+    list(get_user_model().objects.select_for_update().filter(pk=user_id).values_list("pk"))
 
 
 class RelationError(ValueError):
