@@ -30,7 +30,8 @@ def hold(user_id: int) -> None:
     """The account's row locked until the transaction ends (call it inside one): the
     account's capped actions (its challenges, its tournaments) are counted and made one at
     a time, so two at once cannot both pass the count."""
-    list(get_user_model().objects.select_for_update().filter(pk=user_id).values_list("pk"))
+    accounts = get_user_model().objects.select_for_update(no_key=True)
+    list(accounts.filter(pk=user_id).values_list("pk"))
 
 
 class RelationError(ValueError):
