@@ -46,19 +46,6 @@ def test_two_events_a_second(times: list[float], allowed: list[bool]) -> None:
     assert [window.hit(now) for now in times] == allowed
 
 
-def test_without_counting_refused_events_the_oldest_accepted_one_decides() -> None:
-    window = SlidingWindow(limit=2, window=10.0, count_refused=False)
-
-    assert [window.hit(now) for now in (0, 1, 2, 3, 10.5, 11.5)] == [
-        True,
-        True,
-        False,
-        False,
-        True,
-        True,
-    ]
-
-
 # Over HTTP
 
 

@@ -3,9 +3,11 @@ messages."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 from accounts.players import Player
 from games import records, selectors, services
@@ -49,6 +51,7 @@ def test_players_and_spectators_chat_and_the_history_keeps_the_last_100(
     spectator: Player,
     broadcasts: Events,
     django_capture_on_commit_callbacks: Any,
+    frozen_clock: FrozenClock,
 ) -> None:
     game = start(black, white)
     with django_capture_on_commit_callbacks(execute=True):
@@ -63,6 +66,7 @@ def test_players_and_spectators_chat_and_the_history_keeps_the_last_100(
     assert (message["message"]["name"], message["message"]["color"]) == ("Cy", None)
 
     for number in range(105):
+        frozen_clock.advance(2)  # within the chat's limit
         services.say(player=white, game_id=game.public_id, name="", text=f"{number}")
     history = services.chat_history(game.public_id)
     assert len(history) == 100
@@ -76,6 +80,42 @@ def test_a_chat_text_must_be_1_to_300_characters(black: Player, text: Any) -> No
         "bad_request"
     )
     assert ChatMessage.objects.count() == 0
+
+
+def test_a_speaker_says_at_most_5_lines_in_10_s_in_a_game(
+    black: Player, white: Player, frozen_clock: FrozenClock
+) -> None:
+    """Counted by speaker and game in the database, whatever socket or process says it: an
+    account by its account (from any browser), a guest by its session."""
+    game = start(black, white)
+    other = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+
+    def say(player: Player, text: Any = "hi", game_id: str = game.public_id) -> str:
+        try:
+            services.say(player=player, game_id=game_id, name="", text=text)
+        except GameError as error:
+            return error.code
+        return "said"
+
+    began = frozen_clock.now
+    for _ in range(5):  # one a second
+        assert say(black) == "said"
+        frozen_clock.advance(1)
+    assert say(black) == "rate_limited"
+    assert say(black, "") == "rate_limited"  # the limit is answered first
+    assert say(white) == "said"  # each speaker counts apart
+    assert say(black, game_id=other.public_id) == "said"  # and each game
+    frozen_clock.now = began + datetime.timedelta(seconds=9.9)
+    assert say(black) == "rate_limited"
+    frozen_clock.now = began + datetime.timedelta(seconds=10)  # the first line is 10 s old
+    assert say(black) == "said"
+    assert say(black) == "rate_limited"
+    assert ChatMessage.objects.filter(game=game, color="black").count() == 6
+
+    account = Player(session_key="one-browser", user_id=User.objects.create_user("carol").pk)
+    for _ in range(5):
+        assert say(account) == "said"
+    assert say(Player(session_key="another-browser", user_id=account.user_id)) == "rate_limited"
 
 
 # Taking back a move
