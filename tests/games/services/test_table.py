@@ -17,6 +17,7 @@ from games.rules.clock import TimeControl
 from games.rules.sgf import export_sgf
 from games.services import GameError
 from tests.conftest import FrozenClock
+from tests.support.concurrency import at_once
 from tests.support.helpers import Events, reload
 
 pytestmark = pytest.mark.django_db
@@ -116,6 +117,28 @@ def test_a_speaker_says_at_most_5_lines_in_10_s_in_a_game(
     for _ in range(5):
         assert say(account) == "said"
     assert say(Player(session_key="another-browser", user_id=account.user_id)) == "rate_limited"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_processes_saying_at_once_store_5_lines_between_them(black: Player) -> None:
+    """Two connections (two daphne processes) say a player's lines at the same moment: the
+    game's lock makes them count one after the other."""
+    game = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+
+    def say_five() -> list[str]:
+        said = []
+        for number in range(5):
+            try:
+                services.say(player=black, game_id=game.public_id, name="", text=f"{number}")
+                said.append("said")
+            except GameError as error:
+                said.append(error.code)
+        return said
+
+    outcomes = at_once(say_five, say_five)
+
+    assert sorted(outcomes[0] + outcomes[1]).count("said") == 5
+    assert ChatMessage.objects.count() == 5
 
 
 # Taking back a move
