@@ -74,7 +74,7 @@ class SlidingWindow:
 
     >>> rate = SlidingWindow(limit=2, window=1.0)
     >>> [rate.hit(t) for t in (0.0, 0.1, 0.2, 1.05, 1.2)]
-    [True, True, False, True, False]
+    [True, True, False, False, True]
     """
 
     def __init__(self, *, limit: int, window: float) -> None:

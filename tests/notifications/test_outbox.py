@@ -5,6 +5,7 @@ backends and a real SMTP server; a push service's "gone" ends the subscription."
 from __future__ import annotations
 
 import datetime
+import doctest
 import socket
 from collections.abc import Iterator
 from email import message_from_bytes
@@ -114,6 +115,10 @@ def test_a_delivery_failing_for_a_day_is_given_up_and_marked_so(
     assert given_up.next_try_at - given_up.created_at > outbox.GIVE_UP_AFTER
     assert 20 < given_up.attempts < 40
     assert outbox.deliver(process="a", send=never_fails) == 0
+
+
+def test_the_doctests_hold() -> None:
+    assert doctest.testmod(outbox).failed == 0
 
 
 def test_a_delivery_that_waited_long_is_not_given_up_at_its_first_failure(
