@@ -24,6 +24,7 @@ from notifications.models import Preference, PushSubscription
 from othello_site.asgi import application
 from tests.bots.test_bots import HEADERS, TIMEOUT, bearer, make_bot, online
 from tests.site.test_docs import API_README
+from tests.support.push_service import Device
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +80,7 @@ def test_a_token_cannot_make_tokens_nor_change_the_password_email_or_settings() 
     settings = api.post("/notifications/settings/", {"challenge-push": "1"}, **bearer(token))
     device = api.post(
         "/notifications/push/",
-        json.dumps({"endpoint": "https://push.example/1", "keys": {"p256dh": "k", "auth": "a"}}),
+        json.dumps(Device("https://push.example/1").subscription()),
         content_type="application/json",
         **bearer(token),
     )
