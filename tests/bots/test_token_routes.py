@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 
 
 def staff_token(name: str = "boss") -> tuple[User, str]:
-    """A superuser with a password and a session elsewhere, and an API token."""
+    """A superuser (with a password) and an API token of its own."""
     boss = User.objects.create_superuser(name, f"{name}@example.org", "pw-12345678")
     return boss, services.create_token(user=boss, name="script")[1]
 
