@@ -141,6 +141,18 @@ def test_a_tokens_refusal_on_a_form_route_is_json_not_a_page() -> None:
     assert json.loads(answer.content)["field"] == "kind"
 
 
+def test_a_tokens_not_found_is_json_too() -> None:
+    person = User.objects.create_user("ann")
+    token = services.create_token(user=person, name="script")[1]
+
+    missing = api_client().get("/games/nosuchgame0000/state.json", **bearer(token))
+    gone = api_client().post("/games/nosuchgame0000/abort/", **bearer(token))
+
+    assert (missing.status_code, missing.json()["error"]) == (404, "not_found")
+    assert (gone.status_code, gone["Content-Type"]) == (404, "application/json")
+    assert b"<html" in api_client().get("/games/nosuchgame0000/").content  # a browser's
+
+
 def test_a_bad_token_is_still_401_where_tokens_are_taken() -> None:
     assert api_client().get("/notifications.json", **bearer("oth_nonsense")).status_code == 401
     # Elsewhere the token is not even read: 403 either way.
