@@ -1,10 +1,12 @@
 """Writes of accounts' own facts, one transaction each: a bot for good; follows and blocks
-(one account and another, by id); what a username looks like, kept with it."""
+(one account and another, by id); what a username looks like, kept with it; and the lock
+that makes an account's capped actions one at a time (``hold``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -35,6 +37,14 @@ def keep_skeleton(sender: Any, instance: Any, update_fields: Any = None, **kwarg
     shown = names.skeleton(instance.get_username())
     if not Account.objects.filter(user=instance).update(skeleton=shown):
         Account.objects.update_or_create(user=instance, defaults={"skeleton": shown})
+
+
+def hold(user_id: int) -> None:
+    """The account's row locked until the transaction ends (call it inside one): the
+    account's capped actions (its challenges, its tournaments) are counted and made one at
+    a time, so two at once cannot both pass the count."""
+    accounts = get_user_model().objects.select_for_update(no_key=True)
+    list(accounts.filter(pk=user_id).values_list("pk"))
 
 
 class RelationError(ValueError):

@@ -1,6 +1,13 @@
 """``Authorization: Bearer <token>`` on HTTP (Django middleware) and on the websocket
 handshake (Channels middleware): the request acts as the token's account.
 
+On HTTP a token is taken only by the API's routes (views marked
+``accounts.api.token_route``); a Bearer header on any other route (a page, a form that
+answers a page, the admin, the account's tokens, password, e-mail and settings) is refused
+with 403 ``token_not_accepted`` before the view runs, whatever the token: a token is never
+a login, and a leaked one of a staff account is no admin credential. Every websocket takes
+one.
+
 A request with a Bearer header and an unknown or revoked token is refused: HTTP 401,
 and on the websocket the handshake is refused with HTTP 401 too (the close code
 ``games.limits.REFUSE_UNAUTHORIZED`` before accept, which othello_site.websocket_flow
@@ -17,8 +24,10 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import Resolver404, resolve
 from django.utils.translation import gettext
 
+from accounts import api
 from bots.accounts import bearer, token_user
 from games import limits
 
@@ -32,8 +41,30 @@ def _refused() -> JsonResponse:
     return response
 
 
+def _not_here() -> JsonResponse:
+    return api.error_json(
+        "token_not_accepted",
+        gettext(
+            "an API token is not accepted on this route: tokens are for the API's routes"
+            " and websockets, not for pages, forms, the admin or the account's settings"
+        ),
+        status=403,
+    )
+
+
+def _takes_token(request: HttpRequest) -> bool:
+    """Whether the route ``request`` goes to is one of the API's (its view marked
+    ``accounts.api.token_route``); no route at all takes none."""
+    try:
+        match = resolve(request.path_info, getattr(request, "urlconf", None))
+    except Resolver404:
+        return False
+    return api.takes_token(match.func)
+
+
 class BearerTokenMiddleware:
-    """After Django's AuthenticationMiddleware: a Bearer token replaces the session's user."""
+    """After Django's AuthenticationMiddleware: on the API's routes a Bearer token replaces
+    the session's user; on any other route a Bearer header is refused (403)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -42,6 +73,8 @@ class BearerTokenMiddleware:
         token = bearer(request.headers.get("Authorization", ""))
         if token is None:
             return self.get_response(request)
+        if not _takes_token(request):
+            return _not_here()
         found = token_user(token) if token else None
         if found is None:
             return _refused()

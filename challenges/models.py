@@ -51,6 +51,8 @@ class Challenge(models.Model):
                 name="challenge_pending_by",
                 condition=models.Q(status="pending"),
             ),
+            # The hourly cap counts an account's challenges of the last hour.
+            models.Index(fields=["challenger_user", "created_at"], name="challenge_made_by"),
         )
 
     def __str__(self) -> str:

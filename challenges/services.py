@@ -11,12 +11,18 @@ online, tells its bridge, and gives it ``seconds`` to answer).
 
 Refusals: the challenged account must exist, not be the challenger, and not block the
 challenger; all three are told alike ("no such player"), so that a block is not revealed.
-A challenger has at most ``OPEN_LIMIT`` challenges waiting at once (``rate_limited``).
+A challenger has at most ``OPEN_LIMIT`` challenges waiting at once, and makes at most
+``HOURLY_LIMIT`` challenges to people within any hour, whatever became of them (answered,
+declined, expired or called off: a challenge's row is kept whatever becomes of its game,
+so the count of the rows made in the last hour holds against challenging and calling off
+again and again); past either, ``rate_limited``. Challenges to bots are not counted by the
+hourly cap (a bot answers within 30 s and is mailed nothing).
 """
 
 from __future__ import annotations
 
 import datetime
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +33,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 from accounts import languages
 from accounts import selectors as accounts
+from accounts import services as account_services
 from accounts.players import Player
 from challenges.models import Challenge
 from games import services
@@ -41,6 +48,9 @@ PERSON_WAITS = datetime.timedelta(hours=24)
 CORRESPONDENCE_WAITS = datetime.timedelta(days=7)
 OPEN_LIMIT = 5
 """How many challenges one account may have waiting for an answer at once."""
+HOURLY_LIMIT = 20
+"""How many challenges to people one account may make within any hour."""
+HOUR = datetime.timedelta(hours=1)
 
 UNKNOWN = gettext_noop("no such player to challenge")
 """The refusal for a name that is no account, a guest's, oneself, or one who blocks the
@@ -103,7 +113,8 @@ def challenge(
     Raises GameError: bad_request (``UNKNOWN`` for no such account, oneself or an account
     that blocks the challenger; a guest challenging a person; a bot offline; a rated
     challenge from a guest or without a clock; anything ``create_game`` refuses),
-    rate_limited (``OPEN_LIMIT`` challenges already waiting).
+    rate_limited (``OPEN_LIMIT`` challenges already waiting, or ``HOURLY_LIMIT`` to people
+    made in the last hour).
     """
     target = accounts.account_named(username)
     if (
@@ -125,6 +136,11 @@ def challenge(
         raise GameError(
             "bad_request", gettext("rated: a rated game needs you logged in and a clock")
         )
+    now = now or timezone.now()
+    if player.user_id is not None:
+        account_services.hold(player.user_id)
+        if not bot:
+            _refuse_past_the_hour(player.user_id, now)
     if player.user_id is not None and open_count(player.user_id) >= OPEN_LIMIT:
         raise GameError(
             "rate_limited",
@@ -132,7 +148,6 @@ def challenge(
             % {"n": OPEN_LIMIT},
         )
     game = services.create_game(player=player, name=name, reserved_for=target.pk, **options)
-    now = now or timezone.now()
     waits = datetime.timedelta(seconds=desk.seconds) if bot and desk else _waits(game)
     made = Challenge.objects.create(
         game=game,
@@ -172,6 +187,37 @@ def _tell(
         subject=subject_of(game),
         now=now,
     )
+
+
+def _refuse_past_the_hour(user_id: int, now: datetime.datetime) -> None:
+    """Raise GameError("rate_limited") when the account made ``HOURLY_LIMIT`` challenges
+    to people within the hour before ``now``, saying when the next one may be made."""
+    made = made_to_people(user_id, since=now - HOUR)
+    if len(made) < HOURLY_LIMIT:
+        return
+    # The oldest that keeps the count full leaves the hour first.
+    frees_at = made[-HOURLY_LIMIT] + HOUR
+    minutes = max(1, math.ceil((frees_at - now).total_seconds() / 60))
+    raise GameError(
+        "rate_limited",
+        ngettext(
+            "at most %(n)d challenges to people an hour, called off ones included:"
+            " the next one in %(minutes)d minute",
+            "at most %(n)d challenges to people an hour, called off ones included:"
+            " the next one in %(minutes)d minutes",
+            minutes,
+        )
+        % {"n": HOURLY_LIMIT, "minutes": minutes},
+    )
+
+
+def made_to_people(user_id: int, *, since: datetime.datetime) -> list[datetime.datetime]:
+    """When the account made each of its challenges to people (not bots) since ``since``,
+    oldest first, whatever became of them."""
+    made = Challenge.objects.filter(challenger_user_id=user_id, created_at__gt=since).filter(
+        accounts.bot_filter("challenged", bots=False)
+    )
+    return list(made.order_by("created_at").values_list("created_at", flat=True))
 
 
 def open_count(user_id: int) -> int:

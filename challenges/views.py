@@ -10,8 +10,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from accounts import api
 from accounts import selectors as accounts
-from accounts.once import TokenError, once
+from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import Player, player_of, remember_name, seat_name
 from challenges import services
 from games import limits
@@ -20,19 +21,23 @@ from games.services import GameError
 from games.views.lobby import new_game_initial
 
 
+@api.token_route
 @require_POST
 @limits.limit_posts("create")
 def challenge(request: HttpRequest, username: str) -> HttpResponse:
     """`POST /players/<username>/challenge/` with the create fields and `rated`: 302 to
-    the waiting game reserved for that account; 400 (429 beyond the open challenges)
-    with the reason."""
+    the waiting game reserved for that account; 400 (429 ``rate_limited`` beyond the
+    account's challenges) with the reason: a page, or for a token's request (or one
+    asking for JSON) ``{"error", "message", "field"}``."""
     form = NewGameForm(request.POST)
     if not form.is_valid():
+        if api.wants_json(request):
+            return api.form_error_json(form)
         errors = "; ".join(f"{field}: {' '.join(e)}" for field, e in form.errors.items())
         return _refused(request, username, errors)
     rated = request.POST.get("rated", "0")
     if rated not in ("0", "1"):
-        return _refused(request, username, gettext("rated: 0 or 1"))
+        return _refused(request, username, gettext("rated: 0 or 1"), field="rated")
     player = player_of(request, create_session=True)
     name = seat_name(request, form.cleaned_data["name"])
     try:
@@ -50,22 +55,31 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
             ),
         )
     except GameError as error:
-        status = 429 if error.code == "rate_limited" else 400
-        return _refused(request, username, error.message, status=status)
+        return _refused(request, username, error.message, code=error.code, field=error.field)
     except TokenError as error:
-        return _refused(request, username, str(error))
+        return _refused(request, username, str(error), field=FORM_TOKEN)
     remember_name(request, name)
     return redirect("games:game", game_id=game_id)
 
 
 def _refused(
-    request: HttpRequest, username: str, reason: str, *, status: int = 400
+    request: HttpRequest,
+    username: str,
+    reason: str,
+    *,
+    code: str = "bad_request",
+    field: str | None = None,
 ) -> HttpResponse:
-    """400 (or 429): a page saying why the challenge was refused."""
+    """400 (429 for ``rate_limited``): a page saying why the challenge was refused, or
+    ``{"error", "message", "field"}`` for a token's request (or one asking for JSON)."""
+    status = 429 if code == "rate_limited" else 400
+    if api.wants_json(request):
+        return api.error_json(code, reason, field=field, status=status)
     context = {"reason": reason, "username": username}
     return render(request, "challenges/refused.html", context, status=status)
 
 
+@api.token_route
 @require_POST
 def decline(request: HttpRequest, game_id: str) -> HttpResponse:
     """`POST /games/<id>/decline/` (the challenged account: a bot by its token, a person

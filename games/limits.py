@@ -4,6 +4,9 @@
   beyond, ``rate_limited``, and a socket that keeps flooding is closed with
   ``CLOSE_FLOODING``. Applied where daphne queues the frames
   (``othello_site.websocket_flow``), with ``SlidingWindow``.
+- A chat: ``CHAT_LINES`` lines within ``CHAT_WINDOW`` from one speaker in one room,
+  whatever the number of its sockets (``chat_flooding``, counted in the database by the
+  service that stores the line).
 - ``POST`` to create a game, to join one or to import an SGF file: at most
   ``HTTP_PER_SESSION`` a minute from one session and ``HTTP_PER_IP`` from one address;
   beyond, HTTP 429 with ``Retry-After`` and nothing stored (``limit_posts``). The counts
@@ -15,6 +18,7 @@
 
 from __future__ import annotations
 
+import datetime
 import functools
 import logging
 from collections import deque
@@ -23,9 +27,14 @@ from typing import Any, TypeVar
 
 from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.conf import settings
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext, ngettext
 from django_ratelimit.core import get_usage
+
+from accounts import api
+from accounts.players import Player
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +57,9 @@ EXPLORE_PER_IP = "300/m"
 HTTP_BODY_BYTES = 2 * 1024 * 1024
 """An HTTP request's body may be this long; a longer one is answered 413 unread
 (othello_site.body_limit), whatever ``RATE_LIMITS`` says."""
+CHAT_LINES = 5
+CHAT_WINDOW = datetime.timedelta(seconds=10)
+"""A speaker says at most ``CHAT_LINES`` within ``CHAT_WINDOW`` in one room (``chat_flooding``)."""
 
 
 def enabled() -> bool:
@@ -60,26 +72,47 @@ class SlidingWindow:
 
     ``hit(now)`` records an event at ``now`` (seconds, any monotonic clock: the caller
     passes the time in, so tests use fixed times) and says whether it is within the limit.
-    With ``count_refused`` an event beyond the limit counts too, so a sender is refused
-    until its own rate falls below the limit, not merely until old events expire.
+    An event beyond the limit counts too, so a sender is refused until its own rate falls
+    below the limit, not merely until old events expire.
 
     >>> rate = SlidingWindow(limit=2, window=1.0)
     >>> [rate.hit(t) for t in (0.0, 0.1, 0.2, 1.05, 1.2)]
-    [True, True, False, True, False]
+    [True, True, False, False, True]
     """
 
-    def __init__(self, *, limit: int, window: float, count_refused: bool = True) -> None:
+    def __init__(self, *, limit: int, window: float) -> None:
         self.limit = limit
         self.window = window
-        self.count_refused = count_refused
         self._times: deque[float] = deque(maxlen=limit)
 
     def hit(self, now: float) -> bool:
         """Record an event at ``now``; True if it is within the limit."""
         full = len(self._times) == self.limit and now - self._times[0] < self.window
-        if not full or self.count_refused:
-            self._times.append(now)
+        self._times.append(now)
         return not full
+
+
+def chat_flooding(lines: QuerySet[Any], *, speaker: Player, now: datetime.datetime) -> bool:
+    """Whether ``speaker`` already said ``CHAT_LINES`` of ``lines`` (a room's chat lines:
+    a game's, a tournament's; rows with ``user``, ``session_key`` and ``created_at``)
+    within the ``CHAT_WINDOW`` before ``now``: its next line there is refused
+    (``rate_limited``). An account counts by its account (from any browser), a guest by
+    its session; every visitor with neither counts as one. Counted in the database, so
+    every socket of the speaker, on every process, counts together; the caller holds the
+    room's lock, so two lines at once are counted one after the other."""
+    if speaker.user_id is not None:
+        said = lines.filter(user_id=speaker.user_id)
+    else:
+        said = lines.filter(user=None, session_key=speaker.session_key or "")
+    return said.filter(created_at__gt=now - CHAT_WINDOW).count() >= CHAT_LINES
+
+
+def chat_limit_message() -> str:
+    """The words of a chat line refused by ``chat_flooding``."""
+    return gettext("at most %(chat_messages)s chat messages within %(chat_window)s s") % {
+        "chat_messages": CHAT_LINES,
+        "chat_window": format(CHAT_WINDOW.total_seconds(), "g"),
+    }
 
 
 def _session(group: str, request: HttpRequest) -> str:
@@ -117,14 +150,26 @@ def _usages(
 
 def refusal(request: HttpRequest, group: str, per_session: str, per_ip: str) -> HttpResponse | None:
     """Count this ``POST`` against ``group``'s limits: None within them, else the 429 to
-    answer (with ``Retry-After``: seconds until the window that is full ends)."""
+    answer (with ``Retry-After``: seconds until the window that is full ends): the site's
+    page, or ``{"error": "rate_limited", "message"}`` for a token's request (or one asking
+    for JSON)."""
     full = [
         usage for usage in _usages(request, group, per_session, per_ip) if usage["should_limit"]
     ]
     if not full:
         return None
     retry_after = max(1, *(int(usage["time_left"]) for usage in full))
-    response = render(request, "429.html", {"retry_after": retry_after, "group": group}, status=429)
+    response: HttpResponse
+    if api.wants_json(request):
+        message = ngettext(
+            "too many requests: try again in %(seconds)d second",
+            "too many requests: try again in %(seconds)d seconds",
+            retry_after,
+        ) % {"seconds": retry_after}
+        response = api.error_json("rate_limited", message, status=429)
+    else:
+        context = {"retry_after": retry_after, "group": group}
+        response = render(request, "429.html", context, status=429)
     response["Retry-After"] = str(retry_after)
     return response
 

@@ -90,6 +90,12 @@ class Delivery(models.Model):
                 name="delivery_due",
                 condition=models.Q(status="pending"),
             ),
+            # The hourly cap of e-mails counts those sent in the last hour.
+            models.Index(
+                fields=["sent_at"],
+                name="delivery_email_sent",
+                condition=models.Q(channel="email", status="sent"),
+            ),
         )
 
     def __str__(self) -> str:

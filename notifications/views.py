@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.api import token_route
 from accounts.selectors import unverified_email
 from notifications import channels, keys, services
 from notifications.models import Kind
@@ -30,6 +31,7 @@ def _json_login_required(request: HttpRequest) -> JsonResponse | None:
     return JsonResponse({"error": "login_required", "message": gettext("log in first")}, status=401)
 
 
+@token_route
 @require_GET
 def notifications_json(request: HttpRequest) -> JsonResponse:
     """`GET /notifications.json` (logged in; else 401): ``{"unread": n,
@@ -40,6 +42,7 @@ def notifications_json(request: HttpRequest) -> JsonResponse:
     return JsonResponse(services.latest(user_id=request.user.pk))
 
 
+@token_route
 @require_POST
 def mark_read(request: HttpRequest) -> HttpResponse:
     """`POST /notifications/read/` with ``ids`` (repeated or comma-separated) or

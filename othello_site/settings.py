@@ -20,8 +20,9 @@ Environment variables:
     SECURE_HSTS_SECONDS  Strict-Transport-Security max-age (default 31536000 with
                      SECURE_COOKIES, else 0: no header)
     SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD  on/off, the header's two flags
-    RATE_LIMITS      off: no limit at all (games.limits, and the accounts' log-in, sign-up and
-                     e-mail limits; load benchmarks from one address)
+    RATE_LIMITS      off: no limit per session, address or socket (games.limits, and the
+                     accounts' log-in, sign-up and e-mail limits; load benchmarks from one
+                     address); the caps per account and the chat's stay
     ABANDON_SECONDS  how long a player must be offline before the opponent may claim the
                      game (default 60)
     FIRST_MOVE_SECONDS  how long a side has for its first move in a clocked game before

@@ -46,8 +46,10 @@ urlpatterns = [
 ]
 
 # A bad request says why, in the site's look (403, 404 and 500: Django's own handlers
-# render templates/403.html, 404.html and 500.html).
+# render templates/403.html, 404.html and 500.html); both answer JSON to a request
+# answered in JSON (othello_site.errors).
 handler400 = "othello_site.errors.bad_request"
 # A limit of the account pages (django-allauth's: sign-up, the password reset link) in the
 # site's look; allauth looks for it here.
 handler429 = "othello_site.errors.too_many_requests"
+handler404 = "othello_site.errors.not_found"

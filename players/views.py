@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts import selectors as accounts
 from accounts import services as relations
+from accounts.api import token_route
 from games.models import Game
 from players import glicko2, graph, selectors
 from players.templatetags.players import category_name
@@ -85,6 +86,7 @@ def _graph(history: selectors.History | None, label: str) -> str:
     )
 
 
+@token_route
 @require_GET
 def profile_json(request: HttpRequest, username: str) -> JsonResponse:
     """`GET /players/<username>.json`; 404 for an unknown name."""
@@ -93,6 +95,7 @@ def profile_json(request: HttpRequest, username: str) -> JsonResponse:
     return JsonResponse(selectors.profile_json(user, viewer=request.user))
 
 
+@token_route
 @require_GET
 def search_json(request: HttpRequest) -> JsonResponse:
     """`GET /players/search.json?q=PREFIX`: `{"players": [{"username", "bot"}]}`, up to
@@ -156,6 +159,7 @@ def top(request: HttpRequest) -> HttpResponse:
     return render(request, "players/top.html", context)
 
 
+@token_route
 @require_GET
 def top_json(request: HttpRequest) -> JsonResponse:
     """`GET /players/top.json?category=C`: the best 100 non-provisional, best first."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+import math
 import random
 import threading
 from collections.abc import Iterator
@@ -31,8 +32,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 import broadcast
+from accounts import services as account_services
 from accounts.players import Player
 from games import services as games
 from games.models import Game
@@ -53,9 +56,16 @@ LOOP_LOCK_KEY = 0x70A12E
 _local_loop = threading.Lock()
 
 
+DAILY_LIMIT = 5
+"""How many tournaments one account may create within any day."""
+UNFINISHED_LIMIT = 3
+"""How many of an account's tournaments may be upcoming or running at once."""
+DAY = datetime.timedelta(days=1)
+
+
 class TournamentError(Exception):
-    """A request refused: ``code`` (``bad_request``, ``not_found``), the ``field`` at
-    fault when there is one, and a message for a person."""
+    """A request refused: ``code`` (``bad_request``, ``not_found``, ``rate_limited``), the
+    ``field`` at fault when there is one, and a message for a person."""
 
     def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
@@ -85,8 +95,12 @@ def create(
 ) -> Tournament:
     """A new tournament, upcoming, created by the account ``user_id`` (the form,
     ``tournaments.forms``, has checked every field). An arena ends ``duration`` minutes
-    after it starts."""
+    after it starts. Raises TournamentError: bad_request (a start in the past),
+    rate_limited (the account created ``DAILY_LIMIT`` within the day before ``now``, or
+    ``UNFINISHED_LIMIT`` of its tournaments are not yet finished)."""
     now = now or timezone.now()
+    account_services.hold(user_id)
+    _refuse_past_the_caps(user_id, now)
     if starts_at < now - datetime.timedelta(minutes=1):
         raise TournamentError("bad_request", _("The start is in the past."), field="starts_at")
     ends_at = None
@@ -108,6 +122,40 @@ def create(
         created_by_id=user_id,
         created_at=now,
     )
+
+
+def _refuse_past_the_caps(user_id: int, now: datetime.datetime) -> None:
+    """Raise TournamentError("rate_limited") when the account may create no tournament
+    now: ``DAILY_LIMIT`` created within the day before ``now`` (every one counts, finished
+    or not), or ``UNFINISHED_LIMIT`` of its own still upcoming or running."""
+    made = Tournament.objects.filter(created_by_id=user_id)
+    unfinished = made.exclude(status=Tournament.Status.FINISHED).count()
+    if unfinished >= UNFINISHED_LIMIT:
+        raise TournamentError(
+            "rate_limited",
+            _(
+                "You may have at most %(n)d tournaments not yet finished: create the next"
+                " one once one of yours has ended."
+            )
+            % {"n": UNFINISHED_LIMIT},
+        )
+    today = list(
+        made.filter(created_at__gt=now - DAY)
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+    )
+    if len(today) >= DAILY_LIMIT:
+        frees_at = today[-DAILY_LIMIT] + DAY
+        hours = max(1, math.ceil((frees_at - now).total_seconds() / 3600))
+        raise TournamentError(
+            "rate_limited",
+            ngettext(
+                "You may create at most %(n)d tournaments a day: the next one in %(hours)d hour.",
+                "You may create at most %(n)d tournaments a day: the next one in %(hours)d hours.",
+                hours,
+            )
+            % {"n": DAILY_LIMIT, "hours": hours},
+        )
 
 
 def _locked(tournament_id: int) -> Tournament:

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.api import token_route
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of
 from games import limits
@@ -61,8 +62,9 @@ def _form_context(form: NewTournamentForm) -> dict[str, Any]:
 def new(request: HttpRequest) -> HttpResponse:
     """`POST /tournaments/new/` (logged in): 302 to the new tournament's page, or 400:
     the form again with the reason beside the field at fault (its name in the page's
-    ``data-error-field``). A form's token makes a resent form answer the first redirect
-    (accounts.once). `GET` shows the form."""
+    ``data-error-field``); 429, the form again saying why, past the account's caps. A
+    form's token makes a resent form answer the first redirect (accounts.once). `GET`
+    shows the form."""
     if request.method == "GET":
         return render(
             request, "tournaments/new.html", _form_context(NewTournamentForm(initial=_initial()))
@@ -80,13 +82,14 @@ def new(request: HttpRequest) -> HttpResponse:
     except (TournamentError, TokenError) as error:
         field = error.field if isinstance(error, TournamentError) else FORM_TOKEN
         form.add_error(field, error.message if isinstance(error, TournamentError) else str(error))
-        return _refused(request, form)
+        limited = isinstance(error, TournamentError) and error.code == "rate_limited"
+        return _refused(request, form, status=429 if limited else 400)
     return redirect("tournament", tournament_id=int(tournament_id))
 
 
-def _refused(request: HttpRequest, form: NewTournamentForm) -> HttpResponse:
+def _refused(request: HttpRequest, form: NewTournamentForm, *, status: int = 400) -> HttpResponse:
     context = {**_form_context(form), "error_fields": list(form.errors)}
-    return render(request, "tournaments/new.html", context, status=400)
+    return render(request, "tournaments/new.html", context, status=status)
 
 
 @require_GET
@@ -115,6 +118,7 @@ def _rounds(pairings: list[dict[str, Any]]) -> list[tuple[int, list[dict[str, An
     return sorted(by_round.items(), reverse=True)
 
 
+@token_route
 @require_GET
 def tournament_json(request: HttpRequest, tournament_id: int) -> JsonResponse:
     """`GET /tournaments/<id>.json`: T."""

@@ -25,7 +25,7 @@ from django.utils.translation import gettext
 
 from accounts import selectors as accounts
 from accounts.players import Player, spoken_name
-from games import limits, selectors, services
+from games import selectors, services
 from games.realtime import events
 from games.realtime.sockets import (
     CLOSE_TRY_AGAIN_LATER,
@@ -52,9 +52,6 @@ MESSAGE_TYPES = (
     "undo_decline",
     "rematch",
 )
-# The chat's own limit (DESIGN.md, "Table talk"): 5 messages a socket within 10 s.
-CHAT_MESSAGES = 5
-CHAT_WINDOW = 10.0
 BLOCKS_READ_EVERY = 10.0
 """Seconds a socket trusts its reader's blocks before reading them again (a block made
 during a game hides the blocked account's lines within this)."""
@@ -108,9 +105,6 @@ class GameConsumer(DirectDispatchConsumer):
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
         self.player = Player.of(self.scope.get("session"), self.scope.get("user"))
-        self.chat_rate = limits.SlidingWindow(
-            limit=CHAT_MESSAGES, window=CHAT_WINDOW, count_refused=False
-        )
         # Accepted first: a close code only reaches a client whose handshake succeeded.
         await self.accept()
         try:
@@ -158,12 +152,6 @@ class GameConsumer(DirectDispatchConsumer):
             if message["type"] == "sync":
                 await self.send_json({"type": "state", "game": await self._state()})
                 return
-            if message["type"] == "chat" and not self.chat_rate.hit(time.monotonic()):
-                raise GameError(
-                    "rate_limited",
-                    gettext("at most %(chat_messages)s chat messages within %(chat_window)s s")
-                    % {"chat_messages": CHAT_MESSAGES, "chat_window": format(CHAT_WINDOW, "g")},
-                )
             more = self.more_messages.get(message["type"])
             if more is not None:
                 await database(more, player=self.player, game_id=self.game_id)

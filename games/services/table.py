@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.players import Player
-from games import rules
+from games import limits, rules
 from games.models import ChatMessage, Color, Game, Move
 from games.realtime import events
 from games.rules.clock import SideClock
@@ -53,8 +53,13 @@ UNDOABLE = (Move.Action.PLACE, Move.Action.PASS)
 @transaction.atomic
 def say(*, player: Player, game_id: str, name: str, text: Any) -> ChatMessage:
     """``text`` (trimmed, 1 to 300 characters) said in the game's chat by ``player``,
-    named ``name`` (a player: the seat's name), stored and broadcast. Raises GameError
-    ("bad_request") for an unknown game or a text that is not 1 to 300 characters."""
+    named ``name`` (a player: the seat's name), stored and broadcast. Raises GameError:
+    rate_limited (``player`` said ``limits.CHAT_LINES`` in this game within the last
+    ``limits.CHAT_WINDOW``, from whatever sockets), bad_request (an unknown game, a text
+    that is not 1 to 300 characters)."""
+    game = locked(game_id)
+    if limits.chat_flooding(game.chat.all(), speaker=player, now=timezone.now()):
+        raise GameError("rate_limited", limits.chat_limit_message())
     if not isinstance(text, str) or not text.strip():
         raise GameError("bad_request", gettext("text must be 1 to 300 characters"))
     text = text.strip()
@@ -63,7 +68,6 @@ def say(*, player: Player, game_id: str, name: str, text: Any) -> ChatMessage:
             "bad_request",
             gettext("text must be 1 to %(chat_max)s characters") % {"chat_max": CHAT_MAX},
         )
-    game = locked(game_id)
     color = color_of(game, player) or ""
     if color:
         name = getattr(game, f"{color}_name") or name

@@ -20,12 +20,14 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.api import token_route
 from games import limits, services
 from games.models import Analysis
 from games.services import GameError, NotFinished
 from games.workers import engines
 
 
+@token_route
 @require_POST
 @limits.limit_posts(
     "analysis", per_session=limits.ANALYSIS_PER_SESSION, per_ip=limits.ANALYSIS_PER_IP
@@ -42,6 +44,7 @@ def request_analysis(request: HttpRequest, game_id: str) -> JsonResponse:
     return JsonResponse({"status": analysis.status}, status=status)
 
 
+@token_route
 @require_GET
 def analysis_json(request: HttpRequest, game_id: str) -> JsonResponse:
     """`GET /games/<id>/analysis.json`: the review so far, one entry per position."""
@@ -51,6 +54,7 @@ def analysis_json(request: HttpRequest, game_id: str) -> JsonResponse:
     return JsonResponse(found)
 
 
+@token_route
 @require_POST
 @limits.limit_posts("explore", per_session=limits.EXPLORE_PER_SESSION, per_ip=limits.EXPLORE_PER_IP)
 async def explore_json(request: HttpRequest, game_id: str) -> JsonResponse:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import api
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of, remember_name, remembered_name, seat_name
 from games import limits, selectors, services
@@ -29,17 +30,21 @@ def _game(game_id: str) -> Game:
     return get_object_or_404(Game, public_id=game_id)
 
 
+@api.token_route
 @require_POST
 @limits.limit_posts("join")
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
     """`POST /games/<id>/join/`: take the free seat; a full game is watched. 302 to it.
 
     A name over the limit, or a guest at a rated game: 400, the game page with the
-    reason, nothing stored.
+    reason (a token's request, or one asking for JSON: ``{"error", "message", "field"}``),
+    nothing stored.
     """
     game = _game(game_id)
     form = JoinForm(request.POST)
     if not form.is_valid():
+        if api.wants_json(request):
+            return api.form_error_json(form)
         return _render_game(request, game, join_form=form, status=400)
     player = player_of(request, create_session=True)
     name = seat_name(request, form.cleaned_data["name"])
@@ -53,9 +58,13 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     try:
         once(form.cleaned_data["form_token"], player=player, work=take_the_seat)
     except GameError as error:  # a guest at a rated game, or under an account's name
+        if api.wants_json(request):
+            return api.error_json(error.code, error.message, field=error.field)
         form.add_error(error.field, error.message)
         return _render_game(request, game, join_form=form, status=400)
     except TokenError as error:
+        if api.wants_json(request):
+            return api.error_json("bad_request", str(error), field=FORM_TOKEN)
         form.add_error(FORM_TOKEN, str(error))
         return _render_game(request, game, join_form=form, status=400)
     remember_name(request, name)
@@ -64,16 +73,20 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     return redirect("games:game", game_id=game.public_id)
 
 
+@api.token_route
 @require_POST
 def abort(request: HttpRequest, game_id: str) -> HttpResponse:
     """`POST /games/<id>/abort/`: the creator calls off a game nobody joined; 302 home.
 
-    Anyone else, or a game that has started or ended: 400 with the reason, nothing changed.
+    Anyone else, or a game that has started or ended: 400 with the reason (a token's
+    request, or one asking for JSON: ``{"error", "message"}``), nothing changed.
     """
     game = _game(game_id)
     try:
         services.abort(player=player_of(request), game_id=game.public_id)
     except GameError as error:
+        if api.wants_json(request):
+            return api.error_json(error.code, error.message, field=error.field)
         raise BadRequest(error.message) from None  # the site's 400 page, saying why
     messages.success(request, gettext("The game was called off."))
     return redirect("home")
@@ -107,6 +120,7 @@ def _render_game(
     return render(request, "games/game.html", context, status=status)
 
 
+@api.token_route
 @require_GET
 def state_json(request: HttpRequest, game_id: str) -> JsonResponse:
     """`GET /games/<id>/state.json`: the same state object the websocket sends."""

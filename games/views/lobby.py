@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import api
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of, remember_name, remembered_name, seat_name
 from games import limits, selectors, services
@@ -22,14 +23,18 @@ from games.forms import NewGameForm, form_context
 from games.services import GameError
 
 
+@api.token_route
 @require_POST
 @limits.limit_posts("create")
 def new_game(request: HttpRequest) -> HttpResponse:
     """`POST /games/new/`: 302 to the new game with the creator seated, or 400: the form
-    alone (``games/new_game.html``) with the reasons beside its fields (429 beyond the
+    alone (``games/new_game.html``) with the reasons beside its fields, or for a token's
+    request (or one asking for JSON) ``{"error", "message", "field"}`` (429 beyond the
     limits of `games.limits`)."""
     form = NewGameForm(request.POST)
     if not form.is_valid():
+        if api.wants_json(request):
+            return api.form_error_json(form)
         return _render_new_game(request, form, status=400)
     player = player_of(request, create_session=True)
     name = seat_name(request, form.cleaned_data["name"])
@@ -42,6 +47,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
             ),
         )
     except (GameError, TokenError) as error:
+        if api.wants_json(request):
+            code = error.code if isinstance(error, GameError) else "bad_request"
+            return api.error_json(code, _message(error), field=_field(error))
         form.add_error(_field(error), _message(error))
         return _render_new_game(request, form, status=400)
     remember_name(request, name)

@@ -31,6 +31,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
+from accounts.api import token_route
 from accounts.players import Player
 from accounts.selectors import blocked_ids
 from games import limits, records, selectors, services
@@ -92,6 +93,7 @@ def _at_requested_ply(view: BoardView) -> Callable[[HttpRequest, str], HttpRespo
     return with_board
 
 
+@token_route
 @require_GET
 @_at_requested_ply
 def board_picture(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResponse:
@@ -207,6 +209,7 @@ def _has_transcript(game: Game) -> bool:
     return game.kind == Game.Kind.OTHELLO and game.size == TRANSCRIPT_SIZE and game.start is None
 
 
+@token_route
 @require_GET
 def sgf(request: HttpRequest, game_id: str) -> HttpResponse:
     """``GET /games/<id>/sgf``: the record as an SGF file (``?format=transcript``: see below)."""
@@ -231,6 +234,7 @@ def sgf(request: HttpRequest, game_id: str) -> HttpResponse:
     return response
 
 
+@token_route
 @require_GET
 def transcript(request: HttpRequest, game_id: str) -> HttpResponse:
     """``GET /games/<id>/transcript``: an 8x8 Othello game from the standard start as

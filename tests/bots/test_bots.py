@@ -75,7 +75,7 @@ def test_a_token_is_shown_once_stored_hashed_and_listed_with_its_last_use() -> N
     assert stored.digest == accounts.digest(token) and token not in stored.digest
     assert stored.prefix == token[:12] and stored.last_used_at is None
     assert token not in client.get("/account/tokens/").content.decode()
-    assert Client().get("/accounts/games/", **bearer(token)).status_code == 200
+    assert Client().get("/notifications.json", **bearer(token)).status_code == 200
     stored.refresh_from_db()
     assert stored.last_used_at is not None
     assert "<td>never</td>" not in client.get("/account/tokens/").content.decode()
@@ -92,14 +92,14 @@ def test_a_token_acts_on_http_without_csrf_and_a_revoked_or_unknown_one_is_401()
     assert made.status_code == 302
     game = Game.objects.get()
     assert game.black_user.username == "ann" and game.black_name == "ann"
-    assert api.get("/", **bearer(token + "x")).status_code == 401
-    assert api.get("/", **bearer("nonsense")).status_code == 401
-    assert api.get("/", **bearer("")).status_code == 401
+    assert api.get("/notifications.json", **bearer(token + "x")).status_code == 401
+    assert api.get("/notifications.json", **bearer("nonsense")).status_code == 401
+    assert api.get("/notifications.json", **bearer("")).status_code == 401
     stored = ApiToken.objects.get()
     assert (
         client.post("/account/tokens/", {"action": "revoke", "token": stored.pk}).status_code == 302
     )
-    response = api.get("/", **bearer(token))
+    response = api.get("/notifications.json", **bearer(token))
     assert response.status_code == 401 and response["WWW-Authenticate"].startswith("Bearer")
 
 

@@ -10,13 +10,21 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core import mail
 from django.test import Client
 
 from accounts import services as relations
+from accounts.players import Player
+from bots import services as bots
 from challenges import services
 from challenges.models import Challenge
+from games import services as games
 from games.models import Game
+from games.services import GameError
+from notifications import channels, outbox
 from notifications.models import Kind, Notification
+from tests.bots.test_bots import make_bot, online
+from tests.conftest import FrozenClock
 from tests.support.helpers import verified_account
 
 pytestmark = pytest.mark.django_db
@@ -203,3 +211,84 @@ def test_a_challenge_called_off_by_its_challenger_frees_its_place_and_says_nothi
     state = alice.get(f"/games/{game.public_id}/state.json").json()
     assert state["challenge"]["message"] is None
     assert state["aborted"]["reason"] == "called_off"
+
+
+# The hourly cap
+
+
+def test_challenge_then_call_off_is_capped_at_20_an_hour_and_so_are_the_mails(
+    frozen_clock: FrozenClock, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The flood of the issue: challenge, call off, again. Neither the open challenges'
+    limit (each is called off) nor the per-session limit (three browsers) holds it: the
+    hourly cap does, and the challenged account gets at most 20 mails."""
+    person("bob", email="bob@example.org")
+    alice = User.objects.create_user("alice", password="pw-12345678")
+    browsers = [Client() for _ in range(3)]
+    for browser in browsers:
+        browser.force_login(alice)
+    codes = []
+    for number in range(services.HOURLY_LIMIT + 1):
+        browser = browsers[number % len(browsers)]
+        with django_capture_on_commit_callbacks(execute=True):
+            made = challenge(browser)
+        codes.append(made.status_code)
+        if made.status_code == 302:
+            assert browser.post(f"{made.url}abort/").status_code == 302
+        frozen_clock.advance(60)
+
+    assert codes == [302] * services.HOURLY_LIMIT + [429]
+    refused = challenge(browsers[0])
+    assert refused.status_code == 429
+    assert b"at most 20 challenges to people an hour" in refused.content
+    assert Challenge.objects.count() == services.HOURLY_LIMIT
+    while outbox.deliver(process="test", send=channels.send):
+        pass
+    assert len([m for m in mail.outbox if m.to == ["bob@example.org"]]) == services.HOURLY_LIMIT
+
+
+def challenge_as(challenger: User, target: str = "bob") -> Game:
+    """``challenger`` challenges ``target`` through the service (no HTTP limit)."""
+    return services.challenge(
+        player=Player(user_id=challenger.pk, username=challenger.username),
+        username=target,
+        name=challenger.username,
+        rated=False,
+        options={"kind": "othello", "size": 8, "color": "black"},
+    )
+
+
+def test_the_hourly_cap_answers_a_token_in_json_and_frees_a_place_an_hour_later(
+    frozen_clock: FrozenClock,
+) -> None:
+    person("bob")
+    alice = User.objects.create_user("alice")
+    token = bots.create_token(user=alice, name="script")[1]
+    for _ in range(services.HOURLY_LIMIT):
+        game = challenge_as(alice)
+        games.abort(player=Player(user_id=alice.pk), game_id=game.public_id)
+        frozen_clock.advance(30)
+
+    refused = Client().post("/players/bob/challenge/", FIELDS, HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert refused.status_code == 429
+    assert refused.json()["error"] == "rate_limited"
+    # The first one was made 20 x 30 s ago: it leaves the hour 50 minutes from now.
+    frozen_clock.advance(50 * 60 - 1)
+    with pytest.raises(GameError, match="rate_limited"):
+        challenge_as(alice)
+    frozen_clock.advance(1)
+    made = Client().post("/players/bob/challenge/", FIELDS, HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert made.status_code == 302
+
+
+def test_challenges_to_bots_are_not_counted_by_the_hourly_cap(frozen_clock: FrozenClock) -> None:
+    person("bob")
+    alice = User.objects.create_user("alice")
+    make_bot("robo")
+    online("robo")
+    for _ in range(services.HOURLY_LIMIT):
+        games.abort(player=Player(user_id=alice.pk), game_id=challenge_as(alice).public_id)
+    with pytest.raises(GameError, match="rate_limited"):
+        challenge_as(alice)
+
+    assert challenge_as(alice, "robo").reserved_for.username == "robo"

@@ -9,6 +9,7 @@ tests/site/test_websocket_flow.py.
 from __future__ import annotations
 
 import asyncio
+import doctest
 import urllib.error
 from types import SimpleNamespace
 from typing import Any
@@ -18,6 +19,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 
+from games import limits
 from games.limits import SlidingWindow
 from games.models import Game
 from tests.conftest import Servers
@@ -46,17 +48,8 @@ def test_two_events_a_second(times: list[float], allowed: list[bool]) -> None:
     assert [window.hit(now) for now in times] == allowed
 
 
-def test_without_counting_refused_events_the_oldest_accepted_one_decides() -> None:
-    window = SlidingWindow(limit=2, window=10.0, count_refused=False)
-
-    assert [window.hit(now) for now in (0, 1, 2, 3, 10.5, 11.5)] == [
-        True,
-        True,
-        False,
-        False,
-        True,
-        True,
-    ]
+def test_the_doctests_hold() -> None:
+    assert doctest.testmod(limits).failed == 0
 
 
 # Over HTTP

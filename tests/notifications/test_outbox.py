@@ -5,6 +5,7 @@ backends and a real SMTP server; a push service's "gone" ends the subscription."
 from __future__ import annotations
 
 import datetime
+import doctest
 import socket
 from collections.abc import Iterator
 from email import message_from_bytes
@@ -17,8 +18,9 @@ from django.core import mail
 from django.test import Client
 
 from notifications import channels, outbox, services
-from notifications.models import Delivery, Kind, Preference, PushSubscription
+from notifications.models import Delivery, Kind, Notification, Preference, PushSubscription
 from tests.conftest import FrozenClock
+from tests.support.concurrency import at_once
 from tests.support.helpers import verified_account
 
 pytestmark = pytest.mark.django_db
@@ -114,6 +116,101 @@ def test_a_delivery_failing_for_a_day_is_given_up_and_marked_so(
     assert given_up.next_try_at - given_up.created_at > outbox.GIVE_UP_AFTER
     assert 20 < given_up.attempts < 40
     assert outbox.deliver(process="a", send=never_fails) == 0
+
+
+def test_the_doctests_hold() -> None:
+    assert doctest.testmod(outbox).failed == 0
+
+
+def test_a_delivery_that_waited_long_is_not_given_up_at_its_first_failure(
+    frozen_clock: FrozenClock,
+) -> None:
+    """The day is one of failed tries: the time a delivery waited before its first try
+    (for the hourly cap of e-mails, or a server down) is not counted."""
+    delivery = challenge_for()
+    frozen_clock.advance(2 * 24 * 3600)
+
+    def fails(delivery: Delivery) -> None:
+        raise OSError("no route to host")
+
+    outbox.deliver(process="a", send=fails)
+
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts) == ("pending", 1)
+
+
+# The hourly cap of e-mails
+
+
+def test_an_account_gets_20_notification_emails_an_hour_and_the_rest_later(
+    frozen_clock: FrozenClock,
+) -> None:
+    ann = verified_account("ann", email="ann@example.org")
+    bob = verified_account("bob", email="bob@example.org")
+    PushSubscription.objects.create(
+        user=ann, endpoint="https://push.example/1", p256dh="k", auth="a"
+    )
+    pushed: list[int] = []
+
+    def send(delivery: Delivery) -> None:
+        if delivery.channel == Delivery.Channel.PUSH:
+            pushed.append(delivery.pk)
+        else:
+            channels.send(delivery)
+
+    def drain() -> None:
+        while outbox.deliver(process="a", send=send):
+            pass
+
+    def mails_to(user: User) -> int:
+        return sum(message.to == [user.email] for message in mail.outbox)
+
+    start = frozen_clock.now
+    for number in range(25):  # one a second, each sent at once while the hour allows
+        services.notify(
+            user_id=ann.pk, kind=Kind.CHALLENGE, text=f"Challenge {number}", url=f"/g{number}/"
+        )
+        drain()
+        frozen_clock.advance(1)
+
+    assert mails_to(ann) == outbox.EMAILS_AN_HOUR == 20
+    assert len(pushed) == 25  # pushes are not held back
+    waiting = Delivery.objects.filter(channel="email", status="pending")
+    assert waiting.count() == 5
+    # They wait until the first of the hour's 20 leaves the hour, kept whole.
+    assert {row.next_try_at for row in waiting} == {start + datetime.timedelta(hours=1)}
+    assert {row.attempts for row in waiting} == {0}
+    assert Notification.objects.filter(user=ann).count() == 25
+    # Another account is not held back by ann's cap.
+    services.notify(user_id=bob.pk, kind=Kind.CHALLENGE, text="For bob", url="/b/")
+    drain()
+    assert mails_to(bob) == 1
+
+    frozen_clock.now = start + datetime.timedelta(seconds=3599)
+    drain()
+    assert mails_to(ann) == 20
+    for second in range(5):  # each second one of the first 20 leaves the hour
+        frozen_clock.advance(1)
+        drain()
+        assert mails_to(ann) == 21 + second
+    assert not Delivery.objects.exclude(status="sent").exists()  # none lost, none given up
+    assert sorted(message.subject for message in mail.outbox if message.to == [ann.email]) == (
+        sorted(f"Othello & Go: Challenge {number}" for number in range(25))
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_processes_claiming_at_once_send_an_account_20_an_hour_between_them() -> None:
+    ann = verified_account("ann", email="ann@example.org")
+    for number in range(25):
+        services.notify(user_id=ann.pk, kind=Kind.CHALLENGE, text=f"{number}", url="/g/")
+
+    claimed = at_once(
+        lambda: outbox.claim(process="a", limit=13), lambda: outbox.claim(process="b", limit=13)
+    )
+
+    assert sum(len(ids) for ids in claimed) == outbox.EMAILS_AN_HOUR
+    assert Delivery.objects.filter(leased_until=None).count() == 5
 
 
 def test_a_push_service_that_says_gone_ends_the_subscription() -> None:

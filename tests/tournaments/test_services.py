@@ -14,6 +14,7 @@ from django.db import transaction
 from accounts.players import Player
 from games import selectors as game_selectors
 from games.models import Game
+from games.rules.clock import TimeControl
 from games.services import GameError
 from notifications.models import Notification
 from players.models import RatingChange
@@ -70,6 +71,48 @@ def test_only_an_arena_pauses() -> None:
     [ann] = joined(found, "ann")
     with pytest.raises(TournamentError):
         services.pause(user_id=ann.pk, tournament_id=found.pk)
+
+
+def test_an_account_creates_5_tournaments_a_day_at_most_3_not_yet_finished() -> None:
+    day = datetime.timedelta(days=1)
+    clock = START - day
+
+    def create(name: str) -> Tournament:
+        return tournament(name=name, now=clock)
+
+    def finished(*found: Tournament) -> None:
+        Tournament.objects.filter(pk__in=[one.pk for one in found]).update(status="finished")
+
+    first, second, third = create("1"), create("2"), create("3")
+    with pytest.raises(TournamentError, match="not yet finished") as refused:
+        create("4")
+    assert refused.value.code == "rate_limited"
+    finished(first, second)
+    create("4"), create("5")
+    finished(third)
+    with pytest.raises(TournamentError, match="5 tournaments a day") as refused:
+        create("6")
+    assert refused.value.code == "rate_limited"
+    assert Tournament.objects.count() == 5
+    clock += day - datetime.timedelta(seconds=1)
+    with pytest.raises(TournamentError, match="rate_limited"):
+        create("6")
+    clock += datetime.timedelta(seconds=1)  # the first one leaves the day
+    assert create("6").name == "6"
+    # Another account counts apart.
+    other = account("other")
+    assert services.create(
+        user_id=other.pk,
+        system="swiss",
+        name="theirs",
+        kind="othello",
+        size=8,
+        time_control=TimeControl.fischer(main_time=180, increment=2),
+        rated=False,
+        starts_at=START,
+        rounds=3,
+        now=clock,
+    )
 
 
 def test_a_start_in_the_past_is_refused_naming_the_field() -> None:

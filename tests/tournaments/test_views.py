@@ -124,6 +124,16 @@ def test_rated_is_a_yes_or_no(sent: str | None, rated: bool) -> None:
     assert Tournament.objects.get().rated is rated
 
 
+def test_past_the_cap_the_form_says_so_with_429() -> None:
+    browser = logged_in("ann")
+    for number in range(3):
+        assert browser.post("/tournaments/new/", form(name=f"T{number}")).status_code == 302
+    refused = browser.post("/tournaments/new/", form(name="T3"))
+    assert refused.status_code == 429
+    assert "at most 3 tournaments not yet finished" in refused.content.decode()
+    assert Tournament.objects.count() == 3
+
+
 def test_creating_needs_an_account() -> None:
     answer = Client().post("/tournaments/new/", form())
     assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/")

@@ -8,6 +8,7 @@ REDIS_URL are set.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,7 +21,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import services
-from games.models import Game, Move
+from games.models import ChatMessage, Game, Move
 from games.rules import Color, GoPosition
 from othello_site.asgi import application
 from tests.games.services.test_scoring import INVADED, INVADERS
@@ -770,6 +771,34 @@ async def test_players_and_spectators_chat_and_the_history_comes_on_connect() ->
     history = await communicator.receive_json_from(timeout=TIMEOUT)
     assert [m["text"] for m in history["messages"]] == ["<script>hi</script>", "gl"]
     await communicator.disconnect()
+
+
+async def test_a_player_with_30_sockets_still_says_at_most_5_lines_in_10_s() -> None:
+    seats = await table()
+    async with contextlib.AsyncExitStack() as stack:
+        sockets = [
+            await stack.enter_async_context(socket(seats.game_id, seats.black)) for _ in range(30)
+        ]
+        white = await stack.enter_async_context(socket(seats.game_id, seats.white))
+        answers = []
+        for number, ws in enumerate(sockets):
+            await ws.send({"type": "chat", "text": f"line {number}"})
+            # Its own line comes back (after what was sent before it), or an error.
+            while (answer := await ws.receive())["type"] != "error":
+                if answer["type"] == "chat" and answer["message"]["text"] == f"line {number}":
+                    break
+            answers.append(answer.get("code", "said"))
+        assert answers == ["said"] * 5 + ["rate_limited"] * 25
+        said = await database_sync_to_async(
+            ChatMessage.objects.filter(game__public_id=seats.game_id).count
+        )()
+        assert said == 5
+        # The opponent has an allowance of its own.
+        await white.send({"type": "chat", "text": "slow down"})
+        while (heard := await white.receive())["type"] != "chat" or heard["message"][
+            "color"
+        ] != "white":
+            assert heard["type"] != "error"
 
 
 async def test_more_than_5_chat_messages_in_10_s_are_rate_limited() -> None:

@@ -3,9 +3,11 @@ messages."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 
 from accounts.players import Player
 from games import records, selectors, services
@@ -15,6 +17,7 @@ from games.rules.clock import TimeControl
 from games.rules.sgf import export_sgf
 from games.services import GameError
 from tests.conftest import FrozenClock
+from tests.support.concurrency import at_once
 from tests.support.helpers import Events, reload
 
 pytestmark = pytest.mark.django_db
@@ -49,6 +52,7 @@ def test_players_and_spectators_chat_and_the_history_keeps_the_last_100(
     spectator: Player,
     broadcasts: Events,
     django_capture_on_commit_callbacks: Any,
+    frozen_clock: FrozenClock,
 ) -> None:
     game = start(black, white)
     with django_capture_on_commit_callbacks(execute=True):
@@ -63,6 +67,7 @@ def test_players_and_spectators_chat_and_the_history_keeps_the_last_100(
     assert (message["message"]["name"], message["message"]["color"]) == ("Cy", None)
 
     for number in range(105):
+        frozen_clock.advance(2)  # within the chat's limit
         services.say(player=white, game_id=game.public_id, name="", text=f"{number}")
     history = services.chat_history(game.public_id)
     assert len(history) == 100
@@ -76,6 +81,64 @@ def test_a_chat_text_must_be_1_to_300_characters(black: Player, text: Any) -> No
         "bad_request"
     )
     assert ChatMessage.objects.count() == 0
+
+
+def test_a_speaker_says_at_most_5_lines_in_10_s_in_a_game(
+    black: Player, white: Player, frozen_clock: FrozenClock
+) -> None:
+    """Counted by speaker and game in the database, whatever socket or process says it: an
+    account by its account (from any browser), a guest by its session."""
+    game = start(black, white)
+    other = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+
+    def say(player: Player, text: Any = "hi", game_id: str = game.public_id) -> str:
+        try:
+            services.say(player=player, game_id=game_id, name="", text=text)
+        except GameError as error:
+            return error.code
+        return "said"
+
+    began = frozen_clock.now
+    for _ in range(5):  # one a second
+        assert say(black) == "said"
+        frozen_clock.advance(1)
+    assert say(black) == "rate_limited"
+    assert say(black, "") == "rate_limited"  # the limit is answered first
+    assert say(white) == "said"  # each speaker counts apart
+    assert say(black, game_id=other.public_id) == "said"  # and each game
+    frozen_clock.now = began + datetime.timedelta(seconds=9.9)
+    assert say(black) == "rate_limited"
+    frozen_clock.now = began + datetime.timedelta(seconds=10)  # the first line is 10 s old
+    assert say(black) == "said"
+    assert say(black) == "rate_limited"
+    assert ChatMessage.objects.filter(game=game, color="black").count() == 6
+
+    account = Player(session_key="one-browser", user_id=User.objects.create_user("carol").pk)
+    for _ in range(5):
+        assert say(account) == "said"
+    assert say(Player(session_key="another-browser", user_id=account.user_id)) == "rate_limited"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_processes_saying_at_once_store_5_lines_between_them(black: Player) -> None:
+    """Two connections (two daphne processes) say a player's lines at the same moment: the
+    game's lock makes them count one after the other."""
+    game = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+
+    def say_five() -> list[str]:
+        said = []
+        for number in range(5):
+            try:
+                services.say(player=black, game_id=game.public_id, name="", text=f"{number}")
+                said.append("said")
+            except GameError as error:
+                said.append(error.code)
+        return said
+
+    outcomes = at_once(say_five, say_five)
+
+    assert sorted(outcomes[0] + outcomes[1]).count("said") == 5
+    assert ChatMessage.objects.count() == 5
 
 
 # Taking back a move
