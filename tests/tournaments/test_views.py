@@ -4,6 +4,7 @@ standings on the lobby socket, and berserk on the game socket."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -154,10 +155,11 @@ def test_the_json_is_as_pinned() -> None:
         "round",
         "players",
         "pairings",
+        "chat",
     }
     assert data["status"] == "running" and data["round"] == 1 and data["system"] == "swiss"
     player = data["players"][0]
-    assert set(player) == {"username", "rating", "score", "tiebreaks", "rank", "games"}
+    assert set(player) == {"username", "rating", "score", "tiebreaks", "rank", "games", "sheet"}
     assert set(player["tiebreaks"]) == {"buchholz", "sonneborn_berger", "disc_difference"}
     [bye] = [p for p in data["pairings"] if p["game_id"] is None]
     assert bye["white"] is None and bye["result"] == "bye" and bye["round"] == 1
@@ -165,11 +167,18 @@ def test_the_json_is_as_pinned() -> None:
     assert played["game_id"] == game.public_id and played["result"] is None
     games = {p["username"]: p["games"] for p in data["players"]}
     assert games[played["black"]] == [game.public_id]
+    sheets = {p["username"]: p["sheet"] for p in data["players"]}
+    assert sheets[bye["black"]] == [{"round": 1, "opponent": None, "color": None, "result": "bye"}]
+    assert sheets[played["black"]] == [
+        {"round": 1, "opponent": played["white"], "color": "black", "result": None}
+    ]
+    assert data["chat"] == []
     assert Client().get("/tournaments/999.json").status_code == 404
     arena = tournament()
     joined(arena, "dan")
     [row] = Client().get(f"/tournaments/{arena.pk}.json").json()["players"]
     assert row["fire"] is False and row["tiebreaks"] == {} and row["score"] == 0
+    assert row["sheet"] == [] and row["performance"] is None
 
 
 def test_the_page_shows_the_standings_and_the_games() -> None:
@@ -245,3 +254,67 @@ async def test_berserk_on_the_game_socket_halves_the_clock() -> None:
             if heard["type"] == "error":
                 break
         assert heard["code"] == "bad_request"
+
+
+async def heard_of(socket: WebsocketCommunicator, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` on ``socket`` (others passed over)."""
+    for _ in range(10):
+        heard: dict[str, Any] = await socket.receive_json_from(timeout=TIMEOUT)
+        if heard["type"] == kind:
+            return heard
+    raise AssertionError(f"no {kind}")
+
+
+async def test_every_socket_of_a_paired_account_hears_game_ready_within_two_seconds() -> None:
+    def made() -> Tournament:
+        found = tournament("swiss", rounds=1)
+        joined(found, "ann", "bob")
+        account("cid")
+        return found
+
+    found = await database_sync_to_async(made)()
+    async with (
+        socket_of("ann", "/ws/lobby/?bell=1") as bell,
+        socket_of("ann", f"/ws/lobby/?bell=1&tournament={found.pk}") as page,
+        socket_of("cid", "/ws/lobby/?bell=1") as other,
+    ):
+        paired = asyncio.get_running_loop().time()
+        [game] = await database_sync_to_async(services.advance)(tournament_id=found.pk, now=START)
+        for socket in (bell, page):
+            heard = await heard_of(socket, "game_ready")
+            assert heard == {"type": "game_ready", "game": game.public_id, "tournament": found.pk}
+        assert asyncio.get_running_loop().time() - paired < 2
+        assert await other.receive_nothing(timeout=0.3)
+
+
+async def test_the_tournaments_chat_on_its_pages_socket() -> None:
+    def made() -> Tournament:
+        found = tournament("swiss")
+        joined(found, "ann")
+        account("stranger")
+        return found
+
+    found = await database_sync_to_async(made)()
+    path = f"/ws/lobby/?bell=1&tournament={found.pk}"
+    async with socket_of("ann", path) as ann, socket_of("stranger", path) as stranger:
+        await ann.send_json_to({"type": "chat", "text": "hello all"})
+        for socket in (ann, stranger):
+            said = await heard_of(socket, "chat")
+            assert (said["username"], said["text"]) == ("ann", "hello all")
+        await stranger.send_json_to({"type": "chat", "text": "let me in"})
+        refused = await heard_of(stranger, "error")
+        assert refused["code"] == "not_a_player"
+        await ann.send_json_to({"type": "chat", "text": "x" * 301})
+        assert (await heard_of(ann, "error"))["field"] == "text"
+        # The game chat's limit: 5 lines within 10 s (the one too long above counts).
+        for n in range(3):
+            await ann.send_json_to({"type": "chat", "text": f"line {n}"})
+            await heard_of(ann, "chat")
+        await ann.send_json_to({"type": "chat", "text": "one too many"})
+        assert (await heard_of(ann, "error"))["code"] == "rate_limited"
+    chat = await database_sync_to_async(lambda: services.selectors.chat(found))()
+    assert [line["text"] for line in chat] == ["hello all", "line 0", "line 1", "line 2"]
+    # A socket that follows no tournament has no chat.
+    async with socket_of("ann", "/ws/lobby/?bell=1") as bell:
+        await bell.send_json_to({"type": "chat", "text": "hello"})
+        assert (await heard_of(bell, "error"))["code"] == "bad_request"

@@ -108,13 +108,20 @@ def arena_scores(entrants: Iterable[Entrant], games: Iterable[Played]) -> dict[i
     Raises ValueError for a game naming a player who is not an entrant, or a bye.
     """
     ratings = {entrant.id: entrant.rating for entrant in entrants}
-    by_player: dict[int, list[Played]] = {player: [] for player in ratings}
+    by_player = games_by_player(ratings, games)
+    return {player: standing_of(player, ratings, played) for player, played in by_player.items()}
+
+
+def games_by_player(players: Iterable[int], games: Iterable[Played]) -> dict[int, list[Played]]:
+    """Each of ``players``' games, in the order of ``round`` (equal rounds keep their
+    given order). Raises ValueError for a game naming a player who is not among them."""
+    by_player: dict[int, list[Played]] = {player: [] for player in players}
     for game in sorted(games, key=lambda game: game.round):
         for player in game.players:
             if player not in by_player:
                 raise ValueError(f"player {player} of round {game.round} is not an entrant")
             by_player[player].append(game)
-    return {player: standing_of(player, ratings, played) for player, played in by_player.items()}
+    return by_player
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,18 @@ def result_for(game: Played, player: int) -> SheetResult | None:
     return "win" if won else "loss"
 
 
+def round_sheets(
+    players: Iterable[int], games: Iterable[Played]
+) -> dict[int, tuple[RoundLine, ...]]:
+    """Each of ``players``' sheet by id (``round_sheet``), ``games`` read once."""
+    mine: dict[int, list[Played]] = {player: [] for player in players}
+    for game in games:
+        for player in game.players:
+            if player in mine:
+                mine[player].append(game)
+    return {player: round_sheet(player, played) for player, played in mine.items()}
+
+
 def round_sheet(player: int, games: Iterable[Played]) -> tuple[RoundLine, ...]:
     """``player``'s lines, in round order, from ``games`` (anyone's: those without the
     player are passed over)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tournaments.systems.records import Played
-from tournaments.systems.sheets import RoundLine, result_for, round_sheet
+from tournaments.systems.sheets import RoundLine, result_for, round_sheet, round_sheets
 
 # (the rule, the pairing, player 1's result in it)
 RESULTS = [
@@ -69,3 +69,10 @@ def test_a_sheet_is_one_line_a_round_the_player_was_paired_in_in_round_order() -
 
 def test_a_player_without_a_pairing_has_an_empty_sheet() -> None:
     assert round_sheet(9, [Played(1, 1, 2, "black")]) == ()
+
+
+def test_every_players_sheet_at_once_is_each_ones_own() -> None:
+    games = [Played(1, 1, 2, "black"), Played(1, 3, None, "bye"), Played(2, 3, 1, "draw")]
+    sheets = round_sheets([1, 2, 3, 4], games)
+    assert sheets == {player: round_sheet(player, games) for player in (1, 2, 3, 4)}
+    assert sheets[4] == ()
