@@ -217,6 +217,15 @@ def total_rounds(tournament: Tournament, facts: Facts) -> int:
     return tournament.rounds or 0
 
 
+def tiebreak_order(tournament: Tournament) -> tuple[str, ...]:
+    """The names of T's ``tiebreaks``, most important first (none for an arena)."""
+    if tournament.system == Tournament.System.ARENA:
+        return ()
+    if tournament.system == Tournament.System.MCMAHON:
+        return mcmahon.TIEBREAKS
+    return swiss.OTHELLO_TIEBREAKS if tournament.kind == Game.Kind.OTHELLO else swiss.TIEBREAKS
+
+
 def usernames(user_ids: Iterable[int]) -> dict[int, str]:
     """The accounts' usernames, by id."""
     model = get_user_model()
@@ -273,14 +282,12 @@ def standings(facts: Facts, names: dict[int, str]) -> list[dict[str, Any]]:
                 }
             )
         return rows
+    order = tiebreak_order(tournament)
     if tournament.system == Tournament.System.MCMAHON:
         assert tournament.bar is not None
         found = mcmahon.mcmahon_scores(entrants, played, tournament.bar)
-        order: tuple[str, ...] = mcmahon.TIEBREAKS
     else:
-        discs = tournament.kind == Game.Kind.OTHELLO
-        found = swiss.swiss_scores(entrants, played, discs=discs)
-        order = swiss.OTHELLO_TIEBREAKS if discs else swiss.TIEBREAKS
+        found = swiss.swiss_scores(entrants, played, discs="disc_difference" in order)
     lines = sheets.round_sheets(found, played)
     for place, standing in ranking.rank(found.values(), order):
         rows.append(

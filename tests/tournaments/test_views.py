@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -100,6 +101,61 @@ def test_a_bad_field_is_a_400_naming_it_and_changes_nothing(
 def test_rated_is_a_yes_or_no(sent: str | None, rated: bool) -> None:
     logged_in("ann").post("/tournaments/new/", form(rated=sent))
     assert Tournament.objects.get().rated is rated
+
+
+def test_a_pickers_time_is_read_in_the_browsers_time_zone() -> None:
+    browser = logged_in("ann")
+    answer = browser.post(
+        "/tournaments/new/", form(starts_at="2030-01-15T18:00", timezone="Asia/Tokyo")
+    )
+    assert answer.status_code == 302
+    tokyo_evening = datetime.datetime(2030, 1, 15, 9, 0, tzinfo=datetime.UTC)
+    assert Tournament.objects.get().starts_at == tokyo_evening
+    # A time with its own zone keeps it, whatever the browser's.
+    browser.post("/tournaments/new/", form(starts_at="2030-01-15T18:00:00Z", timezone="Asia/Tokyo"))
+    assert Tournament.objects.latest("pk").starts_at.hour == 18
+
+
+def test_start_now_starts_a_minute_later() -> None:
+    before = timezone.now()
+    answer = logged_in("ann").post("/tournaments/new/", form(starts_at=None, start_now="on"))
+    assert answer.status_code == 302
+    starts = Tournament.objects.get().starts_at
+    assert (
+        before + datetime.timedelta(seconds=55)
+        <= starts
+        <= timezone.now() + datetime.timedelta(seconds=61)
+    )
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"starts_at": None},
+        {"starts_at": None, "start_now": "0"},
+        {"starts_at": "2030-01-15T18:00", "timezone": "Mars/Olympus_Mons"},
+    ],
+)
+def test_a_start_missing_or_in_an_unknown_zone_is_a_400_naming_it(changes: dict[str, Any]) -> None:
+    answer = logged_in("ann").post("/tournaments/new/", form(**changes))
+    assert answer.status_code == 400
+    assert 'data-error-field="starts_at"' in answer.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_the_form_offers_othello_its_even_sizes_and_go_its_odd_ones() -> None:
+    page = logged_in("ann").get("/tournaments/new/").content.decode()
+    sizes = re.search(r'<select name="size".*?</select>', page, re.DOTALL)
+    assert sizes is not None
+    groups = dict(re.findall(r'<optgroup label="(\w+)">(.*?)</optgroup>', sizes[0], re.DOTALL))
+    offered = {
+        kind: [int(n) for n in re.findall(r'value="(\d+)"', options)]
+        for kind, options in groups.items()
+    }
+    assert offered["Othello"] and all(size % 2 == 0 for size in offered["Othello"])
+    assert offered["Go"] and all(size % 2 == 1 for size in offered["Go"])
+    assert '<input type="datetime-local" name="starts_at"' in page
+    assert 'name="start_now"' in page and 'name="timezone"' in page
 
 
 def test_creating_needs_an_account() -> None:
