@@ -143,9 +143,8 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def _table(data: dict[str, Any]) -> dict[str, Any]:
     """The players' rows as the page shows them: a cross-table's round columns (``rounds``)
-    and each row's ``cells`` (a round's result, the opponent's place and colour, a title
-    in words, the game's page), or an arena's score sheet (``cells``: a game's points)."""
-    places = {row["username"]: row["rank"] for row in data["players"]}
+    and each row's ``cells`` (a round's result, the opponent and its colour, a title in
+    words, the game's page), or an arena's score sheet (``cells``: a game's points)."""
     games = {
         (pairing["round"], name): pairing["game_id"]
         for pairing in data["pairings"]
@@ -166,16 +165,16 @@ def _table(data: dict[str, Any]) -> dict[str, Any]:
         for number in range(1, last + 1):
             line = by_round.get(number)
             game = games.get((number, row["username"])) if line else None
-            cells.append(None if line is None else _round_cell(line, places, game))
+            cells.append(None if line is None else _round_cell(line, game))
         rows.append({**row, "cells": cells})
     return {"rounds": list(range(1, last + 1)), "rows": rows}
 
 
-def _round_cell(line: dict[str, Any], places: dict[str, int], game: str | None) -> dict[str, Any]:
+def _round_cell(line: dict[str, Any], game: str | None) -> dict[str, Any]:
     result, opponent = line["result"], line["opponent"]
     values = {"round": line["round"], "opponent": opponent}
     if result == "bye":
-        return {"text": _("bye"), "title": _("Round %(round)s: a bye") % values, "result": "bye"}
+        return {"mark": _("bye"), "title": _("Round %(round)s: a bye") % values, "result": "bye"}
     titles = {
         "win": _("Round %(round)s: won against %(opponent)s"),
         "loss": _("Round %(round)s: lost to %(opponent)s"),
@@ -184,9 +183,10 @@ def _round_cell(line: dict[str, Any], places: dict[str, int], game: str | None) 
         "forfeit_loss": _("Round %(round)s: lost without a first move, against %(opponent)s"),
         None: _("Round %(round)s: playing %(opponent)s"),
     }
-    mark = MARKS.get(result, "…")
     return {
-        "text": f"{places.get(opponent, '?')}{COLOURS[line['color']]} {mark}",
+        "mark": MARKS.get(result, "…"),
+        "colour": COLOURS[line["color"]],
+        "opponent": opponent,
         "title": titles[result] % values,
         "result": result or "playing",
         "url": None if game is None else f"/games/{game}/",

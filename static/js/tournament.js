@@ -45,18 +45,24 @@ function roundTitle(line) {
 }
 
 /** The cross-table's cell of one round of a player's sheet (null: not paired then). */
-function roundCell(line, places, games, username) {
+function roundCell(line, games, username) {
   const td = element("td", { className: "round" });
   if (!line) return td;
   td.dataset.result = line.result ?? "playing";
-  const title = roundTitle(line);
+  const link = element("a", { title: roundTitle(line) });
   if (line.result === "bye") {
-    td.append(element("span", { title, textContent: gettext("bye") }));
-    return td;
+    link.append(element("span", { className: "mark", textContent: gettext("bye") }));
+  } else {
+    link.append(
+      element("span", { className: "mark", textContent: MARKS[line.result] ?? "…" }),
+      " ",
+      element("span", { className: "colour", textContent: COLOURS[line.color] }),
+      element("span", { className: "opponent", textContent: line.opponent }),
+    );
+    const game = games.get(`${line.round}:${username}`);
+    if (game) link.href = `/games/${game}/`;
   }
-  const text = `${places.get(line.opponent) ?? "?"}${COLOURS[line.color]} ${MARKS[line.result] ?? "…"}`;
-  const game = games.get(`${line.round}:${username}`);
-  td.append(game ? element("a", { href: `/games/${game}/`, title, textContent: text }) : element("span", { title, textContent: text }));
+  td.append(link);
   return td;
 }
 
@@ -98,7 +104,6 @@ function drawStandings(data) {
   const table = document.getElementById("standings");
   const arena = data.system === "arena";
   const order = [...table.querySelectorAll("th.tiebreak")].map((th) => th.dataset.key);
-  const places = new Map(data.players.map((player) => [player.username, player.rank]));
   const games = new Map();
   for (const pairing of data.pairings) {
     for (const name of [pairing.black, pairing.white]) {
@@ -129,7 +134,7 @@ function drawStandings(data) {
     }
     const byRound = new Map(player.sheet.map((line) => [line.round, line]));
     for (let number = 1; number <= rounds; number += 1) {
-      row.append(roundCell(byRound.get(number), places, games, player.username));
+      row.append(roundCell(byRound.get(number), games, player.username));
     }
     for (const key of order) {
       row.append(element("td", { className: "tiebreak", textContent: String(player.tiebreaks[key] ?? "") }));
@@ -214,8 +219,10 @@ function drawStatus(data) {
   // An arena's Pause while it runs; nothing to join, pause or leave once it is over.
   const pause = document.getElementById("pause-form");
   if (pause) pause.hidden = data.status !== "running";
-  const actions = document.getElementById("tournament-actions");
-  if (actions) actions.hidden = data.status === "finished";
+  for (const id of ["tournament-actions", "paired-note"]) {
+    const box = document.getElementById(id);
+    if (box) box.hidden = data.status === "finished";
+  }
 }
 
 // The countdown to the start, then (an arena) to the end, from the browser's clock.
@@ -302,16 +309,14 @@ async function reread() {
 
 function listen() {
   let attempts = 0;
-  let connections = 0;
   const connect = () => {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     socket = new WebSocket(`${scheme}//${location.host}/ws/lobby/?bell=1&tournament=${root.dataset.id}`);
     socket.addEventListener("open", () => {
       attempts = 0;
-      connections += 1;
       root.dataset.live = "1";
-      // What was missed while it was down.
-      if (connections > 1) reread();
+      // What changed between the page's rendering (or the socket's last close) and now.
+      reread();
     });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);

@@ -16,11 +16,12 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from othello_site.asgi import application
 from tests.pairing.test_consumers import HEADERS, TIMEOUT
-from tests.tournaments.helpers import START, account, joined, tournament
+from tests.tournaments.helpers import START, account, joined, tournament, win
 from tournaments import services
 from tournaments.models import Entry, Tournament
 
@@ -245,6 +246,46 @@ def test_the_page_shows_the_standings_and_the_games() -> None:
     assert "ann" in page and "bob" in page
     assert f"/games/{game.public_id}/" in page
     assert 'id="withdraw"' in page
+
+
+def test_the_page_shows_a_cross_table_with_tiebreaks_by_name_in_its_language() -> None:
+    found = tournament("swiss")
+    joined(found, "ann", "bob", "cid")
+    [game] = services.advance(tournament_id=found.pk, now=START)
+    game.refresh_from_db()
+    winner, loser = game.black_user.username, game.white_user.username
+    win(game, game.black_user)
+    page = Client(headers={"accept-language": "ja"}).get(f"/tournaments/{found.pk}/").content
+    text = page.decode()
+    # The tiebreaks by their names (and what each sums), never the JSON's keys.
+    for name in ("ブッフホルツ", "ゾンネボルン・ベルガー", "石数差"):
+        assert f">{name}</abbr>" in text
+    assert "sonneborn_berger 0" not in text and "buchholz 0" not in text
+    # The names link to the profiles; a round's cell says the result and the opponent.
+    for name in ("ann", "bob", "cid"):
+        assert f'<a href="/players/{name}/">{name}</a>' in text
+    with translation.override("ja"):
+        won = gettext("Round %(round)s: won against %(opponent)s") % {"round": 1, "opponent": loser}
+        lost = gettext("Round %(round)s: lost to %(opponent)s") % {"round": 1, "opponent": winner}
+        of_three = gettext("Round %(round)s of %(rounds)s") % {"round": 1, "rounds": 3}
+    assert won != "Round 1: won against " + loser  # in Japanese
+    assert f'title="{won}"' in text and f'title="{lost}"' in text and of_three in text
+    cell = '<span class="mark">1</span> <span class="colour">●</span><span class="opponent">'
+    assert f"{cell}{loser}</span>" in text
+    # The result in the pairings as players write it, not "black".
+    dash = "\N{EN DASH}"
+    assert f'{winner} {dash} {loser}</a> <span class="muted">1{dash}0</span>' in text
+
+
+def test_an_arenas_page_shows_score_sheets() -> None:
+    found = tournament()
+    ann, _bob = joined(found, "ann", "bob")
+    [game] = services.advance(tournament_id=found.pk, now=START, seed=1)
+    win(game, ann)
+    text = Client().get(f"/tournaments/{found.pk}/").content.decode()
+    assert "Score sheet" in text and "Performance" in text
+    assert f'<a href="/games/{game.public_id}/" class="sheet-game">2</a>' in text
+    assert f'<a href="/games/{game.public_id}/" class="sheet-game">0</a>' in text
 
 
 def test_a_tournaments_game_page_links_its_tournament() -> None:
