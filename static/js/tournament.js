@@ -128,8 +128,8 @@ function drawStandings(data) {
     row.append(element("td", { textContent: String(player.rating) }));
     row.append(element("td", { className: "score", textContent: String(player.score) }));
     if (arena) {
-      row.append(element("td", { textContent: player.performance === null ? "–" : String(player.performance) }));
       row.append(sheetCell(player.sheet));
+      row.append(element("td", { textContent: player.performance === null ? "–" : String(player.performance) }));
       continue;
     }
     const byRound = new Map(player.sheet.map((line) => [line.round, line]));

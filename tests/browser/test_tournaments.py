@@ -18,7 +18,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.game_page import GamePage
+from tests.browser.game_page import GamePage, create_game
+from tests.browser.test_accessibility import violations
 from tests.browser.test_ratings import sign_up
 
 pytestmark = pytest.mark.browser
@@ -170,6 +171,12 @@ def test_a_swiss_takes_each_player_from_the_tournament_page_to_its_games(
     SHOTS.mkdir(exist_ok=True)
     cid.screenshot(path=str(SHOTS / "swiss-phone.png"), full_page=True)
     ann.screenshot(path=str(SHOTS / "swiss-desktop.png"), full_page=True)
+    # The chat, after the last round: an entrant speaks, the phone hears it.
+    ann.locator("#tournament-chat-text").fill("well played all")
+    ann.locator("#tournament-chat-form button").click()
+    expect(cid.locator("#tournament-chat-list")).to_contain_text(f"{names[0]}well played all")
+    # axe finds nothing on the finished tournament's page, on the desktop and the phone.
+    assert violations(ann) == [] and violations(cid) == []
     # The phone never scrolls sideways as a page; a table wider than it says so.
     assert cid.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     wider = cid.evaluate(
@@ -188,3 +195,129 @@ def test_a_swiss_takes_each_player_from_the_tournament_page_to_its_games(
         assert seen is not None and edge is not None
         assert edge["x"] <= seen["x"] and seen["x"] + seen["width"] <= edge["x"] + edge["width"]
     cid.screenshot(path=str(SHOTS / "swiss-phone-scrolled.png"))
+
+
+def test_an_arenas_players_are_taken_to_their_game_and_may_go_berserk(
+    new_context: NewContext, base_url: str
+) -> None:
+    suffix = uuid.uuid4().hex[:6]
+    ann = person(new_context, f"ann{suffix}", zone="Europe/Paris")
+    bob = person(new_context, f"bob{suffix}", phone=True)
+    ann.goto("/")
+    ann.get_by_role("link", name="Tournaments").click()
+    ann.wait_for_url(re.compile(r"/tournaments/$"))
+    SHOTS.mkdir(exist_ok=True)
+    ann.screenshot(path=str(SHOTS / "list.png"), full_page=True)
+    starts = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=10)
+    url = create(
+        ann,
+        system="arena",
+        name=f"Evening arena {suffix}",
+        starts=starts,
+        zone="Europe/Paris",
+        duration="20",
+    )
+    ann.locator("#join").click()
+    expect(ann.locator("#standings")).to_contain_text(f"ann{suffix}")
+    # Pause is an arena's while it runs: not yet.
+    expect(ann.locator("#pause")).to_be_hidden()
+    bob.goto(url)
+    bob.locator("#join").tap()
+    expect(bob.locator("#standings")).to_contain_text(f"bob{suffix}")
+    # Ann's page hears Bob join (the tournament's group on the lobby socket).
+    expect(ann.locator("#standings")).to_contain_text(f"bob{suffix}")
+    # It starts, the loop pairs them: each page goes to their game by itself.
+    ann.wait_for_url(GAME_URL, timeout=30_000)
+    bob.wait_for_url(GAME_URL, timeout=PAIRED_WITHIN_MS)
+    assert ann.url == bob.url
+    expect(ann.locator("#tournament-note")).to_contain_text(f"Round 1 of Evening arena {suffix}")
+    # Berserk, before one's first move: one's own clock halved (2:00 -> 1:00), once.
+    berserk = ann.locator("#berserk-button")
+    expect(berserk).to_be_visible()
+    ann.screenshot(path=str(SHOTS / "game.png"))
+    berserk.click()
+    expect(berserk).to_be_hidden()
+    you = ann.evaluate("document.querySelector('[data-you]').dataset.you")
+    expect(ann.locator(f'.player[data-color="{you}"] .clock-time')).to_contain_text("1:00")
+    expect(bob.locator("#berserk-button")).to_be_visible()
+    # Back on the tournament's page: the game in progress, Pause, the end's countdown.
+    for page in (ann, bob):
+        page.goto(url)
+        expect(page.locator("#your-game")).to_be_visible()
+        expect(page.locator("#tournament-status")).to_have_text("Running")
+        expect(page.locator("#pause")).to_be_visible()
+        expect(page.locator("#countdown")).to_contain_text("Ends in")
+    expect(ann.locator("#pairings a")).to_contain_text(f"ann{suffix}")
+    ann.screenshot(path=str(SHOTS / "desktop.png"), full_page=True)
+    bob.screenshot(path=str(SHOTS / "phone.png"), full_page=True)
+    # No sideways scrolling on the phone.
+    assert bob.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # The chat: an entrant speaks, the other's page hears it.
+    bob.locator("#tournament-chat-text").fill("good luck")
+    bob.locator("#tournament-chat-form button").tap()
+    expect(ann.locator("#tournament-chat-list")).to_contain_text("good luck")
+
+
+def test_the_create_form_offers_the_games_sizes_and_start_now(
+    new_context: NewContext, base_url: str
+) -> None:
+    page = person(new_context, f"dan{uuid.uuid4().hex[:6]}")
+    page.goto("/tournaments/new/")
+    form = page.locator("#new-tournament-form")
+    size = form.locator('[name="size"]')
+
+    def sizes() -> list[int]:
+        return [
+            int(value)
+            for value in size.locator("option").evaluate_all("os => os.map(o => o.value)")
+        ]
+
+    form.locator('[name="kind"]').select_option("othello")
+    assert sizes() and all(n % 2 == 0 for n in sizes())
+    form.locator('[name="kind"]').select_option("go")
+    assert sizes() and all(n % 2 == 1 for n in sizes())
+    form.locator('[name="kind"]').select_option("othello")
+    # The picker starts ten minutes from now, in the browser's time; Start now sets it aside.
+    picker = form.locator('[name="starts_at"]')
+    expect(picker).to_have_attribute("type", "datetime-local")
+    assert picker.input_value()
+    form.locator('[name="start_now"]').check()
+    expect(picker).to_be_disabled()
+    form.locator('[name="name"]').fill("Right now")
+    form.locator('[name="clock"]').select_option("fischer")
+    form.locator('[name="main_time"]').fill("60")
+    form.locator('[name="increment"]').fill("0")
+    sent = datetime.datetime.now(datetime.UTC)
+    form.get_by_role("button", name="Create").click()
+    page.wait_for_url(TOURNAMENT_URL)
+    starts = datetime.datetime.fromisoformat(tournament_json(page, page.url)["starts_at"])
+    assert datetime.timedelta(seconds=50) < starts - sent < datetime.timedelta(seconds=75)
+
+
+def test_a_game_being_played_is_not_left_for_the_tournaments_game(
+    new_context: NewContext, base_url: str
+) -> None:
+    """Ann plays the computer while her Swiss starts: her game's page stays, and shows the
+    link to the tournament's game (with the tone where allowed); Bob, on the tournament's
+    page, is taken to it."""
+    suffix = uuid.uuid4().hex[:6]
+    ann = person(new_context, f"ann{suffix}")
+    bob = person(new_context, f"bob{suffix}")
+    starts = datetime.datetime.now(datetime.UTC) + datetime.timedelta(seconds=12)
+    url = create(
+        ann, system="swiss", name=f"Busy swiss {suffix}", starts=starts, zone="UTC", rounds="1"
+    )
+    ann.locator("#join").click()
+    bob.goto(url)
+    bob.locator("#join").click()
+    expect(ann.locator("#standings")).to_contain_text(f"bob{suffix}")
+    casual = create_game(ann, kind="othello", size=8, name="Ann", level=1)
+    casual.point(casual.legal_points()[0]).click()  # a move: she is playing it
+    casual.wait_for_ply(2)
+    bob.wait_for_url(GAME_URL, timeout=30_000)
+    banner = ann.locator("#game-ready a")
+    expect(banner).to_be_visible()
+    assert casual.url in ann.url  # still on her game
+    expect(banner).to_have_attribute("href", re.compile(re.escape(bob.url.split(base_url)[-1])))
+    banner.click()
+    ann.wait_for_url(bob.url)
