@@ -252,18 +252,25 @@ def _refreshed(
 ) -> list[Notification]:
     """``notify_many(refresh=True)``: the accounts' latest notifications of ``kind`` about
     ``subject`` (those that have one), saying their new words, made ``now``, unread."""
-    found: dict[int, Notification] = {}
-    for notification in Notification.objects.filter(
-        user_id__in=user_ids, kind=kind, subject=subject
-    ).order_by("created_at", "pk"):
-        found[notification.user_id] = notification  # the latest wins
-    for user_id, notification in found.items():
-        notification.text = text_in(accounts.get(user_id, ("", ""))[1] or "")
-        notification.url = urls[user_id]
-        notification.created_at = now
-        notification.read_at = None
-    Notification.objects.bulk_update(found.values(), ["text", "url", "created_at", "read_at"])
-    return list(found.values())
+    latest = dict(
+        Notification.objects.filter(user_id__in=user_ids, kind=kind, subject=subject)
+        .order_by("created_at", "pk")
+        .values_list("user_id", "pk")  # the latest of each account wins
+    )
+    found = [
+        Notification(
+            pk=pk,
+            user_id=user_id,
+            kind=kind,
+            text=text_in(accounts.get(user_id, ("", ""))[1] or ""),
+            url=urls[user_id],
+            subject=subject,
+            created_at=now,
+        )
+        for user_id, pk in latest.items()
+    ]
+    statements.renew(rows=[(n.pk, n.text, n.url) for n in found], now=now)
+    return found
 
 
 def _tell_many(notifications: list[Notification]) -> None:

@@ -255,9 +255,7 @@ def standings(facts: Facts, names: dict[int, str]) -> list[dict[str, Any]]:
     rows = []
     if tournament.system == Tournament.System.ARENA:
         table = arena.arena_scores(entrants, played)
-        by_player = arena.games_by_player(table, played)
         for place, standing in arena.arena_rank(table.values()):
-            sheet = arena.arena_sheet(standing.id, by_player[standing.id])
             rows.append(
                 {
                     "username": names.get(standing.id, ""),
@@ -277,7 +275,7 @@ def standings(facts: Facts, names: dict[int, str]) -> list[dict[str, Any]]:
                             "fire": line.fire,
                             "berserk": line.berserk,
                         }
-                        for line in sheet
+                        for line in standing.sheet
                     ],
                 }
             )

@@ -123,16 +123,16 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
     (the page's lobby socket follows the tournament's group). The tables are drawn here
     as static/js/tournament.js draws them again from each T."""
     found = get_object_or_404(Tournament, pk=tournament_id)
-    data = selectors.tournament_json(found)
+    facts = selectors.facts_of(found)
+    data = selectors.tournament_json(found, facts)
     entry = selectors.entry_of(found, request.user.pk if request.user.is_authenticated else None)
     order = selectors.tiebreak_order(found)
+    arena = found.system == Tournament.System.ARENA
     context = {
         "tournament": found,
         "data": data,
         "entry": entry,
-        "total_rounds": selectors.total_rounds(found, selectors.facts_of(found))
-        if found.system != Tournament.System.ARENA
-        else None,
+        "total_rounds": None if arena else selectors.total_rounds(found, facts),
         "tiebreaks": [(name, *TIEBREAKS[name]) for name in order],
         "table": _table(data),
         "rounds": _rounds(data),

@@ -69,7 +69,8 @@ class ArenaStanding:
     a row at the end; ``fire``: whether the next win would score double; ``performance``:
     the mean, over finished games, of the opponent's rating + 500 for a win, - 500 for a
     loss (None before a first finished game); ``blacks``/``whites``: games with each
-    colour, in progress included (for the colour of the next one).
+    colour, in progress included (for the colour of the next one); ``sheet``: a line a
+    game, in progress included (``arena_sheet``).
     """
 
     id: int
@@ -81,6 +82,7 @@ class ArenaStanding:
     performance: float | None
     blacks: int
     whites: int
+    sheet: tuple[ArenaLine, ...] = ()
 
 
 Outcome = Literal["win", "draw", "loss"]
@@ -108,20 +110,13 @@ def arena_scores(entrants: Iterable[Entrant], games: Iterable[Played]) -> dict[i
     Raises ValueError for a game naming a player who is not an entrant, or a bye.
     """
     ratings = {entrant.id: entrant.rating for entrant in entrants}
-    by_player = games_by_player(ratings, games)
-    return {player: standing_of(player, ratings, played) for player, played in by_player.items()}
-
-
-def games_by_player(players: Iterable[int], games: Iterable[Played]) -> dict[int, list[Played]]:
-    """Each of ``players``' games, in the order of ``round`` (equal rounds keep their
-    given order). Raises ValueError for a game naming a player who is not among them."""
-    by_player: dict[int, list[Played]] = {player: [] for player in players}
+    by_player: dict[int, list[Played]] = {player: [] for player in ratings}
     for game in sorted(games, key=lambda game: game.round):
         for player in game.players:
             if player not in by_player:
                 raise ValueError(f"player {player} of round {game.round} is not an entrant")
             by_player[player].append(game)
-    return by_player
+    return {player: standing_of(player, ratings, played) for player, played in by_player.items()}
 
 
 @dataclass(frozen=True)
@@ -193,6 +188,7 @@ def standing_of(player: int, ratings: Mapping[int, float], games: list[Played]) 
         performance=sum(performances) / len(performances) if performances else None,
         blacks=colours.count("black"),
         whites=colours.count("white"),
+        sheet=sheet,
     )
 
 
