@@ -47,7 +47,7 @@ def _figures(slug: str) -> dict[str, Any]:
     if slug == "bots":
         return {"challenge_seconds": CHALLENGE_SECONDS}
     if slug == "tournaments":
-        return facts.tournaments()
+        return {**facts.tournaments(), "first_move_seconds": settings.FIRST_MOVE_SECONDS}
     return {}
 
 

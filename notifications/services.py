@@ -47,6 +47,7 @@ DEFAULTS: dict[str, tuple[bool, bool]] = {
     Kind.GAME_OVER: (False, True),
     Kind.TOURNAMENT_STARTING: (False, True),
     Kind.ROUND_PAIRED: (False, True),
+    Kind.TOURNAMENT_FORFEIT: (False, True),
 }
 """Each kind's (e-mail, push) without a choice of the account's: e-mail for a challenge
 and for your move in a correspondence game (DESIGN.md), push for everything on the
@@ -163,6 +164,7 @@ def notify_many(
     url: str | dict[int, str],
     subject: str = "",
     email: bool = True,
+    refresh: bool = False,
     now: datetime.datetime | None = None,
 ) -> list[Notification]:
     """``notify`` for each account of ``user_ids`` at once (a tournament starting, a round
@@ -171,7 +173,10 @@ def notify_many(
     notifications and deliveries written, in bulk. ``text``: the words, or a function that
     makes them, called once in each language of the accounts; ``url``: one for all, or
     each account's (``{user_id: url}``). No refreshing of an unread one (``notify`` does
-    that for ``your_move`` only). E-mail only to a verified address, as ``notify``."""
+    that for ``your_move`` only), unless ``refresh``: an account's notification of this
+    kind and subject, read or not, is updated instead (its words and page, made ``now``,
+    unread again; no delivery again), so that it has one at most (an arena's games).
+    E-mail only to a verified address, as ``notify``."""
     if kind not in DEFAULTS:
         raise NotificationError(gettext("unknown kind %(kind)s") % {"kind": repr(kind)})
     if not user_ids:
@@ -196,6 +201,10 @@ def notify_many(
                 words[chosen] = text()[:300]
         return words[chosen]
 
+    refreshed = _refreshed(user_ids, kind, subject, now, text_in, urls, accounts) if refresh else []
+    if refreshed:
+        again = {notification.user_id for notification in refreshed}
+        user_ids = [user_id for user_id in user_ids if user_id not in again]
     made = Notification.objects.bulk_create(
         Notification(
             user_id=user_id,
@@ -244,8 +253,40 @@ def notify_many(
     if deliveries:
         Delivery.objects.bulk_create(deliveries)
         transaction.on_commit(lambda: delivery_due.send(sender=Delivery), robust=True)
-    _tell_many(made)
-    return made
+    _tell_many([*refreshed, *made])
+    return [*refreshed, *made]
+
+
+def _refreshed(
+    user_ids: list[int],
+    kind: str,
+    subject: str,
+    now: datetime.datetime,
+    text_in: Callable[[str], str],
+    urls: dict[int, str],
+    accounts: dict[int, tuple[str, str]],
+) -> list[Notification]:
+    """``notify_many(refresh=True)``: the accounts' latest notifications of ``kind`` about
+    ``subject`` (those that have one), saying their new words, made ``now``, unread."""
+    latest = dict(
+        Notification.objects.filter(user_id__in=user_ids, kind=kind, subject=subject)
+        .order_by("created_at", "pk")
+        .values_list("user_id", "pk")  # the latest of each account wins
+    )
+    found = [
+        Notification(
+            pk=pk,
+            user_id=user_id,
+            kind=kind,
+            text=text_in(accounts.get(user_id, ("", ""))[1] or ""),
+            url=urls[user_id],
+            subject=subject,
+            created_at=now,
+        )
+        for user_id, pk in latest.items()
+    ]
+    statements.renew(rows=[(n.pk, n.text, n.url) for n in found], now=now)
+    return found
 
 
 def _tell_many(notifications: list[Notification]) -> None:

@@ -21,9 +21,8 @@ from notifications import loop as outbox_loop  # noqa: E402
 from othello_site import body_limit, websocket_flow  # noqa: E402
 from othello_site.origins import SameOriginValidator  # noqa: E402
 from pairing import loop as pairing_loop  # noqa: E402
-from pairing.routing import websocket_urlpatterns as pairing_urlpatterns  # noqa: E402
 from tournaments import loop as tournament_loop  # noqa: E402
-from tournaments.routing import websocket_urlpatterns as game_websockets  # noqa: E402
+from tournaments.routing import websocket_urlpatterns as site_websockets  # noqa: E402
 
 # Fail at start-up, not on the first request, when DEBUG is off and SECRET_KEY is unset:
 # Django raises ImproperlyConfigured on reading an empty key.
@@ -51,9 +50,7 @@ application = ProtocolTypeRouter(
                 # The visitor's language for the consumer's words (accounts.middleware).
                 SocketLanguage(
                     # A Bearer token on the handshake acts as its account (a bad one: refused).
-                    TokenAuthMiddleware(
-                        URLRouter([*bot_websockets, *game_websockets, *pairing_urlpatterns])
-                    )
+                    TokenAuthMiddleware(URLRouter([*bot_websockets, *site_websockets]))
                 )
             )
         ),

@@ -1,7 +1,9 @@
 """The lobby's websocket, ``WS /ws/lobby/``: the open games, the pools, and seeks.
 
 A socket opened with ``?tournament=<id>`` (a tournament's page) also hears that
-tournament's ``standings`` (broadcast.tournament_group), whatever else it hears.
+tournament's ``standings`` (broadcast.tournament_group), whatever else it hears. The
+tournaments app serves this route with a subclass that answers its own messages
+(``more_messages``: the tournament's chat) and hears its own events (``game_ready``).
 
 Server to client: ``lobby`` {games, playing, seeking} on connect and whenever it changes
 (games.realtime.events.broadcast_lobby; the pools' counts at most once a second, from the pairing
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from typing import Any
+from typing import Any, ClassVar
 
 from django.utils import timezone, translation
 from django.utils.translation import gettext
@@ -164,20 +166,26 @@ def _seeks_here() -> _Seeks:
     return _seeks[loop]
 
 
-def _followed_tournament(query: list[bytes]) -> str | None:
-    """The tournament group a socket's query asks for (``tournament=<id>``), None for
-    none or an id that is not a number."""
+def _followed_tournament(query: list[bytes]) -> int | None:
+    """The tournament a socket's query follows (``tournament=<id>``), None for none or an
+    id that is not a number."""
     for part in query:
         name, _, value = part.partition(b"=")
         if name == b"tournament" and value.isdigit() and len(value) < 19:
-            return tournament_group(int(value))
+            return int(value)
     return None
 
 
 class LobbyConsumer(DirectDispatchConsumer):
     """One home page: the lobby, live, and its session's seek; for an account, its
     notifications (on every page: a socket opened with ``?bell=1``, as the header's bell
-    opens it, hears only those, and keeps no seek)."""
+    opens it, hears only those, and keeps no seek).
+
+    An app above serves the route with a subclass that answers message types of its own
+    on any lobby socket, a bell's too (``more_messages``, handled by ``receive_more``):
+    the tournaments' chat (tournaments.consumers)."""
+
+    more_messages: ClassVar[tuple[str, ...]] = ()
 
     async def connect(self) -> None:
         await self.accept()
@@ -186,7 +194,8 @@ class LobbyConsumer(DirectDispatchConsumer):
         if self.account is not None:
             await self.channel_layer.group_add(account_group(self.account), self.channel_name)
         query = self.scope.get("query_string", b"").split(b"&")
-        self.followed = _followed_tournament(query)
+        self.tournament = _followed_tournament(query)
+        self.followed = None if self.tournament is None else tournament_group(self.tournament)
         if self.followed is not None:
             await self.channel_layer.group_add(self.followed, self.channel_name)
         self.bell_only = b"bell=1" in query
@@ -226,7 +235,10 @@ class LobbyConsumer(DirectDispatchConsumer):
         try:
             if text_data is None:
                 raise GameError("bad_request", gettext("binary frames are not accepted"))
-            message = parse_message(text_data, MESSAGE_TYPES)
+            message = parse_message(text_data, (*MESSAGE_TYPES, *self.more_messages))
+            if message["type"] in self.more_messages:
+                await self.receive_more(message)
+                return
             if self.bell_only:
                 raise GameError("bad_request", gettext("this socket hears notifications only"))
             if message["type"] == "seek":
@@ -242,6 +254,10 @@ class LobbyConsumer(DirectDispatchConsumer):
             await self.send_json(
                 {"type": "error", "code": error.code, "message": error.message, "field": field}
             )
+
+    async def receive_more(self, message: dict[str, Any]) -> None:
+        """A message of ``more_messages`` (a subclass's); raises GameError to refuse it."""
+        raise NotImplementedError
 
     async def _to_session(self, message: dict[str, Any], *, others: bool = True) -> None:
         """Answer this socket, and tell the session's other lobby sockets (its other tabs)

@@ -4,6 +4,7 @@ on the field at fault (the page answers 400 with it beside the field)."""
 from __future__ import annotations
 
 import datetime
+import zoneinfo
 from typing import Any
 
 from django import forms
@@ -15,6 +16,7 @@ from django.utils.translation import pgettext_lazy
 from accounts.fields import TypedNameField
 from accounts.forms import FormTokenField
 from games.forms import CLOCK_LABELS, DEFAULT_SIZES, SIZES
+from games.models import Game
 from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
 from tournaments.models import Tournament
 from tournaments.systems import ranks
@@ -23,11 +25,16 @@ MAX_DURATION = 24 * 60
 """An arena's longest: a day, in minutes."""
 MAX_ROUNDS = 30
 NAME_MAX_LENGTH = 80
+START_NOW = datetime.timedelta(minutes=1)
+"""How long after the form is sent a tournament started "now" starts (its players join)."""
 
 
 class IsoDateTimeField(forms.CharField):
-    """A date and time in ISO 8601 (``2026-11-26T18:00:00Z``; the form's local input
-    without a zone is read in the server's zone)."""
+    """A date and time in ISO 8601 (``2026-11-26T18:00:00Z``, or the form's date-time
+    picker's ``2026-11-26T18:00`` without a zone: naive, for the form to place in the
+    browser's zone)."""
+
+    widget = forms.DateTimeInput(attrs={"type": "datetime-local", "step": 60})
 
     def clean(self, value: object) -> datetime.datetime | None:  # type: ignore[override]
         text = super().clean(value)
@@ -39,9 +46,16 @@ class IsoDateTimeField(forms.CharField):
             found = None
         if found is None:
             raise forms.ValidationError(_("Give a date and time in ISO 8601."))
-        if timezone.is_naive(found):
-            found = timezone.make_aware(found)
         return found
+
+
+def size_choices() -> list[tuple[str, list[tuple[int, str]]]]:
+    """The sizes a menu a game (Othello's even, Go's odd), the form's script showing the
+    chosen game's only."""
+    return [
+        (str(label), [(size, f"{size}\N{MULTIPLICATION SIGN}{size}") for size in SIZES[kind]])
+        for kind, label in Game.Kind.choices
+    ]
 
 
 class YesNoField(forms.ChoiceField):
@@ -63,11 +77,23 @@ class YesNoField(forms.ChoiceField):
         raise forms.ValidationError(_("Say 1 (yes) or 0 (no)."))
 
 
+class YesNoCheckbox(forms.CheckboxInput):
+    """A checkbox for a ``YesNoField``: what is sent is read as sent (``0`` is no; Django's
+    checkbox would take any value for yes), ticked again for a yes."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs, check_test=lambda value: str(value).lower() in YesNoField.YES)
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:
+        return data.get(name)
+
+
 class NewTournamentForm(forms.Form):
     """`POST /tournaments/new/`: ``system``, ``name``, ``kind``, ``size``, the clock
     (``clock`` and the settings its system needs: a clock is needed, and an arena's is
-    not by correspondence), ``rated``, ``starts_at``, and ``duration`` (minutes, an
-    arena) or ``rounds`` (a Swiss, a McMahon); a McMahon's ``bar`` (a Go rank, ``3d``)."""
+    not by correspondence), ``rated``, ``starts_at`` (with the browser's ``timezone``) or
+    ``start_now``, and ``duration`` (minutes, an arena) or ``rounds`` (a Swiss, a
+    McMahon); a McMahon's ``bar`` (a Go rank, ``3d``)."""
 
     system = forms.ChoiceField(label=_("System"), choices=Tournament.System.choices)
     name = TypedNameField(label=_("Name"), max_length=NAME_MAX_LENGTH)
@@ -76,11 +102,7 @@ class NewTournamentForm(forms.Form):
         choices=[("othello", _("Othello")), ("go", pgettext_lazy("the game", "Go"))],
     )
     size = forms.TypedChoiceField(
-        label=_("Board size"),
-        coerce=int,
-        empty_value=None,
-        required=False,
-        choices=[(size, str(size)) for size in sorted({*SIZES["othello"], *SIZES["go"]})],
+        label=_("Board size"), coerce=int, empty_value=None, required=False, choices=size_choices
     )
     clock = forms.ChoiceField(
         label=_("Time control"), choices=[(system, CLOCK_LABELS[system]) for system in SYSTEMS]
@@ -92,7 +114,13 @@ class NewTournamentForm(forms.Form):
     stones = forms.IntegerField(label=_("Stones per period"), required=False, min_value=1)
     days = forms.IntegerField(label=_("Days per move"), required=False, min_value=1)
     rated = YesNoField(label=_("Rated"), choices=[("0", _("Casual")), ("1", _("Rated"))])
-    starts_at = IsoDateTimeField(label=_("Starts at"))
+    starts_at = IsoDateTimeField(label=_("Starts at"), required=False)
+    start_now = YesNoField(
+        label=_("Start now (in a minute)"),
+        choices=[("0", _("No")), ("1", _("Yes"))],
+        widget=YesNoCheckbox,
+    )
+    timezone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
     duration = forms.IntegerField(
         label=_("Duration (minutes)"), required=False, min_value=2, max_value=MAX_DURATION
     )
@@ -104,6 +132,7 @@ class NewTournamentForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        self._clean_start(cleaned)
         kind, system = cleaned.get("kind"), cleaned.get("system")
         if kind is not None:
             size = cleaned.get("size")
@@ -129,6 +158,29 @@ class NewTournamentForm(forms.Form):
             except ValueError:
                 self.add_error("bar", _("The bar is a Go rank, from 30k to 9d (e.g. 3d)."))
         return cleaned
+
+    def _clean_start(self, cleaned: dict[str, Any]) -> None:
+        """``starts_at``: a minute from now with ``start_now``; else the time given, a
+        picker's time (without a zone) read in the browser's ``timezone`` (an IANA name
+        the form's script sends), else in the server's."""
+        if cleaned.get("start_now"):
+            cleaned["starts_at"] = timezone.now().replace(microsecond=0) + START_NOW
+            return
+        starts_at = cleaned.get("starts_at")
+        if starts_at is None:
+            if "starts_at" not in self.errors:
+                self.add_error("starts_at", _("Give the start, or choose Start now."))
+            return
+        if timezone.is_aware(starts_at):
+            return
+        zone: datetime.tzinfo = timezone.get_current_timezone()
+        if cleaned.get("timezone"):
+            try:
+                zone = zoneinfo.ZoneInfo(cleaned["timezone"])
+            except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+                self.add_error("starts_at", _("Your browser's time zone is unknown here."))
+                return
+        cleaned["starts_at"] = timezone.make_aware(starts_at, zone)
 
     def _clean_clock(self, cleaned: dict[str, Any], system: str | None) -> None:
         clock = cleaned.get("clock")

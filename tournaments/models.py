@@ -124,3 +124,21 @@ class TournamentPairing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} round {self.round}: {self.black_id} - {self.white_id}"
+
+
+class ChatLine(models.Model):
+    """A line of a tournament's chat, said by an entrant (``services.say``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=300)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("tournament", "created_at", "pk")
+        indexes = (
+            models.Index(fields=["tournament", "-created_at"], name="chat_tournament_latest"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.tournament_id}: {self.text[:40]}"

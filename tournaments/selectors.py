@@ -1,12 +1,13 @@
 """Reads of tournaments: what the pairing is fed (``Facts``: the entries, their ratings,
-every pairing with its game's result), the standings, the tournament's JSON (the
-contract's T), the lists of the tournaments page, and G's ``tournament``.
+every pairing with its game's result), the standings and each player's sheet, the
+tournament's JSON (the contract's T) with its chat, the lists of the tournaments page,
+and G's ``tournament``.
 
 A pairing's result, moves and discs are read from its game (never copied): a game
 finished says who won (``B+...``, ``W+...``, ``Draw``); a game aborted because a side did
 not make its first move is lost by that side (a tournament's game is a forfeit, not
-nothing); one aborted otherwise (by an administrator) is a draw; any other is in
-progress.
+nothing: ``forfeited``, read from the stored game's status, abort reason and side to
+move); one aborted otherwise (by an administrator) is a draw; any other is in progress.
 """
 
 from __future__ import annotations
@@ -25,11 +26,13 @@ from games.models import Game, Move
 from games.rules.clock import TimeControl
 from players import glicko2
 from players.models import Rating
-from tournaments.models import Entry, Tournament, TournamentPairing
-from tournaments.systems import arena, mcmahon, ranking, ranks, roundrobin, swiss
+from tournaments.models import ChatLine, Entry, Tournament, TournamentPairing
+from tournaments.systems import arena, mcmahon, ranking, ranks, roundrobin, sheets, swiss
 from tournaments.systems.records import Entrant, Played, Result
 
 IN_PROGRESS = (Game.Status.WAITING, Game.Status.ACTIVE, Game.Status.SCORING)
+CHAT_SHOWN = 50
+"""The chat lines T carries: the latest."""
 
 
 def category_of(tournament: Tournament) -> str:
@@ -45,10 +48,20 @@ def result_of(game: Game | None) -> Result | None:
     if game.status == Game.Status.FINISHED:
         return {"B": "black", "W": "white"}.get(game.result[:1], "draw")  # type: ignore[return-value]
     if game.status == Game.Status.ABORTED:
-        if game.abort_reason == Game.AbortReason.FIRST_MOVE:
+        if forfeited(game):
             return "white" if game.to_move == "black" else "black"
         return "draw"
     return None
+
+
+def forfeited(game: Game | None) -> bool:
+    """Whether ``game`` ended at the first-move deadline: its side to move
+    (``game.to_move``) never made its first move and lost it."""
+    return (
+        game is not None
+        and game.status == Game.Status.ABORTED
+        and game.abort_reason == Game.AbortReason.FIRST_MOVE
+    )
 
 
 @dataclass
@@ -104,11 +117,7 @@ class Facts:
         found = {}
         for player, pairing in latest.items():
             game = pairing.game
-            if (
-                game is not None
-                and game.status == Game.Status.ABORTED
-                and game.abort_reason == Game.AbortReason.FIRST_MOVE
-            ):
+            if game is not None and forfeited(game):
                 missing = pairing.black_id if game.to_move == "black" else pairing.white_id
                 if missing == player:
                     found[player] = game.finished_at
@@ -137,6 +146,7 @@ class Facts:
                     white_moves=self.moves.get((pairing.game_id or 0, "white"), 0),
                     black_berserk=pairing.black_berserk,
                     white_berserk=pairing.white_berserk,
+                    forfeit=forfeited(game),
                 )
             )
         return found
@@ -207,6 +217,15 @@ def total_rounds(tournament: Tournament, facts: Facts) -> int:
     return tournament.rounds or 0
 
 
+def tiebreak_order(tournament: Tournament) -> tuple[str, ...]:
+    """The names of T's ``tiebreaks``, most important first (none for an arena)."""
+    if tournament.system == Tournament.System.ARENA:
+        return ()
+    if tournament.system == Tournament.System.MCMAHON:
+        return mcmahon.TIEBREAKS
+    return swiss.OTHELLO_TIEBREAKS if tournament.kind == Game.Kind.OTHELLO else swiss.TIEBREAKS
+
+
 def usernames(user_ids: Iterable[int]) -> dict[int, str]:
     """The accounts' usernames, by id."""
     model = get_user_model()
@@ -216,19 +235,22 @@ def usernames(user_ids: Iterable[int]) -> dict[int, str]:
 # The standings and the JSON
 
 
-def standings(facts: Facts) -> list[dict[str, Any]]:
+def standings(facts: Facts, names: dict[int, str]) -> list[dict[str, Any]]:
     """The players' rows of T, best first: ``username``, ``rating``, ``score``,
-    ``tiebreaks``, ``rank``, (arena) ``fire``, ``games`` (the ids of their games)."""
+    ``tiebreaks``, ``rank``, (arena) ``fire`` and ``performance``, ``games`` (the ids of
+    their games), ``sheet`` (``arena_sheet``, ``round_sheet``). ``names``: every
+    entrant's username, by account."""
     tournament = facts.tournament
     entrants = facts.entrants()
     played = facts.played()
-    names = usernames(entrant.id for entrant in entrants)
     games_of: dict[int, list[str]] = {entrant.id: [] for entrant in entrants}
+    game_at: dict[tuple[int, int], str] = {}
     for pairing in facts.pairings:
         if pairing.game is not None:
             for player in (pairing.black_id, pairing.white_id):
                 if player in games_of:
                     games_of[player].append(pairing.game.public_id)
+                    game_at[pairing.round, player] = pairing.game.public_id
     ratings = {entrant.id: entrant.rating for entrant in entrants}
     rows = []
     if tournament.system == Tournament.System.ARENA:
@@ -242,18 +264,29 @@ def standings(facts: Facts) -> list[dict[str, Any]]:
                     "tiebreaks": {},
                     "rank": place,
                     "fire": standing.fire,
+                    "performance": (
+                        None if standing.performance is None else round(standing.performance)
+                    ),
                     "games": games_of[standing.id],
+                    "sheet": [
+                        {
+                            "game": game_at[line.round, standing.id],
+                            "points": line.points,
+                            "fire": line.fire,
+                            "berserk": line.berserk,
+                        }
+                        for line in standing.sheet
+                    ],
                 }
             )
         return rows
+    order = tiebreak_order(tournament)
     if tournament.system == Tournament.System.MCMAHON:
         assert tournament.bar is not None
         found = mcmahon.mcmahon_scores(entrants, played, tournament.bar)
-        order: tuple[str, ...] = mcmahon.TIEBREAKS
     else:
-        discs = tournament.kind == Game.Kind.OTHELLO
-        found = swiss.swiss_scores(entrants, played, discs=discs)
-        order = swiss.OTHELLO_TIEBREAKS if discs else swiss.TIEBREAKS
+        found = swiss.swiss_scores(entrants, played, discs="disc_difference" in order)
+    lines = sheets.round_sheets(found, played)
     for place, standing in ranking.rank(found.values(), order):
         rows.append(
             {
@@ -263,6 +296,15 @@ def standings(facts: Facts) -> list[dict[str, Any]]:
                 "tiebreaks": {name: standing.tiebreaks[name] for name in order},
                 "rank": place,
                 "games": games_of[standing.id],
+                "sheet": [
+                    {
+                        "round": line.round,
+                        "opponent": None if line.opponent is None else names.get(line.opponent),
+                        "color": line.colour,
+                        "result": line.result,
+                    }
+                    for line in lines[standing.id]
+                ],
             }
         )
     return rows
@@ -272,7 +314,8 @@ def tournament_json(tournament: Tournament, facts: Facts | None = None) -> dict[
     """T: ``GET /tournaments/<id>.json`` (DESIGN.md, "Tournaments")."""
     facts = facts or facts_of(tournament)
     names = usernames(
-        {pairing.black_id for pairing in facts.pairings}
+        {entry.user_id for entry in facts.entries}
+        | {pairing.black_id for pairing in facts.pairings}
         | {pairing.white_id for pairing in facts.pairings if pairing.white_id is not None}
     )
     return {
@@ -287,7 +330,7 @@ def tournament_json(tournament: Tournament, facts: Facts | None = None) -> dict[
         "starts_at": tournament.starts_at.isoformat(),
         "ends_at": None if tournament.ends_at is None else tournament.ends_at.isoformat(),
         "round": tournament.round,
-        "players": standings(facts),
+        "players": standings(facts, names),
         "pairings": [
             {
                 "round": pairing.round,
@@ -298,6 +341,27 @@ def tournament_json(tournament: Tournament, facts: Facts | None = None) -> dict[
             }
             for pairing in facts.pairings
         ],
+        "chat": chat(tournament),
+    }
+
+
+def chat(tournament: Tournament) -> list[dict[str, Any]]:
+    """T's ``chat``: its latest ``CHAT_SHOWN`` lines, oldest first."""
+    latest = (
+        ChatLine.objects.filter(tournament=tournament)
+        .select_related("user")
+        .order_by("-created_at", "-pk")[:CHAT_SHOWN]
+    )
+    return [chat_line_json(line) for line in reversed(latest)]
+
+
+def chat_line_json(line: ChatLine) -> dict[str, Any]:
+    """A chat line as T and the ``chat`` message carry it: ``{"username", "text", "at"}``
+    (ISO 8601)."""
+    return {
+        "username": line.user.get_username(),
+        "text": line.text,
+        "at": line.created_at.isoformat(),
     }
 
 

@@ -1,14 +1,17 @@
 """Tournaments' use cases: creating one, joining, withdrawing, pausing (an arena), going
-berserk, and the loop's work (starting the tournaments due, pairing their rounds and
-waves, finishing them). Each use case is one transaction; what it broadcasts (the
-tournament's ``standings``) goes after the commit.
+berserk, its chat, and the loop's work (starting the tournaments due, pairing their
+rounds and waves, dropping the players who let a game go unplayed, finishing them). Each
+use case is one transaction; what it broadcasts (the tournament's ``standings``, a chat
+line, each paired account's ``game_ready``) goes after the commit.
 
 Pairing is where nothing may be lost nor doubled. ``advance`` does a tournament's next
 step in one transaction with the tournament's row locked (``select_for_update``; on
 SQLite the immediate transaction's write lock): it reads the pairings so far, asks
 ``tournaments.systems`` who plays whom, makes the games through games' services
 (``start_games``, the tournament's clock and ``rated``), stores a ``TournamentPairing``
-a game or bye and the new ``round``, and tells the players (notifications). A process
+a game or bye and the new ``round``, and tells the players: every page of a paired
+account hears ``game_ready`` and opens the game; the notifications say it too (an
+arena's one a tournament, updated at each game), and a bye is told. A process
 killed in the middle rolls back all of it: the next tick does the round again, from the
 same rows. Two processes advancing one tournament at once: the second waits for the
 first's lock, then finds the round paired (its number moved on, the players busy) and
@@ -20,6 +23,7 @@ advisory lock, as pairing's waves; a thread lock on SQLite).
 from __future__ import annotations
 
 import datetime
+import json
 import logging
 import math
 import random
@@ -37,15 +41,17 @@ from django.utils.translation import ngettext
 import broadcast
 from accounts import services as account_services
 from accounts.players import Player
+from games import limits
 from games import services as games
 from games.models import Game
 from games.rules.clock import TimeControl
 from games.services import GameError
+from games.services.table import CHAT_MAX
 from notifications import services as notifications
 from notifications.models import Kind
 from pairing.services import one_process
 from tournaments import selectors
-from tournaments.models import Entry, Tournament, TournamentPairing
+from tournaments.models import ChatLine, Entry, Tournament, TournamentPairing
 from tournaments.systems import arena, mcmahon, roundrobin, swiss
 from tournaments.systems.records import PairingError
 
@@ -64,8 +70,8 @@ DAY = datetime.timedelta(days=1)
 
 
 class TournamentError(Exception):
-    """A request refused: ``code`` (``bad_request``, ``not_found``, ``rate_limited``), the
-    ``field`` at fault when there is one, and a message for a person."""
+    """A request refused: ``code`` (``bad_request``, ``not_found``, ``not_a_player``,
+    ``rate_limited``), the ``field`` at fault when there is one, and a message for a person."""
 
     def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
@@ -210,8 +216,8 @@ def withdraw(*, user_id: int, tournament_id: int) -> Entry | None:
 @transaction.atomic
 def pause(*, user_id: int, tournament_id: int) -> Entry:
     """An arena's player paused: not paired again until it joins again (its game in
-    progress goes on). The loop pauses a player itself when it let its latest game be
-    aborted by never making its first move."""
+    progress goes on). The loop pauses a player itself when it let its latest game end
+    at the first-move deadline without its move (``_drop_absent``)."""
     tournament = _locked(tournament_id)
     if tournament.system != Tournament.System.ARENA:
         raise TournamentError("bad_request", _("Only an arena can be paused."))
@@ -247,6 +253,45 @@ def berserk(*, player: Player, game_id: str) -> Game:
     pairing.save(update_fields=[f"{color}_berserk"])
     _tell_standings(pairing.tournament, later=True)
     return game
+
+
+@transaction.atomic
+def say(
+    *, user_id: int | None, tournament_id: int, text: Any, now: datetime.datetime | None = None
+) -> ChatLine:
+    """``text`` (trimmed, 1 to ``CHAT_MAX`` characters, as the game chat's) said in the
+    tournament's chat by the account ``user_id``, one of its entrants (withdrawn or paused
+    ones too), stored; after the commit its pages hear ``{"type": "chat", "username",
+    "text", "at"}``. At most the game chat's rate (``games.limits.chat_flooding``),
+    counted in the tournament's stored lines with its row locked, so every socket and
+    process of the sender counts together.
+
+    Raises TournamentError: not_found, bad_request naming ``text``, not_a_player (a
+    visitor, an account that did not join), rate_limited."""
+    if not isinstance(text, str) or not text.strip() or len(text.strip()) > CHAT_MAX:
+        raise TournamentError(
+            "bad_request",
+            _("text must be 1 to %(chat_max)s characters") % {"chat_max": CHAT_MAX},
+            field="text",
+        )
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentError("not_found", _("There is no such tournament."))
+    if user_id is None or not Entry.objects.filter(tournament=tournament, user_id=user_id).exists():
+        raise TournamentError("not_a_player", _("Only the tournament's players speak in its chat."))
+    now = now or timezone.now()
+    lines = ChatLine.objects.filter(tournament=tournament)
+    if limits.chat_flooding(lines, speaker=Player(user_id=user_id), now=now):
+        raise TournamentError("rate_limited", limits.chat_limit_message())
+    line = ChatLine.objects.create(
+        tournament=tournament, user_id=user_id, text=text.strip(), created_at=now
+    )
+    line = ChatLine.objects.select_related("user").get(pk=line.pk)
+    message = json.dumps({"type": "chat", **selectors.chat_line_json(line)}, separators=(",", ":"))
+    event = {"type": "tournament.chat", "whole": message}
+    group = broadcast.tournament_group(tournament.pk)
+    transaction.on_commit(lambda: broadcast.send_to_group(group, event), robust=True)
+    return line
 
 
 # The loop's work
@@ -294,7 +339,8 @@ def advance(
     *, tournament_id: int, now: datetime.datetime | None = None, seed: int | None = None
 ) -> list[Game]:
     """The tournament's next step, in one transaction, its row locked: started when due
-    (its players told), then an arena's wave of the free players (none in its last
+    (its players told), the players who let their latest game go unplayed dropped
+    (``_drop_absent``), then an arena's wave of the free players (none in its last
     minute; finished once its time is up and its last game has ended), or the next round
     of the others when every game of the round before has ended (finished after the
     last). The games made."""
@@ -304,11 +350,13 @@ def advance(
         return []
     if tournament.status == Tournament.Status.UPCOMING:
         _start(tournament, now)
+    facts = selectors.facts_of(tournament)
+    _drop_absent(facts, now)
     rng = random.Random(seed)
     if tournament.system == Tournament.System.ARENA:
-        made = _arena_wave(tournament, now, rng)
+        made = _arena_wave(tournament, facts, now, rng)
     else:
-        made = _next_round(tournament, now)
+        made = _next_round(tournament, facts, now)
     return made
 
 
@@ -339,9 +387,10 @@ def _finish(tournament: Tournament, now: datetime.datetime) -> None:
     _tell_standings(tournament)
 
 
-def _arena_wave(tournament: Tournament, now: datetime.datetime, rng: random.Random) -> list[Game]:
+def _arena_wave(
+    tournament: Tournament, facts: selectors.Facts, now: datetime.datetime, rng: random.Random
+) -> list[Game]:
     assert tournament.ends_at is not None
-    facts = selectors.facts_of(tournament)
     busy = facts.busy()
     if now >= tournament.ends_at:
         if not busy:
@@ -349,7 +398,6 @@ def _arena_wave(tournament: Tournament, now: datetime.datetime, rng: random.Rand
         return []
     if not arena.arena_can_pair(now, tournament.ends_at):
         return []
-    _pause_absent(facts)
     since = facts.free_since()
     free_entries = sorted(
         (
@@ -373,20 +421,70 @@ def _arena_wave(tournament: Tournament, now: datetime.datetime, rng: random.Rand
     return _make(tournament, [(black, white) for black, white in pairs], [], now)
 
 
-def _pause_absent(facts: selectors.Facts) -> None:
-    """An arena's players who let their latest game be aborted by never making their
-    first move (they have left: lichess's rule) are paused, unless they came back
-    (joined again) since."""
+def _drop_absent(facts: selectors.Facts, now: datetime.datetime) -> None:
+    """The players who let their latest game end at the first-move deadline without their
+    move (they are not there: lichess's rule) are paused (an arena) or withdrawn from the
+    later rounds (the others), unless they came back (joined again) since; each is told
+    (``tournament_forfeit``), and the pages get the standings."""
+    tournament = facts.tournament
+    in_arena = tournament.system == Tournament.System.ARENA
     absent = facts.absent_since()
+    dropped = []
     for entry in facts.entries:
         since = absent.get(entry.user_id)
-        if since is not None and not entry.paused and since >= entry.joined_at:
+        if since is None or entry.paused or entry.withdrawn or since < entry.joined_at:
+            continue
+        if in_arena:
             entry.paused = True
-            entry.save(update_fields=["paused"])
+        else:
+            entry.withdrawn = True
+        entry.save(update_fields=["paused" if in_arena else "withdrawn"])
+        dropped.append(entry.user_id)
+    if not dropped:
+        return
+    notifications.notify_many(
+        user_ids=dropped,
+        kind=Kind.TOURNAMENT_FORFEIT,
+        text=lambda: _dropped_words(tournament),
+        url=tournament.get_absolute_url(),
+        subject=f"tournament:{tournament.pk}",
+        now=now,
+    )
+    _tell_standings(tournament)
 
 
-def _next_round(tournament: Tournament, now: datetime.datetime) -> list[Game]:
-    facts = selectors.facts_of(tournament)
+def _dropped_words(tournament: Tournament) -> str:
+    """What a player ``_drop_absent`` dropped is told, in the active language."""
+    values = {"name": tournament.name}
+    if tournament.system == Tournament.System.ARENA:
+        return (
+            _(
+                "%(name)s: you lost a game by not making your first move in time, and you are "
+                "paused. Resume on the tournament's page to be paired again."
+            )
+            % values
+        )
+    if tournament.system == Tournament.System.ROUNDROBIN:
+        return (
+            _(
+                "%(name)s: you lost a game by not making your first move in time, and you are "
+                "withdrawn from the later rounds."
+            )
+            % values
+        )
+    return (
+        _(
+            "%(name)s: you lost a game by not making your first move in time, and you are "
+            "withdrawn from the later rounds. Join again on the tournament's page to play the "
+            "next ones."
+        )
+        % values
+    )
+
+
+def _next_round(
+    tournament: Tournament, facts: selectors.Facts, now: datetime.datetime
+) -> list[Game]:
     if facts.busy():
         return []  # the round goes on
     total = selectors.total_rounds(tournament, facts)
@@ -479,20 +577,58 @@ def _make(
         for player in byes
     ]
     TournamentPairing.objects.bulk_create(rows)
+    _tell_paired(tournament, made, pairs, byes, now)
+    _tell_standings(tournament)
+    return made
+
+
+def _tell_paired(
+    tournament: Tournament,
+    made: list[Game],
+    pairs: list[tuple[int, int]],
+    byes: list[int],
+    now: datetime.datetime,
+) -> None:
+    """The players of a round (a wave) told: after the commit every page of each paired
+    account hears ``game_ready`` (and opens the game); each gets ``round_paired`` (an
+    arena's player one a tournament, updated at each game: not a bell at 10), and one
+    with a bye is told so."""
     urls = {}
+    ready = []
     for game, (black, white) in zip(made, pairs, strict=True):
         urls[black] = urls[white] = f"/games/{game.public_id}/"
+        ready += [(black, game.public_id), (white, game.public_id)]
+    subject = f"tournament:{tournament.pk}"
+    name, number = tournament.name, tournament.round
     notifications.notify_many(
         user_ids=list(urls),
         kind=Kind.ROUND_PAIRED,
-        text=lambda: _("%(name)s: your game is ready.") % {"name": tournament.name},
+        text=lambda: _("%(name)s: your game is ready.") % {"name": name},
         url=urls,
-        subject=f"tournament:{tournament.pk}",
+        subject=subject,
+        email=False,
+        refresh=tournament.system == Tournament.System.ARENA,
+        now=now,
+    )
+    notifications.notify_many(
+        user_ids=byes,
+        kind=Kind.ROUND_PAIRED,
+        text=lambda: (
+            _("%(name)s, round %(round)s: you have a bye, which scores as a win.")
+            % {"name": name, "round": number}
+        ),
+        url=tournament.get_absolute_url(),
+        subject=subject,
         email=False,
         now=now,
     )
-    _tell_standings(tournament)
-    return made
+
+    def tell() -> None:
+        for player, game in ready:
+            event = {"type": "account.game_ready", "game": game, "tournament": tournament.pk}
+            broadcast.send_to_group(broadcast.account_group(player), event)
+
+    transaction.on_commit(tell, robust=True)
 
 
 # Standings, live

@@ -4,20 +4,20 @@ redirects or renders."""
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.api import token_route
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of
 from games import limits
-from games.forms import clock_menu
+from games.forms import clock_menu, size_menu
 from tournaments import selectors, services
 from tournaments.forms import CLOCK_SETTINGS, NewTournamentForm
 from tournaments.models import Tournament
@@ -33,7 +33,8 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 def _initial() -> dict[str, Any]:
-    soon = timezone.localtime() + datetime.timedelta(minutes=10)
+    """The form's first values; the start is the script's to fill (ten minutes from now
+    in the browser's time zone)."""
     return {
         "system": "arena",
         "kind": "othello",
@@ -44,7 +45,6 @@ def _initial() -> dict[str, Any]:
         "duration": 30,
         "rounds": 5,
         "bar": "3d",
-        "starts_at": soon.replace(second=0, microsecond=0).strftime("%Y-%m-%dT%H:%M"),
     }
 
 
@@ -53,6 +53,7 @@ def _form_context(form: NewTournamentForm) -> dict[str, Any]:
         "form": form,
         "clock_settings": [form[name] for name in CLOCK_SETTINGS],
         "clock_menu": clock_menu(),
+        "size_menu": size_menu(),
     }
 
 
@@ -92,29 +93,137 @@ def _refused(request: HttpRequest, form: NewTournamentForm, *, status: int = 400
     return render(request, "tournaments/new.html", context, status=status)
 
 
+TIEBREAKS = {
+    "buchholz": (gettext_lazy("Buchholz"), gettext_lazy("The sum of the opponents' scores")),
+    "sonneborn_berger": (
+        gettext_lazy("Sonneborn-Berger"),
+        gettext_lazy("The scores of the opponents beaten, and half those drawn"),
+    ),
+    "disc_difference": (
+        gettext_lazy("Disc difference"),
+        gettext_lazy("One's discs minus the opponent's, over every game"),
+    ),
+    "sos": (gettext_lazy("SOS"), gettext_lazy("The sum of the opponents' McMahon scores")),
+    "sodos": (
+        gettext_lazy("SODOS"),
+        gettext_lazy("The McMahon scores of the opponents beaten, and half those drawn"),
+    ),
+}
+"""Each tiebreak of T by its name, and what it sums (static/js/tournament.js has the same)."""
+MARKS = {"win": "1", "loss": "0", "draw": "½", "forfeit_win": "+", "forfeit_loss": "\N{MINUS SIGN}"}
+"""A round's result in the cross-table (a game being played: "…")."""
+COLOURS = {"black": "●", "white": "○"}
+DASH = "\N{EN DASH}"
+SCORES = {"black": f"1{DASH}0", "white": f"0{DASH}1", "draw": f"½{DASH}½"}
+"""A pairing's result, black's first."""
+
+
 @require_GET
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """`GET /tournaments/<id>/`: its standings, its pairings round by round with links
-    to the games, and the buttons to join, withdraw or pause; live (the page's lobby
-    socket follows the tournament's group)."""
+    """`GET /tournaments/<id>/`: its cross-table (Swiss, McMahon, round robin) or score
+    sheets (arena) with the tiebreaks by name, its pairings round by round with links to
+    the games, a countdown, the buttons to join, withdraw or pause, and its chat; live
+    (the page's lobby socket follows the tournament's group). The tables are drawn here
+    as static/js/tournament.js draws them again from each T."""
     found = get_object_or_404(Tournament, pk=tournament_id)
-    data = selectors.tournament_json(found)
+    facts = selectors.facts_of(found)
+    data = selectors.tournament_json(found, facts)
     entry = selectors.entry_of(found, request.user.pk if request.user.is_authenticated else None)
+    order = selectors.tiebreak_order(found)
+    arena = found.system == Tournament.System.ARENA
     context = {
         "tournament": found,
         "data": data,
         "entry": entry,
-        "rounds": _rounds(data["pairings"]),
+        "total_rounds": None if arena else selectors.total_rounds(found, facts),
+        "tiebreaks": [(name, *TIEBREAKS[name]) for name in order],
+        "table": _table(data),
+        "rounds": _rounds(data),
         "username": request.user.get_username() if request.user.is_authenticated else None,
     }
     return render(request, "tournaments/tournament.html", context)
 
 
-def _rounds(pairings: list[dict[str, Any]]) -> list[tuple[int, list[dict[str, Any]]]]:
-    """The pairings by round, the latest first."""
+def _table(data: dict[str, Any]) -> dict[str, Any]:
+    """The players' rows as the page shows them: a cross-table's round columns (``rounds``)
+    and each row's ``cells`` (a round's result, the opponent and its colour, a title in
+    words, the game's page), or an arena's score sheet (``cells``: a game's points)."""
+    games = {
+        (pairing["round"], name): pairing["game_id"]
+        for pairing in data["pairings"]
+        for name in (pairing["black"], pairing["white"])
+        if name
+    }
+    if data["system"] == Tournament.System.ARENA:
+        rows = [
+            {**row, "cells": [_sheet_cell(line) for line in row["sheet"]]}
+            for row in data["players"]
+        ]
+        return {"rounds": [], "rows": rows}
+    last = max((line["round"] for row in data["players"] for line in row["sheet"]), default=0)
+    rows = []
+    for row in data["players"]:
+        by_round = {line["round"]: line for line in row["sheet"]}
+        cells = []
+        for number in range(1, last + 1):
+            line = by_round.get(number)
+            game = games.get((number, row["username"])) if line else None
+            cells.append(None if line is None else _round_cell(line, game))
+        rows.append({**row, "cells": cells})
+    return {"rounds": list(range(1, last + 1)), "rows": rows}
+
+
+def _round_cell(line: dict[str, Any], game: str | None) -> dict[str, Any]:
+    result, opponent = line["result"], line["opponent"]
+    values = {"round": line["round"], "opponent": opponent}
+    if result == "bye":
+        return {"mark": _("bye"), "title": _("Round %(round)s: a bye") % values, "result": "bye"}
+    titles = {
+        "win": _("Round %(round)s: won against %(opponent)s"),
+        "loss": _("Round %(round)s: lost to %(opponent)s"),
+        "draw": _("Round %(round)s: drew with %(opponent)s"),
+        "forfeit_win": _("Round %(round)s: won, %(opponent)s never made a first move"),
+        "forfeit_loss": _("Round %(round)s: lost without a first move, against %(opponent)s"),
+        None: _("Round %(round)s: playing %(opponent)s"),
+    }
+    return {
+        "mark": MARKS.get(result, "…"),
+        "colour": COLOURS[line["color"]],
+        "opponent": opponent,
+        "title": titles[result] % values,
+        "result": result or "playing",
+        "url": None if game is None else f"/games/{game}/",
+    }
+
+
+def _sheet_cell(line: dict[str, Any]) -> dict[str, Any]:
+    words = [_("On fire: double points")] if line["fire"] else []
+    if line["berserk"]:
+        words.append(_("Berserk"))
+    return {
+        "text": "…" if line["points"] is None else str(line["points"]),
+        "title": ", ".join(words),
+        "fire": line["fire"],
+        "berserk": line["berserk"],
+        "url": f"/games/{line['game']}/",
+    }
+
+
+def _rounds(data: dict[str, Any]) -> list[tuple[int, list[dict[str, Any]]]]:
+    """The pairings by round, the latest first, each with its ``score`` in words
+    (1-0 with an en dash, a forfeit's marked)."""
+    forfeits = {
+        (line["round"], row["username"])
+        for row in data["players"]
+        for line in row["sheet"]
+        if str(line.get("result", "")).startswith("forfeit")
+    }
     by_round: dict[int, list[dict[str, Any]]] = {}
-    for pairing in pairings:
-        by_round.setdefault(pairing["round"], []).append(pairing)
+    for pairing in data["pairings"]:
+        score = SCORES.get(pairing["result"] or "", "")
+        if score and (pairing["round"], pairing["black"]) in forfeits:
+            score = _("%(score)s, a forfeit") % {"score": score}
+        by_round.setdefault(pairing["round"], []).append({**pairing, "score": score})
     return sorted(by_round.items(), reverse=True)
 
 

@@ -1,7 +1,11 @@
 // The bell in the header: the account's unread notifications, live. It hears
 // {"type": "notification"} (and {"type": "unread"} when another tab marks some read) on
 // the lobby's socket: the home page's own (lobby.js), else a socket of its own in "bell"
-// mode, which hears only the account's notifications. The tab's title counts them.
+// mode, which hears only the account's notifications. The tab's title counts them. The
+// same socket hears {"type": "game_ready"} when a tournament pairs the account: the page
+// opens the game (game_ready.js).
+
+import { gameReady } from "./game_ready.js";
 
 const bell = document.getElementById("bell");
 const count = document.getElementById("bell-count");
@@ -19,6 +23,7 @@ function show(unread) {
 
 function hear(message) {
   bell.dataset.live = "1";
+  if (message.type === "game_ready") gameReady(message);
   if (message.type === "notification" || message.type === "unread") {
     show(message.unread);
     document.dispatchEvent(new CustomEvent("notification", { detail: message }));

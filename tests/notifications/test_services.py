@@ -3,11 +3,13 @@ transaction, with its deliveries as the account chose; reading and marking read.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 
 from notifications import services
 from notifications.models import Delivery, Kind, Notification, PushSubscription
@@ -202,3 +204,45 @@ def test_notify_many_tells_each_account_as_it_chose_in_a_few_queries(
     ]
     with pytest.raises(services.NotificationError):
         services.notify_many(user_ids=ids, kind="nonsense", text="", url="")
+
+
+def test_notify_many_refreshing_keeps_one_notification_an_account_unread_again() -> None:
+    ann, bob = account("ann", "ann@example.org"), account("bob", "bob@example.org")
+    subscribe(ann, 1)
+    first = timezone.now()
+    services.notify_many(
+        user_ids=[ann.pk], kind=Kind.ROUND_PAIRED, text="Game 1", url="/games/1/", subject="t:1"
+    )
+    Notification.objects.update(read_at=first)
+    pushed = Delivery.objects.count()
+    later = first + datetime.timedelta(minutes=3)
+    made = services.notify_many(
+        user_ids=[ann.pk, bob.pk],
+        kind=Kind.ROUND_PAIRED,
+        text="Game 2",
+        url={ann.pk: "/games/2/", bob.pk: "/games/3/"},
+        subject="t:1",
+        refresh=True,
+        now=later,
+    )
+    [again] = Notification.objects.filter(user=ann)
+    assert (again.text, again.url, again.read_at, again.created_at) == (
+        "Game 2",
+        "/games/2/",
+        None,
+        later,
+    )
+    assert {notification.user_id for notification in made} == {ann.pk, bob.pk}
+    assert Notification.objects.get(user=bob).url == "/games/3/"
+    # The refreshed one is not delivered again; the new one as usual (bob has no device).
+    assert Delivery.objects.count() == pushed
+    # Another subject is another notification.
+    services.notify_many(
+        user_ids=[ann.pk],
+        kind=Kind.ROUND_PAIRED,
+        text="Game 9",
+        url="/",
+        subject="t:2",
+        refresh=True,
+    )
+    assert Notification.objects.filter(user=ann).count() == 2

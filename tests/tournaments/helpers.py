@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 
 from accounts.players import Player
 from games import services as games
@@ -57,6 +58,17 @@ def win(game: Game, winner: AbstractBaseUser) -> None:
     game.refresh_from_db()
     loser = game.white_user_id if game.black_user_id == winner.pk else game.black_user_id
     games.resign(player=Player(user_id=loser), game_id=game.public_id)
+
+
+def unplayed(game: Game, *, at: datetime.datetime = START) -> None:
+    """Nobody made the first move in time: the game's deadline passed, the clock watch
+    flags it (it ends at the first-move deadline, lost by its side to move, black), and it
+    ended ``at``."""
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - datetime.timedelta(seconds=1))
+    games.flag(game_id=game.public_id)
+    Game.objects.filter(pk=game.pk).update(finished_at=at)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and game.to_move == "black"
 
 
 def draw(game: Game) -> None:

@@ -1,16 +1,20 @@
 """The tournaments' use cases through the database: joining, withdrawing, pausing, the
 start, an arena's waves, Swiss, McMahon and round-robin rounds, byes, the end, rating,
-berserk, and the loop's exclusivity."""
+berserk, the loop's exclusivity, the players taken to their games (``game_ready``) and
+those who never come (forfeits, then paused or withdrawn, and told), the notices (a bye,
+an arena's one notification), the sheets, and the chat."""
 
 from __future__ import annotations
 
 import datetime
 import itertools
+import json
 from collections import Counter
 
 import pytest
 from django.db import transaction
 
+import broadcast
 from accounts.players import Player
 from games import selectors as game_selectors
 from games.models import Game
@@ -19,9 +23,18 @@ from games.services import GameError
 from notifications.models import Notification
 from players.models import RatingChange
 from tests.support.concurrency import at_once, held_elsewhere
-from tests.tournaments.helpers import START, account, draw, joined, player, tournament, win
+from tests.tournaments.helpers import (
+    START,
+    account,
+    draw,
+    joined,
+    player,
+    tournament,
+    unplayed,
+    win,
+)
 from tournaments import selectors, services
-from tournaments.models import Entry, Tournament, TournamentPairing
+from tournaments.models import ChatLine, Entry, Tournament, TournamentPairing
 from tournaments.services import TournamentError
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -489,3 +502,217 @@ def test_a_game_that_ends_tells_the_pages_at_the_loops_next_turn() -> None:
     assert standings["type"] == "standings"
     top = standings["tournament"]["players"][0]
     assert (top["username"], top["score"]) == ("ann", 1.0)
+
+
+# Taken to the game; a player who never comes
+
+
+def game_ready(kept: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    return [(group, event) for group, event in kept if event["type"] == "account.game_ready"]
+
+
+def test_every_paired_account_hears_game_ready_once_the_round_commits() -> None:
+    found = tournament("swiss")
+    ann, bob, cid = joined(found, "ann", "bob", "cid")
+    with broadcast.outbox() as kept:
+        [game] = services.advance(tournament_id=found.pk, now=START)
+    ready = {"type": "account.game_ready", "game": game.public_id, "tournament": found.pk}
+    assert sorted(game_ready(kept)) == sorted(
+        [(f"account.{game.black_user_id}", ready), (f"account.{game.white_user_id}", ready)]
+    )
+    # The bye's player has no game to open.
+    [bye] = TournamentPairing.objects.filter(tournament=found, game=None)
+    assert f"account.{bye.black_id}" not in {group for group, _ in game_ready(kept)}
+    assert {bye.black_id, game.black_user_id, game.white_user_id} == {ann.pk, bob.pk, cid.pk}
+
+
+def test_a_wave_rolled_back_opens_no_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = tournament()
+    joined(found, "ann", "bob")
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise SystemExit("killed")
+
+    monkeypatch.setattr(TournamentPairing.objects, "bulk_create", killed)
+    with broadcast.outbox() as kept, pytest.raises(SystemExit):
+        services.advance(tournament_id=found.pk, now=START, seed=1)
+    assert game_ready(kept) == []
+
+
+@pytest.mark.parametrize(
+    ("system", "flag", "words"),
+    [
+        ("arena", "paused", "you are paused. Resume on the tournament's page"),
+        ("swiss", "withdrawn", "withdrawn from the later rounds. Join again"),
+        ("roundrobin", "withdrawn", "withdrawn from the later rounds."),
+    ],
+)
+def test_a_player_who_never_moves_loses_is_dropped_and_told(
+    system: str, flag: str, words: str
+) -> None:
+    found = tournament(system)
+    ann, bob = joined(found, "ann", "bob")
+    [game] = services.advance(tournament_id=found.pk, now=START, seed=1)
+    unplayed(game)  # black never moved
+    missing, there = (ann, bob) if game.black_user_id == ann.pk else (bob, ann)
+    # Readable from the stored game alone (a playban counts these).
+    assert (game.status, game.abort_reason, game.to_move) == ("aborted", "first_move", "black")
+    assert services.advance(tournament_id=found.pk, now=LATER, seed=1) == []
+    assert getattr(Entry.objects.get(user=missing), flag)
+    assert not getattr(Entry.objects.get(user=there), flag)
+    [told] = Notification.objects.filter(kind="tournament_forfeit")
+    assert told.user_id == missing.pk and words in told.text
+    assert told.url == f"/tournaments/{found.pk}/"
+    # Told once, however many turns follow.
+    services.advance(tournament_id=found.pk, now=LATER, seed=1)
+    assert Notification.objects.filter(kind="tournament_forfeit").count() == 1
+
+
+def test_a_swiss_forfeit_is_in_both_sheets_and_the_next_round_goes_on_without_the_absent() -> None:
+    found = tournament("swiss", rounds=3)
+    ann, bob, cid = joined(found, "ann", "bob", "cid")
+    names = {user.pk: user.username for user in (ann, bob, cid)}
+    [game] = services.advance(tournament_id=found.pk, now=START)
+    [bye] = TournamentPairing.objects.filter(tournament=found, round=1, game=None)
+    black, white = game.black_user_id, game.white_user_id
+    unplayed(game)
+    [second] = services.advance(tournament_id=found.pk, now=LATER)
+    assert {second.black_user_id, second.white_user_id} == {white, bye.black_id}
+    sheets = {row["username"]: row["sheet"] for row in json_of(found)["players"]}
+    assert sheets[names[black]] == [
+        {"round": 1, "opponent": names[white], "color": "black", "result": "forfeit_loss"}
+    ]
+    assert sheets[names[white]][0] == {
+        "round": 1,
+        "opponent": names[black],
+        "color": "white",
+        "result": "forfeit_win",
+    }
+    assert sheets[names[bye.black_id]][0] == {
+        "round": 1,
+        "opponent": None,
+        "color": None,
+        "result": "bye",
+    }
+    # Back in: the next round has it again, and it is not dropped again for round 1.
+    services.join(user_id=black, tournament_id=found.pk, now=LATER)
+    win(second, ann if ann.pk in (second.black_user_id, second.white_user_id) else bob)
+    services.advance(tournament_id=found.pk, now=LATER)
+    third = TournamentPairing.objects.filter(tournament=found, round=3)
+    assert black in {p.black_id for p in third} | {p.white_id for p in third}
+    assert not Entry.objects.get(user_id=black).withdrawn
+
+
+def test_a_player_with_a_bye_is_told() -> None:
+    found = tournament("swiss")
+    joined(found, "ann", "bob", "cid")
+    services.advance(tournament_id=found.pk, now=START)
+    [bye] = TournamentPairing.objects.filter(tournament=found, game=None)
+    [told] = Notification.objects.filter(user_id=bye.black_id, kind="round_paired")
+    assert told.text == "The swiss, round 1: you have a bye, which scores as a win."
+    assert told.url == f"/tournaments/{found.pk}/"
+
+
+def test_an_arena_tells_each_player_of_its_games_in_one_notification_updated() -> None:
+    found = tournament()
+    users = joined(found, "ann", "bob", "cid", "dan")
+    ann = users[0]
+    seen = []
+    for wave in range(3):
+        now = LATER + datetime.timedelta(seconds=wave)
+        made = services.advance(tournament_id=found.pk, now=now, seed=wave)
+        assert len(made) == 2
+        [mine] = [game for game in made if ann.pk in (game.black_user_id, game.white_user_id)]
+        [told] = Notification.objects.filter(user=ann, kind="round_paired")
+        assert told.url == f"/games/{mine.public_id}/" and told.read_at is None
+        assert told.created_at == now
+        seen.append(told.pk)
+        Notification.objects.filter(pk=told.pk).update(read_at=now)  # read on the bell
+        for game in made:
+            win(game, next(user for user in users if user.pk == game.black_user_id))
+    assert len(set(seen)) == 1
+    assert Counter(
+        Notification.objects.filter(kind="round_paired").values_list("user", flat=True)
+    ) == {user.pk: 1 for user in users}
+
+
+def test_an_arena_sheet_is_a_line_a_game_in_order() -> None:
+    found = tournament()
+    ann, bob, _cid = joined(found, "ann", "bob", "cid")
+    [first] = services.advance(tournament_id=found.pk, now=START, seed=1)
+    games = [first]
+    for wave in range(1, 4):
+        finished = games[-1]
+        win(finished, ann if ann.pk in (finished.black_user_id, finished.white_user_id) else bob)
+        [game] = services.advance(
+            tournament_id=found.pk, now=LATER + datetime.timedelta(seconds=wave), seed=1
+        )
+        games.append(game)
+    rows = {row["username"]: row for row in json_of(found)["players"]}
+    for row in rows.values():
+        assert [line["game"] for line in row["sheet"]] == row["games"]
+        finished = [line["points"] for line in row["sheet"] if line["points"] is not None]
+        assert sum(finished) == row["score"]
+        assert all(line["berserk"] is False for line in row["sheet"])
+    # The game being played has no points yet.
+    assert any(line["points"] is None for row in rows.values() for line in row["sheet"])
+
+
+# The chat
+
+
+def test_an_entrant_speaks_in_the_chat_and_its_pages_hear_it() -> None:
+    found = tournament("swiss")
+    [ann] = joined(found, "ann")
+    with broadcast.outbox() as kept:
+        services.say(user_id=ann.pk, tournament_id=found.pk, text="  good luck all ", now=START)
+    [(group, event)] = [(g, e) for g, e in kept if e["type"] == "tournament.chat"]
+    assert group == f"tournament.{found.pk}"
+    said = json.loads(event["whole"])
+    assert said == {
+        "type": "chat",
+        "username": "ann",
+        "text": "good luck all",
+        "at": START.isoformat(),
+    }
+    assert json_of(found)["chat"] == [
+        {"username": "ann", "text": "good luck all", "at": START.isoformat()}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("who", "text", "code"),
+    [
+        ("stranger", "hello", "not_a_player"),
+        ("visitor", "hello", "not_a_player"),
+        ("ann", "", "bad_request"),
+        ("ann", "   ", "bad_request"),
+        ("ann", "x" * 301, "bad_request"),
+        ("ann", ["hello"], "bad_request"),
+    ],
+)
+def test_the_chat_refuses_strangers_and_bad_lines(who: str, text: object, code: str) -> None:
+    found = tournament("swiss")
+    joined(found, "ann")
+    stranger = account("stranger")
+    user_id = {"ann": Entry.objects.get().user_id, "stranger": stranger.pk, "visitor": None}[who]
+    with pytest.raises(TournamentError) as refused:
+        services.say(user_id=user_id, tournament_id=found.pk, text=text)
+    assert refused.value.code == code
+    assert not ChatLine.objects.exists()
+
+
+def test_a_withdrawn_entrant_still_speaks_and_t_carries_the_latest_fifty_lines() -> None:
+    found = tournament("swiss")
+    ann, _bob = joined(found, "ann", "bob")
+    services.advance(tournament_id=found.pk, now=START)
+    services.withdraw(user_id=ann.pk, tournament_id=found.pk)
+    for n in range(55):
+        services.say(
+            user_id=ann.pk,
+            tournament_id=found.pk,
+            text=f"line {n}",
+            now=START + datetime.timedelta(seconds=2 * n),  # within the chat's rate
+        )
+    chat = json_of(found)["chat"]
+    assert [line["text"] for line in chat] == [f"line {n}" for n in range(5, 55)]

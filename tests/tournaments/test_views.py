@@ -4,7 +4,9 @@ standings on the lobby socket, and berserk on the game socket."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -15,12 +17,13 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from notifications.models import Notification
 from othello_site.asgi import application
 from tests.pairing.test_consumers import HEADERS, TIMEOUT
-from tests.tournaments.helpers import START, account, joined, tournament
+from tests.tournaments.helpers import START, account, joined, tournament, win
 from tournaments import services
 from tournaments.models import Entry, Tournament
 
@@ -134,6 +137,61 @@ def test_past_the_cap_the_form_says_so_with_429() -> None:
     assert Tournament.objects.count() == 3
 
 
+def test_a_pickers_time_is_read_in_the_browsers_time_zone() -> None:
+    browser = logged_in("ann")
+    answer = browser.post(
+        "/tournaments/new/", form(starts_at="2030-01-15T18:00", timezone="Asia/Tokyo")
+    )
+    assert answer.status_code == 302
+    tokyo_evening = datetime.datetime(2030, 1, 15, 9, 0, tzinfo=datetime.UTC)
+    assert Tournament.objects.get().starts_at == tokyo_evening
+    # A time with its own zone keeps it, whatever the browser's.
+    browser.post("/tournaments/new/", form(starts_at="2030-01-15T18:00:00Z", timezone="Asia/Tokyo"))
+    assert Tournament.objects.latest("pk").starts_at.hour == 18
+
+
+def test_start_now_starts_a_minute_later() -> None:
+    before = timezone.now()
+    answer = logged_in("ann").post("/tournaments/new/", form(starts_at=None, start_now="on"))
+    assert answer.status_code == 302
+    starts = Tournament.objects.get().starts_at
+    assert (
+        before + datetime.timedelta(seconds=55)
+        <= starts
+        <= timezone.now() + datetime.timedelta(seconds=61)
+    )
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"starts_at": None},
+        {"starts_at": None, "start_now": "0"},
+        {"starts_at": "2030-01-15T18:00", "timezone": "Mars/Olympus_Mons"},
+    ],
+)
+def test_a_start_missing_or_in_an_unknown_zone_is_a_400_naming_it(changes: dict[str, Any]) -> None:
+    answer = logged_in("ann").post("/tournaments/new/", form(**changes))
+    assert answer.status_code == 400
+    assert 'data-error-field="starts_at"' in answer.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_the_form_offers_othello_its_even_sizes_and_go_its_odd_ones() -> None:
+    page = logged_in("ann").get("/tournaments/new/").content.decode()
+    sizes = re.search(r'<select name="size".*?</select>', page, re.DOTALL)
+    assert sizes is not None
+    groups = dict(re.findall(r'<optgroup label="(\w+)">(.*?)</optgroup>', sizes[0], re.DOTALL))
+    offered = {
+        kind: [int(n) for n in re.findall(r'value="(\d+)"', options)]
+        for kind, options in groups.items()
+    }
+    assert offered["Othello"] and all(size % 2 == 0 for size in offered["Othello"])
+    assert offered["Go"] and all(size % 2 == 1 for size in offered["Go"])
+    assert '<input type="datetime-local" name="starts_at"' in page
+    assert 'name="start_now"' in page and 'name="timezone"' in page
+
+
 def test_creating_needs_an_account() -> None:
     answer = Client().post("/tournaments/new/", form())
     assert answer.status_code == 302 and answer["Location"].startswith("/accounts/login/")
@@ -187,10 +245,11 @@ def test_the_json_is_as_pinned() -> None:
         "round",
         "players",
         "pairings",
+        "chat",
     }
     assert data["status"] == "running" and data["round"] == 1 and data["system"] == "swiss"
     player = data["players"][0]
-    assert set(player) == {"username", "rating", "score", "tiebreaks", "rank", "games"}
+    assert set(player) == {"username", "rating", "score", "tiebreaks", "rank", "games", "sheet"}
     assert set(player["tiebreaks"]) == {"buchholz", "sonneborn_berger", "disc_difference"}
     [bye] = [p for p in data["pairings"] if p["game_id"] is None]
     assert bye["white"] is None and bye["result"] == "bye" and bye["round"] == 1
@@ -198,11 +257,18 @@ def test_the_json_is_as_pinned() -> None:
     assert played["game_id"] == game.public_id and played["result"] is None
     games = {p["username"]: p["games"] for p in data["players"]}
     assert games[played["black"]] == [game.public_id]
+    sheets = {p["username"]: p["sheet"] for p in data["players"]}
+    assert sheets[bye["black"]] == [{"round": 1, "opponent": None, "color": None, "result": "bye"}]
+    assert sheets[played["black"]] == [
+        {"round": 1, "opponent": played["white"], "color": "black", "result": None}
+    ]
+    assert data["chat"] == []
     assert Client().get("/tournaments/999.json").status_code == 404
     arena = tournament()
     joined(arena, "dan")
     [row] = Client().get(f"/tournaments/{arena.pk}.json").json()["players"]
     assert row["fire"] is False and row["tiebreaks"] == {} and row["score"] == 0
+    assert row["sheet"] == [] and row["performance"] is None
 
 
 def test_the_page_shows_the_standings_and_the_games() -> None:
@@ -213,6 +279,46 @@ def test_the_page_shows_the_standings_and_the_games() -> None:
     assert "ann" in page and "bob" in page
     assert f"/games/{game.public_id}/" in page
     assert 'id="withdraw"' in page
+
+
+def test_the_page_shows_a_cross_table_with_tiebreaks_by_name_in_its_language() -> None:
+    found = tournament("swiss")
+    joined(found, "ann", "bob", "cid")
+    [game] = services.advance(tournament_id=found.pk, now=START)
+    game.refresh_from_db()
+    winner, loser = game.black_user.username, game.white_user.username
+    win(game, game.black_user)
+    page = Client(headers={"accept-language": "ja"}).get(f"/tournaments/{found.pk}/").content
+    text = page.decode()
+    # The tiebreaks by their names (and what each sums), never the JSON's keys.
+    for name in ("ブッフホルツ", "ゾンネボルン・ベルガー", "石数差"):
+        assert f">{name}</abbr>" in text
+    assert "sonneborn_berger 0" not in text and "buchholz 0" not in text
+    # The names link to the profiles; a round's cell says the result and the opponent.
+    for name in ("ann", "bob", "cid"):
+        assert f'<a href="/players/{name}/">{name}</a>' in text
+    with translation.override("ja"):
+        won = gettext("Round %(round)s: won against %(opponent)s") % {"round": 1, "opponent": loser}
+        lost = gettext("Round %(round)s: lost to %(opponent)s") % {"round": 1, "opponent": winner}
+        of_three = gettext("Round %(round)s of %(rounds)s") % {"round": 1, "rounds": 3}
+    assert won != "Round 1: won against " + loser  # in Japanese
+    assert f'title="{won}"' in text and f'title="{lost}"' in text and of_three in text
+    cell = '<span class="mark">1</span> <span class="colour">●</span><span class="opponent">'
+    assert f"{cell}{loser}</span>" in text
+    # The result in the pairings as players write it, not "black".
+    dash = "\N{EN DASH}"
+    assert f'{winner} {dash} {loser}</a> <span class="muted">1{dash}0</span>' in text
+
+
+def test_an_arenas_page_shows_score_sheets() -> None:
+    found = tournament()
+    ann, _bob = joined(found, "ann", "bob")
+    [game] = services.advance(tournament_id=found.pk, now=START, seed=1)
+    win(game, ann)
+    text = Client().get(f"/tournaments/{found.pk}/").content.decode()
+    assert "Score sheet" in text and "Performance" in text
+    assert f'<a href="/games/{game.public_id}/" class="sheet-game">2</a>' in text
+    assert f'<a href="/games/{game.public_id}/" class="sheet-game">0</a>' in text
 
 
 def test_a_tournaments_game_page_links_its_tournament() -> None:
@@ -278,3 +384,67 @@ async def test_berserk_on_the_game_socket_halves_the_clock() -> None:
             if heard["type"] == "error":
                 break
         assert heard["code"] == "bad_request"
+
+
+async def heard_of(socket: WebsocketCommunicator, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind`` on ``socket`` (others passed over)."""
+    for _ in range(10):
+        heard: dict[str, Any] = await socket.receive_json_from(timeout=TIMEOUT)
+        if heard["type"] == kind:
+            return heard
+    raise AssertionError(f"no {kind}")
+
+
+async def test_every_socket_of_a_paired_account_hears_game_ready_within_two_seconds() -> None:
+    def made() -> Tournament:
+        found = tournament("swiss", rounds=1)
+        joined(found, "ann", "bob")
+        account("cid")
+        return found
+
+    found = await database_sync_to_async(made)()
+    async with (
+        socket_of("ann", "/ws/lobby/?bell=1") as bell,
+        socket_of("ann", f"/ws/lobby/?bell=1&tournament={found.pk}") as page,
+        socket_of("cid", "/ws/lobby/?bell=1") as other,
+    ):
+        paired = asyncio.get_running_loop().time()
+        [game] = await database_sync_to_async(services.advance)(tournament_id=found.pk, now=START)
+        for socket in (bell, page):
+            heard = await heard_of(socket, "game_ready")
+            assert heard == {"type": "game_ready", "game": game.public_id, "tournament": found.pk}
+        assert asyncio.get_running_loop().time() - paired < 2
+        assert await other.receive_nothing(timeout=0.3)
+
+
+async def test_the_tournaments_chat_on_its_pages_socket() -> None:
+    def made() -> Tournament:
+        found = tournament("swiss")
+        joined(found, "ann")
+        account("stranger")
+        return found
+
+    found = await database_sync_to_async(made)()
+    path = f"/ws/lobby/?bell=1&tournament={found.pk}"
+    async with socket_of("ann", path) as ann, socket_of("stranger", path) as stranger:
+        await ann.send_json_to({"type": "chat", "text": "hello all"})
+        for socket in (ann, stranger):
+            said = await heard_of(socket, "chat")
+            assert (said["username"], said["text"]) == ("ann", "hello all")
+        await stranger.send_json_to({"type": "chat", "text": "let me in"})
+        refused = await heard_of(stranger, "error")
+        assert refused["code"] == "not_a_player"
+        await ann.send_json_to({"type": "chat", "text": "x" * 301})
+        assert (await heard_of(ann, "error"))["field"] == "text"
+        # The game chat's limit: 5 lines said within 10 s (the one refused above not counted).
+        for n in range(4):
+            await ann.send_json_to({"type": "chat", "text": f"line {n}"})
+            await heard_of(ann, "chat")
+        await ann.send_json_to({"type": "chat", "text": "one too many"})
+        assert (await heard_of(ann, "error"))["code"] == "rate_limited"
+    chat = await database_sync_to_async(lambda: services.selectors.chat(found))()
+    assert [line["text"] for line in chat] == ["hello all", "line 0", "line 1", "line 2", "line 3"]
+    # A socket that follows no tournament has no chat.
+    async with socket_of("ann", "/ws/lobby/?bell=1") as bell:
+        await bell.send_json_to({"type": "chat", "text": "hello"})
+        assert (await heard_of(bell, "error"))["code"] == "bad_request"

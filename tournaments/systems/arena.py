@@ -69,7 +69,8 @@ class ArenaStanding:
     a row at the end; ``fire``: whether the next win would score double; ``performance``:
     the mean, over finished games, of the opponent's rating + 500 for a win, - 500 for a
     loss (None before a first finished game); ``blacks``/``whites``: games with each
-    colour, in progress included (for the colour of the next one).
+    colour, in progress included (for the colour of the next one); ``sheet``: a line a
+    game, in progress included (``arena_sheet``).
     """
 
     id: int
@@ -81,6 +82,7 @@ class ArenaStanding:
     performance: float | None
     blacks: int
     whites: int
+    sheet: tuple[ArenaLine, ...] = ()
 
 
 Outcome = Literal["win", "draw", "loss"]
@@ -117,42 +119,76 @@ def arena_scores(entrants: Iterable[Entrant], games: Iterable[Played]) -> dict[i
     return {player: standing_of(player, ratings, played) for player, played in by_player.items()}
 
 
-def standing_of(player: int, ratings: Mapping[int, float], games: list[Played]) -> ArenaStanding:
-    """``player``'s standing from its ``games`` in the order played; ``ratings`` of all
-    entrants, for the performance. Raises ValueError for a bye."""
-    points: list[int] = []
+@dataclass(frozen=True)
+class ArenaLine:
+    """One game of a player's score sheet, in the order played: its ``round`` (the wave),
+    the player's ``outcome`` and the ``points`` it scored (both None while it is played),
+    whether the player was on ``fire`` when it began (a win or a draw then scores
+    double), and whether the player went ``berserk`` in it."""
+
+    round: int
+    outcome: Outcome | None
+    points: int | None
+    fire: bool
+    berserk: bool
+
+
+def arena_sheet(player: int, games: Sequence[Played]) -> tuple[ArenaLine, ...]:
+    """``player``'s score sheet from its ``games`` in the order played.
+
+    >>> sheet = arena_sheet(1, [Played(1, 1, 2, "black"), Played(2, 3, 1, "white"),
+    ...                         Played(3, 1, 4, "black", black_berserk=True, black_moves=9),
+    ...                         Played(4, 5, 1, None)])
+    >>> [(line.points, line.fire, line.berserk) for line in sheet]
+    [(2, False, False), (2, False, False), (5, True, True), (None, True, False)]
+
+    Raises ValueError for a bye, or a game ``player`` is not in."""
+    lines: list[ArenaLine] = []
     streak = 0
-    performances: list[float] = []
     for game in games:
-        white = white_of(game)
+        white_of(game)
         mine = game.colour_of(player)
+        berserk = game.black_berserk if mine == "black" else game.white_berserk
+        on_fire = streak >= FIRE_AFTER
         if game.result is None:
+            lines.append(ArenaLine(game.round, None, None, on_fire, berserk))
             continue
         outcome: Outcome = (
             "draw" if game.result == "draw" else "win" if game.result == mine else "loss"
         )
-        points.append(
-            game_points(
-                outcome,
-                on_fire=streak >= FIRE_AFTER,
-                berserk=game.black_berserk if mine == "black" else game.white_berserk,
-                moves=game.black_moves if mine == "black" else game.white_moves,
-            )
-        )
+        moves = game.black_moves if mine == "black" else game.white_moves
+        points = game_points(outcome, on_fire=on_fire, berserk=berserk, moves=moves)
+        lines.append(ArenaLine(game.round, outcome, points, on_fire, berserk))
         streak = streak + 1 if outcome == "win" else 0
-        margin = {"win": PERFORMANCE_MARGIN, "draw": 0.0, "loss": -PERFORMANCE_MARGIN}
-        performances.append(ratings[white if mine == "black" else game.black] + margin[outcome])
+    return tuple(lines)
+
+
+def standing_of(player: int, ratings: Mapping[int, float], games: list[Played]) -> ArenaStanding:
+    """``player``'s standing from its ``games`` in the order played; ``ratings`` of all
+    entrants, for the performance. Raises ValueError for a bye."""
+    sheet = arena_sheet(player, games)
+    streak = 0
+    performances: list[float] = []
+    margin = {"win": PERFORMANCE_MARGIN, "draw": 0.0, "loss": -PERFORMANCE_MARGIN}
+    for game, line in zip(games, sheet, strict=True):
+        if line.outcome is None:
+            continue
+        streak = streak + 1 if line.outcome == "win" else 0
+        opponent = white_of(game) if game.colour_of(player) == "black" else game.black
+        performances.append(ratings[opponent] + margin[line.outcome])
+    points = tuple(line.points for line in sheet if line.points is not None)
     colours = [game.colour_of(player) for game in games]
     return ArenaStanding(
         id=player,
         rating=ratings[player],
         score=sum(points),
-        points=tuple(points),
+        points=points,
         streak=streak,
         fire=streak >= FIRE_AFTER,
         performance=sum(performances) / len(performances) if performances else None,
         blacks=colours.count("black"),
         whites=colours.count("white"),
+        sheet=sheet,
     )
 
 

@@ -52,10 +52,12 @@ class Played:
     ``black``, ``white`` None and ``result`` "bye". ``black_discs``/``white_discs``: the
     final disc counts of an Othello game (None for Go, or unknown). ``black_moves``/
     ``white_moves``: the moves each side made; ``black_berserk``/``white_berserk``: who
-    went berserk (arenas).
+    went berserk (arenas). ``forfeit``: the game was lost by a side that never made its
+    first move (at the first-move deadline), won by the other without a game.
 
     Raises ValueError when the fields contradict each other (a bye with a white player,
-    a game without one, a player against itself, an unknown result).
+    a game without one, a player against itself, an unknown result, a forfeit without a
+    winner).
     """
 
     round: int
@@ -68,6 +70,7 @@ class Played:
     white_moves: int = 0
     black_berserk: bool = False
     white_berserk: bool = False
+    forfeit: bool = False
 
     def __post_init__(self) -> None:
         if self.result is not None and self.result not in RESULTS:
@@ -78,6 +81,8 @@ class Played:
             raise ValueError(f"a game needs a white player (black {self.black})")
         if self.white == self.black:
             raise ValueError(f"player {self.black} cannot play itself")
+        if self.forfeit and self.result not in ("black", "white"):
+            raise ValueError(f"a forfeit has a winner (round {self.round}, {self.result!r})")
 
     @property
     def is_bye(self) -> bool:

@@ -15,6 +15,7 @@ from tournaments.systems.arena import (
     arena_can_pair,
     arena_rank,
     arena_scores,
+    arena_sheet,
     last_opponents,
     pair_arena,
 )
@@ -88,6 +89,45 @@ SCORING = [
 def test_scoring(sheet: str, points: tuple[int, ...], fire: bool) -> None:
     standing = standing_of_one(sheet)
     assert (standing.points, standing.score, standing.fire) == (points, sum(points), fire)
+
+
+# (player 1's games, its score sheet: (points, on fire when it began, berserk) a game)
+SHEETS = [
+    ("a win, a draw, a loss", "W D L", [(2, False, False), (1, False, False), (0, False, False)]),
+    (
+        "the third win begins on fire and scores double",
+        "W W W",
+        [(2, False, False), (2, False, False), (4, True, False)],
+    ),
+    (
+        "a loss on fire is marked on fire, the next game not",
+        "W W L W",
+        [(2, False, False), (2, False, False), (0, True, False), (2, False, False)],
+    ),
+    ("a berserk win of 7 moves", "W+7", [(3, False, True)]),
+    ("a berserk loss is marked berserk all the same", "L+9", [(0, False, True)]),
+    (
+        "a game being played: no points yet",
+        "W W ?",
+        [(2, False, False), (2, False, False), (None, True, False)],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("sheet", "lines"), [row[1:] for row in SHEETS], ids=[row[0] for row in SHEETS]
+)
+def test_the_score_sheet(sheet: str, lines: list[tuple[int | None, bool, bool]]) -> None:
+    found = arena_sheet(1, games_of_one(sheet))
+    assert [(line.points, line.fire, line.berserk) for line in found] == lines
+    assert [line.round for line in found] == list(range(1, len(lines) + 1))
+    # The standing's points are the sheet's, games being played left out.
+    assert standing_of_one(sheet).points == tuple(p for p, _, _ in lines if p is not None)
+
+
+def test_an_arena_sheet_refuses_a_bye() -> None:
+    with pytest.raises(ValueError):
+        arena_sheet(1, [Played(1, 1, None, "bye")])
 
 
 @pytest.mark.parametrize(("sheet", "streak"), [("", 0), ("W W L", 0), ("L W W W", 3), ("W D W", 1)])

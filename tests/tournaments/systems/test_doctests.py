@@ -16,6 +16,7 @@ MODULES = [
     "swiss",
     "mcmahon",
     "roundrobin",
+    "sheets",
 ]
 
 

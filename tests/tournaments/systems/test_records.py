@@ -15,6 +15,9 @@ WRONG: list[tuple[str, dict[str, Any]]] = [
     ("a game in progress without one", {"black": 1, "white": None, "result": None}),
     ("a player against itself", {"black": 1, "white": 1, "result": None}),
     ("an unknown result", {"black": 1, "white": 2, "result": "win"}),
+    ("a forfeit drawn", {"black": 1, "white": 2, "result": "draw", "forfeit": True}),
+    ("a forfeit in progress", {"black": 1, "white": 2, "result": None, "forfeit": True}),
+    ("a bye forfeited", {"black": 1, "white": None, "result": "bye", "forfeit": True}),
 ]
 
 
