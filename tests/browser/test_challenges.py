@@ -18,6 +18,7 @@ pytestmark = pytest.mark.browser
 
 NewContext = Callable[..., BrowserContext]
 VIEWPORTS = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+GENERIC = "I am not accepting challenges at the moment."  # a decline without a reason
 
 
 def challenge(alice: Page, bob: str, output_path: str, width: int) -> str:
@@ -86,9 +87,10 @@ def test_a_declined_challenge_is_called_off_on_the_challengers_page(
     challenge(alice, bob_name, output_path, viewport["width"])
 
     open_from_the_bell(bob, alice_name, "1")
-    bob.get_by_role("button", name="Decline").click()
-    expect(bob.locator("#status")).to_have_text(f"{bob_name} declined the challenge.")
-    expect(alice.locator("#status")).to_have_text(f"{bob_name} declined the challenge.")
+    bob.locator("#decline-challenge").click()
+    declined = f"{bob_name} declined the challenge: {GENERIC}"
+    expect(bob.locator("#status")).to_have_text(declined)
+    expect(alice.locator("#status")).to_have_text(declined)
     expect(alice.locator("#bell-count")).to_contain_text("1")  # challenge_declined
     shoot(alice, output_path, f"challenges/declined-{viewport['width']}.png")
 
