@@ -1,7 +1,10 @@
 // The bell in the header: the account's unread notifications, live. It hears
 // {"type": "notification"} (and {"type": "unread"} when another tab marks some read) on
 // the lobby's socket: the home page's own (lobby.js), else a socket of its own in "bell"
-// mode, which hears only the account's notifications. The tab's title counts them.
+// mode, which hears only the account's notifications. The tab's title counts them. The
+// same socket's {"type": "challenges"} (the account's incoming challenges changed) is
+// passed on as a "challenges" event of the document, as it is when the socket comes back
+// (inbox.js reads the challenges again).
 
 const bell = document.getElementById("bell");
 const count = document.getElementById("bell-count");
@@ -23,6 +26,7 @@ function hear(message) {
     show(message.unread);
     document.dispatchEvent(new CustomEvent("notification", { detail: message }));
   }
+  if (message.type === "challenges") document.dispatchEvent(new CustomEvent("challenges", { detail: message }));
 }
 
 // A socket that (re)connects may have missed events while it was down: the count is
@@ -32,6 +36,7 @@ async function opened() {
   bell.dataset.live = "1";
   connections += 1;
   if (connections === 1) return;
+  document.dispatchEvent(new CustomEvent("challenges", { detail: { type: "challenges" } }));
   try {
     const response = await fetch("/notifications.json", { headers: { Accept: "application/json" } });
     if (response.ok) show((await response.json()).unread);

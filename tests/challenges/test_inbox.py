@@ -31,6 +31,26 @@ REASONS = {
 }
 
 
+def test_the_challenged_account_sees_the_challenge_in_its_header_inbox() -> None:
+    alice, bob, carol = person("alice"), person("bob"), person("carol")
+    game = online_challenge(alice, clock="fischer", main_time=300, increment=5, rated=1)
+
+    page = bob.get("/players/carol/").content.decode()  # any page: the header's
+    inbox = page.split('id="inbox"')[1].split("</details>")[0]
+    assert '<span class="inbox-count" id="inbox-count">1<' in inbox
+    assert f'action="/games/{game.public_id}/join/"' in inbox  # Accept
+    assert f'action="/games/{game.public_id}/decline/"' in inbox  # Decline, with a reason
+    for reason in REASONS:
+        assert f'<option value="{reason}">' in inbox
+    assert "alice" in inbox and "Rated" in inbox
+
+    for other in (alice, carol):
+        header = other.get("/").content.decode().split('id="inbox"')[1].split("</details>")[0]
+        assert f"/games/{game.public_id}/" not in header
+        assert '<span class="inbox-count" id="inbox-count" hidden>0<' in header
+    assert 'id="inbox"' not in Client().get("/").content.decode()
+
+
 def test_challenges_json_lists_each_sides_challenges_as_pinned() -> None:
     alice, bob, carol = person("alice"), person("bob"), person("carol")
     game = online_challenge(alice, clock="fischer", main_time=300, increment=5, rated=1)
