@@ -93,6 +93,11 @@ def test_a_declined_challenge_is_called_off_on_the_challengers_page(
     expect(bob.locator("#status")).to_have_text(declined)
     expect(alice.locator("#status")).to_have_text(declined)
     expect(alice.locator("#bell-count")).to_contain_text("1")  # challenge_declined
+    # A game never played: nothing to watch, replay or download.
+    for page in (alice, bob):
+        expect(page.locator("#watching")).to_be_hidden()
+        expect(page.locator("#replay-link")).to_be_hidden()
+        expect(page.locator("#sgf-link")).to_be_hidden()
     shoot(alice, output_path, f"challenges/declined-{viewport['width']}.png")
 
 
