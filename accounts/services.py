@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from accounts import names
 from accounts.models import Account, Block, Follow
@@ -52,13 +52,19 @@ class RelationError(ValueError):
     the other blocks (told as if the other were unknown: a block is not revealed)."""
 
 
+REFUSED = gettext_noop("you cannot challenge or follow this player")
+"""The refusal of a follow or a challenge to an account that blocks the asker, and the
+same words for a name that is no account: a block is not revealed, and the words read as a
+refusal, not as "no such player" on the player's own profile."""
+
+
 def follow(*, follower_id: int, followed_id: int) -> bool:
     """``follower_id`` follows ``followed_id`` (again: nothing changes); whether it is new.
     Raises RelationError for oneself, or when ``followed_id`` blocks ``follower_id``."""
     if follower_id == followed_id:
         raise RelationError(gettext("you cannot follow yourself"))
     if Block.objects.filter(blocker_id=followed_id, blocked_id=follower_id).exists():
-        raise RelationError(gettext("no such player"))
+        raise RelationError(gettext(REFUSED))
     _, made = Follow.objects.get_or_create(follower_id=follower_id, followed_id=followed_id)
     return made
 

@@ -11,9 +11,37 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
+class Reason(models.TextChoices):
+    """Why a challenge is declined: the challenged account's pick (a short label for the
+    menu); ``REASON_WORDS`` says each to the challenger."""
+
+    GENERIC = "generic", _("Not accepting challenges")
+    LATER = "later", _("Later, please")
+    TOO_FAST = "too_fast", _("Too fast")
+    TOO_SLOW = "too_slow", _("Too slow")
+    CASUAL = "casual", _("Casual, please")
+    RATED = "rated", _("Rated, please")
+
+
+REASON_WORDS = {
+    Reason.GENERIC: _("I am not accepting challenges at the moment."),
+    Reason.LATER: _("This is not the right time for me, please ask again later."),
+    Reason.TOO_FAST: _(
+        "This time control is too fast for me, please challenge again with a slower game."
+    ),
+    Reason.TOO_SLOW: _(
+        "This time control is too slow for me, please challenge again with a faster game."
+    ),
+    Reason.CASUAL: _("Please send me a casual challenge instead."),
+    Reason.RATED: _("Please send me a rated challenge instead."),
+}
+"""What the challenger is told of each reason (the game page, the notification)."""
+
+
 class Challenge(models.Model):
     """A waiting game reserved for ``challenged``: only that account may take the free
-    seat; it accepts by joining, refuses by declining, or lets it expire."""
+    seat; it accepts by joining, refuses by declining (with a ``reason``), or lets it
+    expire."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting for an answer")
@@ -36,6 +64,9 @@ class Challenge(models.Model):
     )
     rated = models.BooleanField(default=False)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    reason = models.CharField(
+        max_length=8, choices=Reason.choices, blank=True, help_text="Why it was declined."
+    )
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField()
 

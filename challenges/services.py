@@ -4,13 +4,16 @@ As games.services: one transaction each, the game row locked through ``base.lock
 broadcasts and notifications after the commit.
 
 A challenge to a person notifies them (``challenge``: on the site, and by e-mail unless
-they chose otherwise) and waits 24 hours (a correspondence game: 7 days); a decline
-notifies the challenger (``challenge_declined``). A challenge to a bot goes through the
-bots' desk (``register_bot_desk``: the bots app, above this one, says whether the bot is
-online, tells its bridge, and gives it ``seconds`` to answer).
+they chose otherwise) and waits 24 hours (a correspondence game: 7 days); a decline, with
+its reason (``Reason``), notifies the challenger (``challenge_declined``, saying the
+reason). Whenever an account's incoming challenges change (one made, declined, accepted,
+expired or called off), its open pages hear ``{"type": "challenges", "incoming": n}`` on
+their lobby socket after the commit: the header's inbox follows. A challenge to a bot
+goes through the bots' desk (``register_bot_desk``: the bots app, above this one, says
+whether the bot is online, tells its bridge, and gives it ``seconds`` to answer).
 
 Refusals: the challenged account must exist, not be the challenger, and not block the
-challenger; all three are told alike ("no such player"), so that a block is not revealed.
+challenger; all three are told alike (``UNKNOWN``), so that a block is not revealed.
 A challenger has at most ``OPEN_LIMIT`` challenges waiting at once, and makes at most
 ``HOURLY_LIMIT`` challenges to people within any hour, whatever became of them (answered,
 declined, expired or called off: a challenge's row is kept whatever becomes of its game,
@@ -35,7 +38,9 @@ from accounts import languages
 from accounts import selectors as accounts
 from accounts import services as account_services
 from accounts.players import Player
-from challenges.models import Challenge
+from broadcast import account_group, send_to_group
+from challenges import selectors
+from challenges.models import REASON_WORDS, Challenge, Reason
 from games import services
 from games.models import Game
 from games.realtime import events
@@ -52,9 +57,10 @@ HOURLY_LIMIT = 20
 """How many challenges to people one account may make within any hour."""
 HOUR = datetime.timedelta(hours=1)
 
-UNKNOWN = gettext_noop("no such player to challenge")
+UNKNOWN = gettext_noop("you cannot challenge or follow this player")
 """The refusal for a name that is no account, a guest's, oneself, or one who blocks the
-challenger: the same words, so that a block is not revealed."""
+challenger: the same words, so that a block is not revealed, read as a refusal (a follow
+of a blocker is refused in these words too: accounts.services.follow)."""
 
 
 @dataclass(frozen=True)
@@ -163,6 +169,7 @@ def challenge(
     else:
         words = gettext_noop("%(name)s challenges you to a game of %(game)s")
         _tell(target.pk, Kind.CHALLENGE, words, made.challenger, game, now=now)
+    _tell_inbox(target.pk)
     return game
 
 
@@ -174,11 +181,15 @@ def _tell(
     game: Game,
     *,
     now: datetime.datetime | None = None,
+    reason: str = "",
 ) -> None:
     """Notify ``user_id`` of ``game`` in its own language: ``words`` (a message id with
-    ``name`` and ``game`` in it)."""
+    ``name`` and ``game`` in it, and ``reason``'s words when a reason is given)."""
     with translation.override(languages.of_account(user_id)):
-        text = gettext(words) % {"name": name, "game": _label(game)}
+        said = {"name": name, "game": _label(game)}
+        if reason:
+            said["reason"] = str(REASON_WORDS[Reason(reason)])
+        text = gettext(words) % said
     notifications.notify(
         user_id=user_id,
         kind=kind,
@@ -220,6 +231,17 @@ def made_to_people(user_id: int, *, since: datetime.datetime) -> list[datetime.d
     return list(made.order_by("created_at").values_list("created_at", flat=True))
 
 
+def _tell_inbox(user_id: int) -> None:
+    """After the commit: ``{"type": "challenges", "incoming": n}`` to the account's lobby
+    sockets, ``n`` counted then (the header's inbox reads ``GET /challenges.json``)."""
+
+    def tell() -> None:
+        event = {"type": "account.challenges", "incoming": selectors.incoming(user_id).count()}
+        send_to_group(account_group(user_id), event)
+
+    on_commit(tell)
+
+
 def open_count(user_id: int) -> int:
     """How many of the account's challenges wait for an answer."""
     return Challenge.objects.filter(
@@ -230,11 +252,20 @@ def open_count(user_id: int) -> int:
 
 
 @transaction.atomic
-def decline(*, player: Player, game_id: str) -> Game:
-    """The challenge ``game_id`` declined by the challenged account: the game aborted, the
-    challenger told (on the game page; a challenger with an account, by a
-    ``challenge_declined`` notification). Raises GameError: bad_request (unknown game,
-    not a challenge, already answered), not_a_player (not the challenged account)."""
+def decline(*, player: Player, game_id: str, reason: str = Reason.GENERIC) -> Game:
+    """The challenge ``game_id`` declined by the challenged account for ``reason`` (one of
+    ``Reason``, kept): the game aborted, the challenger told (on the game page; a
+    challenger with an account, by a ``challenge_declined`` notification saying the
+    reason). Raises GameError: bad_request (a reason not of ``Reason``, naming ``reason``;
+    unknown game, not a challenge, already answered), not_a_player (not the challenged
+    account)."""
+    if reason not in Reason.values:
+        choices = ", ".join(Reason.values)
+        raise GameError(
+            "bad_request",
+            gettext("reason: one of %(choices)s") % {"choices": choices},
+            field="reason",
+        )
     game = locked(game_id)
     found = Challenge.objects.filter(game=game).first()
     if found is None:
@@ -243,11 +274,19 @@ def decline(*, player: Player, game_id: str) -> Game:
         raise GameError("not_a_player", gettext("only the challenged account may decline"))
     if found.status != Challenge.Status.PENDING or game.status != Game.Status.WAITING:
         raise GameError("bad_request", gettext("this challenge was already answered"))
+    found.reason = reason
     _end(game, found, Challenge.Status.DECLINED)
     if found.challenger_user_id is not None and not accounts.is_bot(found.challenged_id):
         declined_by = accounts.username_of(found.challenged_id)
-        words = gettext_noop("%(name)s declined your challenge (%(game)s)")
-        _tell(found.challenger_user_id, Kind.CHALLENGE_DECLINED, words, declined_by, game)
+        words = gettext_noop("%(name)s declined your challenge (%(game)s): %(reason)s")
+        _tell(
+            found.challenger_user_id,
+            Kind.CHALLENGE_DECLINED,
+            words,
+            declined_by,
+            game,
+            reason=reason,
+        )
     return game
 
 
@@ -266,6 +305,7 @@ def expire_challenges(*, now: datetime.datetime | None = None) -> list[str]:
     by_status: dict[str, list[int]] = {}
     for pk, challenged_id, game_id, game_status in settled:
         notifications.seen(user_id=challenged_id, subject=f"game:{game_id}", kind=Kind.CHALLENGE)
+        _tell_inbox(challenged_id)
         called_off = game_status == Game.Status.ABORTED
         status = Challenge.Status.EXPIRED if called_off else Challenge.Status.ACCEPTED
         by_status.setdefault(status, []).append(pk)
@@ -296,7 +336,7 @@ def _expire(game_id: str, now: datetime.datetime) -> bool:
 
 def _end(game: Game, found: Challenge, status: str) -> None:
     found.status = status
-    found.save(update_fields=["status"])
+    found.save(update_fields=["status", "reason"])
     game.status = Game.Status.ABORTED
     game.finished_at = timezone.now()
     game.save()
@@ -306,6 +346,7 @@ def _end(game: Game, found: Challenge, status: str) -> None:
         desk.ended(found)
     on_commit(lambda: events.broadcast_state(game))
     on_commit(events.broadcast_lobby)
+    _tell_inbox(found.challenged_id)
 
 
 # G's ``challenge``
@@ -330,7 +371,10 @@ def _duration(waited: datetime.timedelta) -> str:
 
 def challenge_state(game: Game) -> dict[str, Any] | None:
     """The challenge ``game`` is: null for none, or ``{"to" (the challenged account),
-    "bot" (its name when it is a bot, else null), "status", "rated", "message"}``."""
+    "bot" (its name when it is a bot, else null), "status", "rated", "reason" (a decline's,
+    else null), "message"}`` (what became of it, in words: declined with the reason's
+    words, withdrawn by the challenger, not answered in time; null while it waits or once
+    accepted)."""
     found = Challenge.objects.filter(game=game).select_related("challenged").first()
     if found is None:
         return None
@@ -342,9 +386,13 @@ def challenge_state(game: Game) -> dict[str, Any] | None:
         status = Challenge.Status.ACCEPTED  # the account took its seat (Game.reserved_for)
     to = found.challenged.get_username()
     message = None
-    # A challenge its challenger called off has no words of its own: G's ``aborted`` says.
     if status == Challenge.Status.DECLINED and not game.abort_reason:
-        message = gettext("%(name)s declined the challenge.") % {"name": to}
+        message = gettext("%(name)s declined the challenge: %(reason)s") % {
+            "name": to,
+            "reason": REASON_WORDS[Reason(found.reason or Reason.GENERIC)],
+        }
+    elif game.abort_reason == Game.AbortReason.CALLED_OFF:
+        message = gettext("%(name)s withdrew the challenge.") % {"name": found.challenger}
     elif status == Challenge.Status.EXPIRED and not game.abort_reason:
         message = gettext("%(name)s did not answer the challenge within %(time)s.") % {
             "name": to,
@@ -355,5 +403,6 @@ def challenge_state(game: Game) -> dict[str, Any] | None:
         "bot": to if accounts.is_bot(found.challenged_id) else None,
         "status": status,
         "rated": found.rated,
+        "reason": found.reason or None,
         "message": message,
     }

@@ -9,4 +9,5 @@ app_name = "challenges"
 urlpatterns = [
     path("players/<str:username>/challenge/", views.challenge, name="challenge"),
     path("games/<str:game_id>/decline/", views.decline, name="decline"),
+    path("challenges.json", views.challenges_json, name="json"),
 ]

@@ -1,20 +1,24 @@
 """HTTP: challenging an account (a person from their profile, a bot from the bots' page),
-the challenged account declining, and what the Challenge button of a profile needs."""
+the challenged account declining, an account's challenges in JSON, and what the Challenge
+button of a profile needs."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
-from accounts import api
+from accounts import answers, api
 from accounts import selectors as accounts
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import Player, player_of, remember_name, seat_name
-from challenges import services
+from challenges import selectors, services
+from challenges.models import Reason
 from games import limits
 from games.forms import NewGameForm, form_context
 from games.services import GameError
@@ -82,18 +86,39 @@ def _refused(
 @api.token_route
 @require_POST
 def decline(request: HttpRequest, game_id: str) -> HttpResponse:
-    """`POST /games/<id>/decline/` (the challenged account: a bot by its token, a person
-    logged in): the challenge refused, the game aborted. 200 `{"status": "aborted"}`, or
-    for a page's form (`Accept: text/html`) 302 to the game; 400/403 `{"error",
-    "message"}`."""
+    """`POST /games/<id>/decline/` with ``reason`` (one of ``Reason``; ``generic`` when
+    left out) by the challenged account (a bot by its token, a person logged in): the
+    challenge refused, the game aborted. A request that wants JSON (a token's, or one
+    asking for it): 200 `{"status": "aborted"}`, 400/403 `{"error", "message", "field"}`.
+    A page's form (the header's inbox, the game page): 302 to ``next`` (a page of this
+    site; else the game) saying so, or the site's error page in words."""
+    reason = request.POST.get("reason") or Reason.GENERIC
     try:
-        services.decline(player=Player.of(None, request.user), game_id=game_id)
+        player = Player.of(None, request.user)
+        found = services.decline(player=player, game_id=game_id, reason=reason)
     except GameError as error:
         status = 403 if error.code == "not_a_player" else 400
-        return JsonResponse({"error": error.code, "message": error.message}, status=status)
-    if "text/html" in request.headers.get("Accept", ""):
-        return redirect("games:game", game_id=game_id)
-    return JsonResponse({"status": "aborted"})
+        return answers.refused(request, error.code, error.message, field=error.field, status=status)
+    if api.wants_json(request):
+        return JsonResponse({"status": "aborted"})
+    challenger = getattr(found, f"{found.creator_color}_name")
+    messages.success(
+        request, gettext("You declined the challenge of %(name)s.") % {"name": challenger}
+    )
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return redirect(target)
+    return redirect("games:game", game_id=game_id)
+
+
+@api.token_route
+@require_GET
+def challenges_json(request: HttpRequest) -> JsonResponse:
+    """`GET /challenges.json` (logged in; else 401 ``login_required``): ``{"incoming":
+    [...], "outgoing": [...]}`` (challenges.selectors.challenges_json)."""
+    if not request.user.is_authenticated:
+        return api.error_json("login_required", gettext("log in first"), status=401)
+    return JsonResponse(selectors.challenges_json(request.user.pk))
 
 
 def profile_context(request: HttpRequest, user: Any) -> dict[str, Any]:

@@ -476,12 +476,14 @@ def start_position(kind: str, size: int) -> rules.Position:
 
 def open_games() -> QuerySet[Game]:
     """Games waiting for an opponent whose creator is online (one of their sockets is
-    open), newest first (at most ``LOBBY_LIMIT``)."""
+    open), newest first (at most ``LOBBY_LIMIT``): the lobby's, on the home page and its
+    socket. Never a challenge (a seat ``reserved_for`` one account): that account has it
+    in its inbox, and nobody else may take the seat."""
     creator_online = Q(creator_color="black", black_online=True) | Q(
         creator_color="white", white_online=True
     )
     return (
-        Game.objects.filter(creator_online, status=Game.Status.WAITING)
+        Game.objects.filter(creator_online, status=Game.Status.WAITING, reserved_for=None)
         .select_related("black_user", "white_user")
         .order_by("-created_at")[:LOBBY_LIMIT]
     )

@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import answers, api
 from accounts.api import token_route
 from accounts.selectors import unverified_email
 from notifications import channels, keys, services
@@ -43,25 +44,22 @@ def notifications_json(request: HttpRequest) -> JsonResponse:
 
 
 @token_route
+@answers.login_required
 @require_POST
 def mark_read(request: HttpRequest) -> HttpResponse:
     """`POST /notifications/read/` with ``ids`` (repeated or comma-separated) or
-    ``all=1``: marked read. JSON ``{"marked": n, "unread": n}`` (a form's post without
-    ``Accept: application/json``: 302 back to the list); 400 for ids that are not numbers."""
-    refused = _json_login_required(request)
-    if refused is not None:
-        return refused
+    ``all=1``: marked read. A request that wants JSON: ``{"marked": n, "unread": n}``, 400
+    ``{"error", "message", "field"}`` for ids that are not numbers, 401 not logged in; a
+    page's form: 302 back to the list, the site's 400 page saying why, the login page."""
     ids: list[int] | None = None
     if request.POST.get("all") != "1":
         raw = [part for value in request.POST.getlist("ids") for part in value.split(",")]
         if not raw or not all(part.strip().isdigit() for part in raw):
-            return JsonResponse(
-                {"error": "bad_request", "message": gettext("ids: notification ids, or all=1")},
-                status=400,
-            )
+            message = gettext("ids: notification ids, or all=1")
+            return answers.refused(request, "bad_request", message, field="ids")
         ids = [int(part) for part in raw]
     marked = services.mark_read(user_id=request.user.pk, ids=ids)
-    if "application/json" not in request.headers.get("Accept", ""):
+    if not api.wants_json(request):
         return redirect("notifications:list")
     return JsonResponse({"marked": marked, "unread": services.unread_count(request.user.pk)})
 

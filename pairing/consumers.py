@@ -340,6 +340,12 @@ class LobbyConsumer(DirectDispatchConsumer):
         ``{"type": "unread", "unread": n}``."""
         await self.send_json({"type": "unread", "unread": event["unread"]})
 
+    async def account_challenges(self, event: dict[str, Any]) -> None:
+        """The challenges waiting for the account's answer changed (one made, declined,
+        accepted, expired or called off: challenges.services): ``{"type": "challenges",
+        "incoming": n}``; the header's inbox reads them again."""
+        await self.send_json({"type": "challenges", "incoming": event["incoming"]})
+
     async def tournament_standings(self, event: dict[str, Any]) -> None:
         """The followed tournament changed (a pairing, a result, its start or end):
         ``{"type": "standings", "tournament": T}``, built once by its sender."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -16,6 +15,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import answers
 from accounts import selectors as accounts
 from accounts import services as relations
 from accounts.api import token_route
@@ -127,22 +127,27 @@ RELATIONS = {
 }
 
 
-@login_required
+@answers.login_required
 @require_POST
 def relation(request: HttpRequest, username: str, action: str) -> HttpResponse:
     """`POST /players/<username>/follow/`, `/unfollow/`, `/block/`, `/unblock/` (logged
-    in): 302 to the profile; 400 `{"error": "bad_request", "message"}` for no such
-    player or oneself."""
+    in): 302 to the profile; 400 for oneself, a name that is no account, or a follow of
+    one who blocks you (in the words of a follow of a name that is no account: a block is
+    not revealed): the site's page saying why, or for a request that wants JSON
+    `{"error": "bad_request", "message"}` (accounts.answers)."""
     user = accounts.account_named(username)
     try:
         if user is None:
-            raise relations.RelationError(_("no such player"))
+            # Following a name that is no account is refused as following one who blocks
+            # you is (accounts.services.follow): a block is not revealed.
+            refused = gettext(relations.REFUSED) if action == "follow" else _("no such player")
+            raise relations.RelationError(refused)
         if action in ("follow", "unfollow"):
             RELATIONS[action](follower_id=request.user.pk, followed_id=user.pk)
         else:
             RELATIONS[action](blocker_id=request.user.pk, blocked_id=user.pk)
     except relations.RelationError as error:
-        return JsonResponse({"error": "bad_request", "message": str(error)}, status=400)
+        return answers.refused(request, "bad_request", str(error))
     return redirect("profile", username=user.get_username())
 
 

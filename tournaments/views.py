@@ -9,10 +9,12 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import answers
 from accounts.api import token_route
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of
@@ -238,30 +240,33 @@ def tournament_json(request: HttpRequest, tournament_id: int) -> JsonResponse:
 
 
 def _acted(request: HttpRequest, tournament_id: int, action: Any) -> HttpResponse:
+    """``action`` done: 302 to the tournament's page; refused, back there saying why (a
+    request that wants JSON: 400 ``{"error", "message", "field"}``)."""
     try:
         action(user_id=request.user.pk, tournament_id=tournament_id)
     except TournamentError as error:
         if error.code == "not_found":
             raise Http404(error.message) from None
-        return JsonResponse({"error": error.code, "message": error.message}, status=400)
+        back = reverse("tournament", kwargs={"tournament_id": tournament_id})
+        return answers.refused(request, error.code, error.message, field=error.field, back=back)
     return redirect("tournament", tournament_id=tournament_id)
 
 
-@login_required
+@answers.login_required
 @require_POST
 def join(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """`POST /tournaments/<id>/join/`: in (or back in); 302 to its page."""
     return _acted(request, tournament_id, services.join)
 
 
-@login_required
+@answers.login_required
 @require_POST
 def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """`POST /tournaments/<id>/withdraw/`: out; 302 to its page."""
     return _acted(request, tournament_id, services.withdraw)
 
 
-@login_required
+@answers.login_required
 @require_POST
 def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """`POST /tournaments/<id>/pause/` (an arena): not paired until joining again."""

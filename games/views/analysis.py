@@ -2,7 +2,9 @@
 
 - ``POST /games/<id>/analysis/``: queue a finished game's review: 202 ``{"status"}``
   while queued or running, 200 once done, 409 ``{"error"}`` for a game not finished,
-  404 for no game; 429 beyond 5 an hour per session (60 per IP).
+  404 for no game; 429 beyond 5 an hour per session (60 per IP). The replay page's form
+  (a request that does not want JSON) is answered with that page (302), saying why when
+  refused.
 - ``GET /games/<id>/analysis.json``: the review so far; 404 before any request.
 - ``POST /games/<id>/explore.json`` (JSON ``{"ply", "moves"}``): other moves tried from
   a position of a finished game, as the rules play them, with the engine's verdict
@@ -16,10 +18,13 @@ from __future__ import annotations
 import json
 
 from asgiref.sync import sync_to_async
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import answers, api
 from accounts.api import token_route
 from games import limits, services
 from games.models import Analysis
@@ -32,14 +37,21 @@ from games.workers import engines
 @limits.limit_posts(
     "analysis", per_session=limits.ANALYSIS_PER_SESSION, per_ip=limits.ANALYSIS_PER_IP
 )
-def request_analysis(request: HttpRequest, game_id: str) -> JsonResponse:
-    """`POST /games/<id>/analysis/`: queue the game's review (once)."""
+def request_analysis(request: HttpRequest, game_id: str) -> HttpResponse:
+    """`POST /games/<id>/analysis/`: queue the game's review (once). A page's form (a
+    request that does not want JSON): 302 back to the replay, which follows the review,
+    or says why it was refused."""
+    replay = reverse("games:replay", kwargs={"game_id": game_id})
     try:
         analysis = services.request_analysis(game_id=game_id)
     except NotFinished as refused:
-        return JsonResponse({"error": str(refused)}, status=409)
+        if api.wants_json(request):
+            return JsonResponse({"error": str(refused)}, status=409)
+        return answers.refused(request, "bad_request", str(refused), status=409, back=replay)
     except GameError:
         raise Http404("no such game") from None
+    if not api.wants_json(request):
+        return redirect(replay)
     status = 200 if analysis.status == Analysis.Status.DONE else 202
     return JsonResponse({"status": analysis.status}, status=status)
 

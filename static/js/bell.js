@@ -3,7 +3,9 @@
 // the lobby's socket: the home page's own (lobby.js), else a socket of its own in "bell"
 // mode, which hears only the account's notifications. The tab's title counts them. The
 // same socket hears {"type": "game_ready"} when a tournament pairs the account: the page
-// opens the game (game_ready.js).
+// opens the game (game_ready.js). The same socket's {"type": "challenges"} (the account's
+// incoming challenges changed) is passed on as a "challenges" event of the document, as
+// it is when the socket comes back (inbox.js reads the challenges again).
 
 import { gameReady } from "./game_ready.js";
 
@@ -28,6 +30,7 @@ function hear(message) {
     show(message.unread);
     document.dispatchEvent(new CustomEvent("notification", { detail: message }));
   }
+  if (message.type === "challenges") document.dispatchEvent(new CustomEvent("challenges", { detail: message }));
 }
 
 // A socket that (re)connects may have missed events while it was down: the count is
@@ -37,6 +40,7 @@ async function opened() {
   bell.dataset.live = "1";
   connections += 1;
   if (connections === 1) return;
+  document.dispatchEvent(new CustomEvent("challenges", { detail: { type: "challenges" } }));
   try {
     const response = await fetch("/notifications.json", { headers: { Accept: "application/json" } });
     if (response.ok) show((await response.json()).unread);

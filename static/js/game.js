@@ -543,8 +543,12 @@ function drawRematch() {
   // Ways onward (replay, SGF, a new game like this one) for everyone once it is over;
   // the rematch for its players.
   $("after-game").hidden = !["finished", "aborted"].includes(game.status);
-  // The engines review finished games only: an aborted one is not offered it.
+  // The engines review finished games only: an aborted one is not offered it. A game
+  // never played (a challenge declined or withdrawn, a game called off) has no record.
   $("analyse-link").hidden = game.status !== "finished";
+  const unplayed = game.status === "aborted" && game.ply === 0;
+  $("replay-link").hidden = unplayed;
+  $("sgf-link").hidden = unplayed;
   // A game the pools made that was called off (nobody moved): seek again at once.
   const seekAgain = document.getElementById("seek-again");
   if (seekAgain) seekAgain.hidden = game.status !== "aborted";
@@ -662,7 +666,10 @@ function drawControls() {
   // A challenge's seat is for the challenged account only: others watch.
   const elsewhere = Boolean(game.challenge) && game.challenge.to !== viewer;
   if (join) join.hidden = !(waiting && !seated) || elsewhere;
-  $("watching").hidden = seated || (waiting && Boolean(join));
+  // A challenge that ended (declined, withdrawn, not answered) is no game to watch: the
+  // status says what became of it.
+  const challengeEnded = Boolean(game.challenge) && game.status === "aborted";
+  $("watching").hidden = seated || (waiting && Boolean(join)) || challengeEnded;
 }
 
 function drawPanel() {

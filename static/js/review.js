@@ -98,7 +98,11 @@ async function follow() {
 $("review-request").addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = event.target;
-  const response = await fetch(form.action, { method: "POST", body: new FormData(form) });
+  const response = await fetch(form.action, {
+    method: "POST",
+    body: new FormData(form),
+    headers: { Accept: "application/json" },
+  });
   if (response.status === 429) {
     $("review-status").textContent = gettext("Too many reviews asked for: try again later.");
     return;

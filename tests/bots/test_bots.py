@@ -208,6 +208,7 @@ def test_a_challenge_is_a_waiting_game_only_the_bot_may_join(
         "bot": "robo",
         "status": "pending",
         "rated": True,
+        "reason": None,
         "message": None,
     }
     joined = Client().post(f"/games/{game.public_id}/join/", **bearer(token))
@@ -248,7 +249,9 @@ def test_a_declined_challenge_is_aborted_and_the_challenger_is_told() -> None:
     game.refresh_from_db()
     assert game.status == "aborted"
     state = client.get(f"/games/{game.public_id}/state.json").json()
-    assert state["challenge"]["message"] == "robo declined the challenge."
+    assert state["challenge"]["message"] == (
+        "robo declined the challenge: I am not accepting challenges at the moment."
+    )
     again = Client().post(f"/games/{game.public_id}/decline/", **bearer(token))
     assert again.status_code == 400
 

@@ -1,7 +1,8 @@
 """Challenges between people, in two browsers: alice challenges bob from his profile, bob's
 bell counts it without a reload, he opens it and accepts (the game starts for both) or
-declines (alice's page says so, live); on a phone and a desktop. Then following and the
-header's player search."""
+declines (alice's page says so, live); bob's header inbox counts it without a reload and
+declines it there with a reason alice reads; on a phone and a desktop. Then following and
+the header's player search."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ pytestmark = pytest.mark.browser
 
 NewContext = Callable[..., BrowserContext]
 VIEWPORTS = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+GENERIC = "I am not accepting challenges at the moment."  # a decline without a reason
 
 
 def challenge(alice: Page, bob: str, output_path: str, width: int) -> str:
@@ -86,11 +88,65 @@ def test_a_declined_challenge_is_called_off_on_the_challengers_page(
     challenge(alice, bob_name, output_path, viewport["width"])
 
     open_from_the_bell(bob, alice_name, "1")
-    bob.get_by_role("button", name="Decline").click()
-    expect(bob.locator("#status")).to_have_text(f"{bob_name} declined the challenge.")
-    expect(alice.locator("#status")).to_have_text(f"{bob_name} declined the challenge.")
+    bob.locator("#decline-challenge").click()
+    declined = f"{bob_name} declined the challenge: {GENERIC}"
+    expect(bob.locator("#status")).to_have_text(declined)
+    expect(alice.locator("#status")).to_have_text(declined)
     expect(alice.locator("#bell-count")).to_contain_text("1")  # challenge_declined
+    # A game never played: nothing to watch, replay or download.
+    for page in (alice, bob):
+        expect(page.locator("#watching")).to_be_hidden()
+        expect(page.locator("#replay-link")).to_be_hidden()
+        expect(page.locator("#sgf-link")).to_be_hidden()
     shoot(alice, output_path, f"challenges/declined-{viewport['width']}.png")
+
+
+@VIEWPORTS
+def test_the_header_inbox_counts_a_challenge_live_and_declines_it_with_a_reason(
+    new_context: NewContext, output_path: str, viewport: dict[str, int]
+) -> None:
+    alice = new_context(viewport=viewport).new_page()
+    bob = new_context(viewport=viewport).new_page()
+    alice_name, bob_name = sign_up(alice), sign_up(bob)
+    bob.goto(f"/players/{alice_name}/")  # any page: the inbox is the header's
+    inbox = bob.locator("#inbox")
+    expect(inbox.locator("#inbox-count")).to_be_hidden()
+    challenge(alice, bob_name, output_path, viewport["width"])
+
+    expect(inbox.locator("#inbox-count")).to_have_text(re.compile(r"^1\b"))  # no reload
+    inbox.locator(".inbox-toggle").click()
+    item = inbox.locator(".inbox-item")
+    expect(item).to_have_count(1)
+    expect(item.locator(".inbox-from")).to_have_text(alice_name)
+    expect(item.locator(".inbox-game")).to_have_text("Othello 8\N{MULTIPLICATION SIGN}8 · No clock")
+    accept = item.get_by_role("button", name="Accept")
+    decline = item.get_by_role("button", name="Decline")
+    reason = item.get_by_label("Why you decline")
+    shoot(bob, output_path, f"challenges/inbox-{viewport['width']}.png")
+    # On a phone too the list stays on the screen, its controls whole and large enough.
+    for control in (accept, decline, reason):
+        expect(control).to_be_visible()
+        box = control.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+        assert box["height"] >= 32
+    assert bob.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    assert violations(bob) == []
+
+    reason.select_option("too_fast")
+    decline.click()
+    expect(item).to_have_count(0)  # declined where it was: the page stays
+    expect(inbox.locator("#inbox-count")).to_be_hidden()
+    expect(inbox.locator("#inbox-empty")).to_be_visible()
+    assert bob.url.endswith(f"/players/{alice_name}/")
+
+    words = "This time control is too fast for me, please challenge again with a slower game."
+    expect(alice.locator("#status")).to_have_text(f"{bob_name} declined the challenge: {words}")
+    expect(alice.locator("#bell-count")).to_contain_text("1")
+    alice.locator("#bell").click()
+    expect(
+        alice.get_by_role("link", name=re.compile(f"{bob_name} declined your challenge"))
+    ).to_contain_text(words)
+    assert alice.url.endswith("/notifications/")
 
 
 @VIEWPORTS

@@ -70,6 +70,7 @@ def test_a_challenge_is_a_game_waiting_for_that_person_who_is_notified_and_accep
         "bot": None,
         "status": "pending",
         "rated": True,
+        "reason": None,
         "message": None,
     }
     page = bob.get(f"/games/{game.public_id}/").content.decode()
@@ -103,13 +104,17 @@ def test_a_declined_challenge_is_aborted_and_the_challenger_is_notified(
     assert game.status == "aborted"
     state = alice.get(f"/games/{game.public_id}/state.json").json()
     assert state["challenge"]["status"] == "declined"
-    assert state["challenge"]["message"] == "bob declined the challenge."
+    assert state["challenge"]["reason"] == "generic"  # none given
+    assert state["challenge"]["message"] == (
+        "bob declined the challenge: I am not accepting challenges at the moment."
+    )
     told = Notification.objects.get(user=user("alice"))
     assert (told.kind, told.text) == (
         Kind.CHALLENGE_DECLINED,
-        "bob declined your challenge (Othello 8\N{MULTIPLICATION SIGN}8)",
+        "bob declined your challenge (Othello 8\N{MULTIPLICATION SIGN}8):"
+        " I am not accepting challenges at the moment.",
     )
-    again = bob.post(f"/games/{game.public_id}/decline/")
+    again = bob.post(f"/games/{game.public_id}/decline/", HTTP_ACCEPT="application/json")
     assert again.status_code == 400 and again.json()["error"] == "bad_request"
 
 
@@ -144,7 +149,7 @@ def test_no_such_player_oneself_and_a_blocker_are_refused_alike() -> None:
     blocked = challenge(alice, "bob")
     oneself = challenge(alice, "alice")
     assert unknown.status_code == blocked.status_code == oneself.status_code == 400
-    reason = b"no such player to challenge"
+    reason = b"you cannot challenge or follow this player"
     assert reason in unknown.content and reason in blocked.content and reason in oneself.content
     assert Game.objects.count() == 0 and Notification.objects.count() == 0
 
@@ -198,7 +203,7 @@ def test_a_profile_offers_the_challenge_form_to_a_person_only() -> None:
     assert "Log in to challenge bob" in guest
 
 
-def test_a_challenge_called_off_by_its_challenger_frees_its_place_and_says_nothing_more() -> None:
+def test_a_challenge_called_off_frees_its_place_and_says_it_was_withdrawn() -> None:
     alice, _ = person("alice"), person("bob")
     challenge(alice)
     game = Game.objects.get()
@@ -209,7 +214,7 @@ def test_a_challenge_called_off_by_its_challenger_frees_its_place_and_says_nothi
     assert Challenge.objects.get().status == "expired"
     assert Notification.objects.get(user=user("bob")).read_at is not None
     state = alice.get(f"/games/{game.public_id}/state.json").json()
-    assert state["challenge"]["message"] is None
+    assert state["challenge"]["message"] == "alice withdrew the challenge."
     assert state["aborted"]["reason"] == "called_off"
 
 

@@ -57,7 +57,8 @@ def test_following_and_blocking_need_an_account_and_another_player() -> None:
     assert "/login/" in Client().post("/players/ann/follow/").url
     assert ann.post("/players/ann/follow/").status_code == 400
     assert ann.post("/players/ann/block/").status_code == 400
-    assert ann.post("/players/nobody/follow/").json()["error"] == "bad_request"
+    unknown = ann.post("/players/nobody/follow/", HTTP_ACCEPT="application/json")
+    assert unknown.json()["error"] == "bad_request"
     assert ann.get("/players/ann/follow/").status_code == 405
     assert (Follow.objects.count(), Block.objects.count()) == (0, 0)
 
@@ -68,9 +69,10 @@ def test_a_block_ends_follows_both_ways_and_the_blocked_cannot_follow_again() ->
     bob.post("/players/ann/follow/")
     assert ann.post("/players/bob/block/").url == "/players/bob/"
     assert Follow.objects.count() == 0
-    refused = bob.post("/players/ann/follow/")
+    refused = bob.post("/players/ann/follow/", HTTP_ACCEPT="application/json")
     assert refused.status_code == 400
-    assert refused.json()["message"] == "no such player"  # the block is not revealed
+    # The block is not revealed: the words of a name that is no account.
+    assert refused.json()["message"] == "you cannot challenge or follow this player"
     assert "Unblock" in ann.get("/players/bob/").content.decode()
     ann.post("/players/bob/unblock/")
     assert Block.objects.count() == 0

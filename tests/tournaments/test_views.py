@@ -223,7 +223,8 @@ def test_join_withdraw_and_pause_through_http() -> None:
     assert browser.post("/tournaments/999/join/").status_code == 404
     assert Client().post(f"/tournaments/{found.pk}/join/").status_code == 302  # to log in
     swiss = tournament("swiss")
-    assert browser.post(f"/tournaments/{swiss.pk}/pause/").status_code == 400
+    json_please = {"HTTP_ACCEPT": "application/json"}
+    assert browser.post(f"/tournaments/{swiss.pk}/pause/", **json_please).status_code == 400
 
 
 def test_the_json_is_as_pinned() -> None:

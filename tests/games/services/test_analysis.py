@@ -38,7 +38,8 @@ def finished_othello(size: int = 4, seed: int = 1) -> Game:
 
 
 def post(client: Client, game: Game) -> Any:
-    return client.post(f"/games/{game.public_id}/analysis/")
+    """The review asked for as the replay page's script asks: in JSON."""
+    return client.post(f"/games/{game.public_id}/analysis/", HTTP_ACCEPT="application/json")
 
 
 def read(client: Client, game: Game) -> Any:
