@@ -116,7 +116,6 @@ def test_two_players_disagree_once_then_agree_on_the_count(
     )
     alice.page.click("#accept-button")
 
-    state = alice.server_state()
     for view in everyone:
         expect(view.root).to_have_attribute("data-status", "finished")
         expect(view.status).to_have_text("Black wins by 5.5 points")
@@ -125,6 +124,8 @@ def test_two_players_disagree_once_then_agree_on_the_count(
         expect(view.player("white").locator(".player-score")).to_have_text("5.5")
         expect(view.page.locator("#accept-button")).to_be_hidden()
         expect(view.page.locator("#accepted")).to_be_hidden()
+    # Read once every page shows the end: the click's message may still be on its way.
+    state = alice.server_state()
     assert (state["status"], state["result"], state["dead"]) == ("finished", "B+5.5", [[1, 1]])
     assert state["score"] == {"black": 11, "white": 5.5}
     expect(alice.page.locator("#outcome")).to_have_text("You won.")
