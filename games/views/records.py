@@ -148,7 +148,7 @@ def _players(game: Game, board: records.BoardAt) -> list[dict[str, Any]]:
             score, title = f"{count['score'][color]:g}", gettext("points")
         elif color == "white" and not othello and game.komi:
             score, title = f"{score} + {game.komi:g}", gettext("stones captured + komi")
-        name = getattr(game, f"{color}_name")
+        name = selectors.shown_name(game, color)
         players.append({"color": color, "name": name, "score": score, "score_title": title})
     return players
 

@@ -13,6 +13,8 @@ const ERROR_SHOWN_MS = 4000;
 const page = document.getElementById("game");
 const $ = (id) => document.getElementById(id);
 let game = JSON.parse($("game-state").textContent);
+// The computer's seat in the page's language: its stored name (G's `players`) is data.
+const computerName = page.dataset.computerName || null;
 // The logged-in viewer's username ("" for a guest): a challenge to them asks for an answer.
 const viewer = $("game").dataset.viewer ?? "";
 // When the current G arrived: its clocks and away times are as of then.
@@ -200,10 +202,10 @@ function statusText() {
     case "active":
       if (yourTurn()) return gettext("Your move.");
       if (game.computer === game.to_move) {
-        return interpolate(gettext("%(name)s is thinking…"), { name: game.players[game.to_move] }, true);
+        return interpolate(gettext("%(name)s is thinking…"), { name: playerName(game.to_move) }, true);
       }
       if (game.you) {
-        return interpolate(gettext("Waiting for %(name)s…"), { name: game.players[other] ?? COLOR_NAME[other] }, true);
+        return interpolate(gettext("Waiting for %(name)s…"), { name: playerName(other) ?? COLOR_NAME[other] }, true);
       }
       return interpolate(gettext("%(side)s to move."), { side: sideName(game.to_move) }, true);
     case "scoring":
@@ -220,8 +222,8 @@ function statusText() {
 
 /** "Bob (Black)", or "Black" while the seat has no name. */
 const sideName = (color) =>
-  game.players[color]
-    ? interpolate(gettext("%(name)s (%(colour)s)"), { name: game.players[color], colour: COLOR_NAME[color] }, true)
+  playerName(color)
+    ? interpolate(gettext("%(name)s (%(colour)s)"), { name: playerName(color), colour: COLOR_NAME[color] }, true)
     : COLOR_NAME[color];
 
 /** Why the game was aborted (G's `aborted`): "Aborted: Bob (Black) did not make a first move." */
@@ -286,8 +288,8 @@ function drawPlayers() {
   for (const row of page.querySelectorAll(".player")) {
     const color = row.dataset.color;
     const bot = game.bots?.[color] ? " · BOT" : "";
-    row.querySelector(".player-name").textContent = (game.players[color] ?? gettext("waiting…")) + bot;
-    row.classList.toggle("empty-seat", !game.players[color]);
+    row.querySelector(".player-name").textContent = (playerName(color) ?? gettext("waiting…")) + bot;
+    row.classList.toggle("empty-seat", !playerName(color));
     row.classList.toggle("to-move", game.status === "active" && game.to_move === color);
     row.classList.toggle("winner", won(color));
     const tags = row.querySelector(".player-tags");
@@ -340,7 +342,7 @@ function drawRating(row, color) {
 /** A seat's dot: green while one of its sockets is open, grey while away. */
 function drawPresence(row, color) {
   const presence = row.querySelector(".presence");
-  const seated = Boolean(game.players[color]);
+  const seated = Boolean(playerName(color));
   // This page's own seat is online while the page is connected (a presence state from
   // another process may arrive after this page's own, telling of the moment before).
   const connected = $("connection").dataset.state === "connected";
@@ -348,7 +350,7 @@ function drawPresence(row, color) {
   presence.hidden = !seated;
   row.classList.toggle("online", seated && online);
   row.classList.toggle("away", seated && !online);
-  const name = { name: game.players[color] ?? COLOR_NAME[color] };
+  const name = { name: playerName(color) ?? COLOR_NAME[color] };
   presence.title = interpolate(online ? gettext("%(name)s is online") : gettext("%(name)s is away"), name, true);
   presence.querySelector(".presence-text").textContent = online ? gettext("(online)") : gettext("(away)");
 }
@@ -438,7 +440,7 @@ function drawMoves() {
   list.scrollTop = list.scrollHeight;
 }
 
-const nameOf = (color) => (game.you === color ? gettext("You") : game.players[color] ?? COLOR_NAME[color]);
+const nameOf = (color) => (game.you === color ? gettext("You") : playerName(color) ?? COLOR_NAME[color]);
 
 /** "You have accepted; waiting for Bob.", "Ann has accepted: accept to end the game." */
 function acceptedText() {
@@ -518,8 +520,10 @@ function lastChosenMove(color = null) {
 }
 
 const otherColor = (color) => (color === "black" ? "white" : "black");
-const seatName = (color) => game.players[color] ?? COLOR_NAME[color];
-const opponentName = () => game.players[otherColor(game.you)] ?? gettext("Your opponent");
+/** The name of seat `color` as the page shows it (the computer's translated), null while free. */
+const playerName = (color) => (color && color === game.computer && computerName) || game.players[color] || null;
+const seatName = (color) => playerName(color) ?? COLOR_NAME[color];
+const opponentName = () => playerName(otherColor(game.you)) ?? gettext("Your opponent");
 
 // Against the computer (as on lichess) your last move can be taken back whenever you have
 // one: the computer's reply goes with it, and it agrees at once.
@@ -710,7 +714,7 @@ function drawTitle() {
   const mark = unseen ? `(${unseen}) ` : "";
   const title = interpolate(
     gettext("%(kind)s %(size)s×%(size)s: %(black)s vs %(white)s"),
-    { kind: KIND_NAME[game.kind], size: game.size, black: game.players.black ?? "?", white: game.players.white ?? "?" },
+    { kind: KIND_NAME[game.kind], size: game.size, black: playerName("black") ?? "?", white: playerName("white") ?? "?" },
     true,
   );
   document.title = `${mark}${titlePrefix()}${title} · ${gettext("Othello & Go")}`;
@@ -732,7 +736,7 @@ document.addEventListener("visibilitychange", () => {
 function titlePrefix() {
   if (yourTurn()) return `● ${gettext("Your move")} · `;
   if (game.status !== "active") return "";
-  const side = { side: game.players[game.to_move] ?? COLOR_NAME[game.to_move] };
+  const side = { side: playerName(game.to_move) ?? COLOR_NAME[game.to_move] };
   return `${interpolate(gettext("%(side)s to move"), side, true)} · `;
 }
 
