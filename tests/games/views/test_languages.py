@@ -57,3 +57,14 @@ def test_the_computers_seat_is_named_in_the_readers_language_and_stored_as_it_wa
     assert "PW[Engine (level 3)]" in browser.get(f"/games/{game}/sgf").content.decode()
     english = Client().get(f"/games/{game}/").content.decode()
     assert '<span class="player-name">Engine (level 3)</span>' in english
+
+
+def test_the_replay_names_the_review_engine_in_the_readers_words() -> None:
+    game = Client().post("/games/new/", {"kind": "othello", "size": 8, "name": "Ann"}).url
+    stored = "Engine (review: exact at 14 empties)"  # analysis.json's engine: data
+
+    english = Client().get(f"{game}replay/").context["replay"]["engines"]
+    japanese = Client(HTTP_ACCEPT_LANGUAGE="ja").get(f"{game}replay/").context["replay"]["engines"]
+
+    assert english == {stored: "our Othello engine: perfect play over the last 14 squares"}
+    assert japanese[stored].startswith("このサイトのオセロエンジン")
