@@ -13,7 +13,8 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from games.rules.clock import TimeControl
 from tests.browser.game_page import GamePage, create_game, join_game
-from tests.browser.test_accounts import sign_up
+from tests.browser.test_accessibility import violations
+from tests.browser.test_accounts import shoot, sign_up
 from tests.browser.test_premoves import D3, SCREENS
 
 pytestmark = pytest.mark.browser
@@ -50,6 +51,7 @@ def test_on_a_phone_a_correspondence_move_waits_for_confirm(
     expect(alice.page.locator("#move-confirm-text")).to_have_text("Play d3?")
     alice.screenshot(output_path, "confirm/phone-held.png")
     assert alice.server_state()["ply"] == 0  # nothing sent yet
+    assert violations(alice.page) == []
 
     alice.page.locator("#move-confirm-no").tap()  # Cancel
     expect(held(alice)).to_have_count(0)
@@ -80,7 +82,7 @@ def test_a_live_game_on_a_phone_plays_at_once_when_nothing_is_chosen(
 
 
 def test_an_account_that_chose_never_plays_at_once_on_its_phone(
-    new_context: NewContext,
+    new_context: NewContext, output_path: str
 ) -> None:
     alice = phone(new_context)
     sign_up(alice)
@@ -90,6 +92,8 @@ def test_an_account_that_chose_never_plays_at_once_on_its_phone(
     alice.locator('main button[type="submit"]').tap()
     expect(alice.locator(".flash")).to_have_text("Your game settings are saved.")
     expect(alice.locator('input[name="confirm_moves"][value="never"]')).to_be_checked()
+    shoot(alice, output_path, "confirm/settings-phone.png")
+    assert violations(alice) == []
 
     game = create_game(alice, kind="othello", size=8, name="", clock=ONE_DAY)
     join_game(phone(new_context), game.url, name="Bob")

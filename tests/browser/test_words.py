@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import BrowserContext, expect
 
 from tests.browser.game_page import create_game, join_game
+from tests.browser.test_accessibility import VIEWPORTS
 from tests.browser.test_languages import translated
 from tests.browser.test_review import reviewed_4x4
 
@@ -103,6 +104,35 @@ def test_the_review_names_its_engine_in_plain_words_and_its_marks_in_japanese(
     assert colour_distance(colours["mistake"], colours["blunder"]) >= 20, colours
     japanese.locator("#review-graph").scroll_into_view_if_needed()
     japanese.screenshot(path=f"{output_path}/words/review-ja.png", full_page=True)
+
+
+def test_the_computers_seat_and_the_move_confirmation_speak_japanese(
+    new_context: NewContext, output_path: str
+) -> None:
+    page = new_context(locale="ja-JP", **VIEWPORTS["phone"]).new_page()
+    view = create_game(page, kind="othello", size=8, name="Alice", level=3)
+    engine = translated("ja", "Engine", context="the computer's seat")
+    shown = translated("ja", "%(engine)s (level %(level)s)")
+    shown = shown.replace("%(engine)s", engine).replace("%(level)s", "3")
+    seat = view.player("white")
+    expect(seat.locator(".player-name")).to_have_text(shown)
+    expect(seat.locator(".presence")).to_have_attribute("title", re.compile(re.escape(shown)))
+    expect(page).to_have_title(re.compile(re.escape(shown)))
+    assert view.server_state()["players"]["white"] == "Engine (level 3)"  # the API's: data
+
+    # This browser's choice: every move waits for Confirm.
+    page.evaluate("localStorage.setItem('othello-go:confirm-moves', 'always')")
+    page.reload()
+    view.wait_until_connected()
+    expect(view.status).to_have_text(translated("ja", "Your move.", domain="djangojs"))
+    view.point((2, 3)).tap()
+    question = translated("ja", "Play %(point)s?", domain="djangojs").replace("%(point)s", "d3")
+    expect(page.locator("#move-confirm-text")).to_have_text(question)
+    expect(page.locator("#move-confirm-yes")).to_have_text(
+        translated("ja", "Confirm", context="a move")
+    )
+    expect(page.locator("#move-confirm-no")).to_have_text(translated("ja", "Cancel"))
+    view.screenshot(output_path, "words/confirm-ja.png")
 
 
 def colour_distance(first: str, second: str) -> float:
