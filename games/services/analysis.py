@@ -69,6 +69,7 @@ def engine_words() -> dict[str, str]:
     words = gettext("our Othello engine: perfect play over the last %(empties)s squares")
     return {ENGINES["othello"]: words % {"empties": EXACT_EMPTIES}}
 
+
 LEASE = datetime.timedelta(seconds=120)
 """How long a claim holds without a stored position: longer than any one position takes."""
 
