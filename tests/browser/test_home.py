@@ -13,7 +13,13 @@ from playwright.sync_api import BrowserContext, expect
 from games.rules.clock import TimeControl
 from tests.browser.game_page import create_game, join_game
 from tests.browser.test_accounts import DESKTOP, PHONE, shoot, sign_up
-from tests.browser.test_notifications import LIVE, bell_listening, game_path, play
+from tests.browser.test_notifications import (
+    LIVE,
+    bell_listening,
+    correspondence_game,
+    game_path,
+    play,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -58,13 +64,7 @@ def test_the_games_waiting_for_your_move_are_on_the_first_screen(
 
 
 def test_a_game_joins_your_move_live_when_the_opponent_moves(new_context: NewContext) -> None:
-    alices = new_context(viewport=DESKTOP)
-    alice, bob = alices.new_page(), new_context(viewport=DESKTOP).new_page()
-    sign_up(alice)
-    bob_name = sign_up(bob)
-    alice_game = create_game(alice, kind="othello", size=8, name="", clock=THREE_DAYS)
-    bob_game = join_game(bob, alice_game.url, name="")
-    play(alice_game, 0)  # Bob's move now
+    alices, alice_game, bob_game, bob_name = correspondence_game(new_context, DESKTOP)
     home = alices.new_page()
     home.goto("/")
     bell_listening(home)
