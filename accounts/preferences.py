@@ -11,6 +11,8 @@ from django.utils.translation import gettext
 
 from accounts.models import Account, ConfirmMoves
 
+__all__ = ["ConfirmMoves", "choose_confirm_moves", "confirm_moves_of"]
+
 
 def confirm_moves_of(user: Any) -> str:
     """When ``user``'s moves wait for Confirm (a ``ConfirmMoves`` value), or "" when it has

@@ -17,10 +17,9 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.models import ConfirmMoves
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of, remember_name, remembered_name, seat_name
-from accounts.preferences import confirm_moves_of
+from accounts.preferences import ConfirmMoves, confirm_moves_of
 from games import limits, selectors, services
 from games.forms import JoinForm
 from games.models import Game
