@@ -18,12 +18,21 @@ from django.utils.translation import gettext_lazy
 __all__ = ["Account", "Block", "EmailAddress", "Follow", "Submission"]
 
 
+class ConfirmMoves(models.TextChoices):
+    """When a move waits for the player's Confirm (``Account.confirm_moves``)."""
+
+    NEVER = "never", gettext_lazy("Never")
+    CORRESPONDENCE = "correspondence", gettext_lazy("In correspondence games")
+    ALWAYS = "always", gettext_lazy("In every game")
+
+
 class Account(models.Model):
     """The facts about an account that the apps above read: whether it is a bot (for
     good: a bot never plays in a person's place, nor enters the pairing pools), the
-    language it chose (its pages, e-mails and notifications), and what its username looks
+    language it chose (its pages, e-mails and notifications), what its username looks
     like (``skeleton``, kept by ``accounts.services.keep_skeleton`` whenever the account is
-    saved: every account has its row)."""
+    saved: every account has its row), and when its moves wait for a confirmation
+    (``confirm_moves``, ``accounts.preferences``)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
@@ -41,6 +50,17 @@ class Account(models.Model):
         help_text=gettext_lazy(
             "What the username looks like (accounts.names.skeleton): no guest and no new "
             "account may take a name that looks the same."
+        ),
+    )
+
+    confirm_moves = models.CharField(
+        max_length=16,
+        blank=True,
+        choices=ConfirmMoves.choices,
+        db_default="",
+        help_text=gettext_lazy(
+            "When a move waits for Confirm; empty: not chosen (correspondence games on "
+            "touch screens, never elsewhere)."
         ),
     )
 

@@ -28,6 +28,7 @@ from games.selectors import (
     being_played,
     chat_json,
     move_json,
+    shown_name,
     start_position,
 )
 
@@ -129,8 +130,8 @@ def board_picture(game: Game, board: BoardAt, *, ident: str, element_id: str | N
     ) % {
         "kind": game.get_kind_display(),
         "size": game.size,
-        "black": game.black_name or "?",
-        "white": game.white_name or "?",
+        "black": shown_name(game, "black") or "?",
+        "white": shown_name(game, "white") or "?",
         "ply": board.ply,
     }
     if board.count is not None:
@@ -316,7 +317,7 @@ def replay_data(game: Game, *, hidden: Callable[[], Collection[int]] = frozenset
         "status": game.status,
         "result": game.result or None,
         "komi": game.komi if game.kind == Game.Kind.GO else None,
-        "players": {color: getattr(game, f"{color}_name") or None for color in COLORS},
+        "players": {color: shown_name(game, color) for color in COLORS},
         "start": start_rows(game),
         "moves": moves,
         "live": game.status in IN_PLAY,

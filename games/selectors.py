@@ -19,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from accounts import selectors as accounts
 from accounts.players import Player, seat_token
@@ -67,6 +67,34 @@ def seat_accounts(game: Game) -> dict[str, str | None]:
         color: getattr(game, f"{color}_name") if getattr(game, f"{color}_user_id") else None
         for color in COLORS
     }
+
+
+COMPUTER_ENGINES = {"go": "GNU Go 3.8", "othello": "Engine"}
+"""Who plays the computer's seat, by game, in its stored name (``KataGo`` plays Go where
+the server has it: ``games.services.computer``)."""
+
+
+def computer_seat_name(engine: str, level: int) -> str:
+    """The stored name of the computer's seat: ``Engine (level 3)``, ``GNU Go 3.8 (level
+    5)``. It is data, as a person's name is (G's ``players``, the SGF, the archive's
+    search): ``shown_name`` says it in the reader's language."""
+    return f"{engine} (level {level})"
+
+
+def shown_name(game: Game, color: str) -> str | None:
+    """The name of ``game``'s seat ``color`` as the pages show it (None while free): the
+    stored name, but for the computer's, said in the active language (``Engine (level 3)`` reads
+    "Moteur (niveau 3)" in French; a program's own name, ``GNU Go 3.8``, stays)."""
+    name: str | None = getattr(game, f"{color}_name") or None
+    level = game.computer_level
+    if name is None or game.computer_color != color or level is None:
+        return name
+    engine = name.removesuffix(computer_seat_name("", level))
+    if engine == name:  # not a name this server gave (an older form): as stored
+        return name
+    if engine == COMPUTER_ENGINES["othello"]:
+        engine = pgettext("the computer's seat", "Engine")
+    return gettext("%(engine)s (level %(level)s)") % {"engine": engine, "level": level}
 
 
 _seated: dict[int, bool] = {}

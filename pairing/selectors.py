@@ -95,7 +95,9 @@ def pools(*, logged_in: bool) -> dict[str, Any]:
     entries = [
         {
             "index": index,
-            "pool": SimpleNamespace(label=pool.label, game=pool.game_in(translation)),
+            "pool": SimpleNamespace(
+                label=pool.label, clock=pool.clock, game=pool.game_in(translation)
+            ),
             "casual": pool.key(rated=False),
             "rated": pool.key(rated=True),
             "waiting": counts.get(pool.key(rated=False), 0),

@@ -89,6 +89,8 @@ def _not_over(user: AbstractBaseUser) -> list[Game]:
             "size",
             "black_name",
             "white_name",
+            "computer_color",
+            "computer_level",
             "status",
             "rated",
             "created_at",

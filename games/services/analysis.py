@@ -26,6 +26,7 @@ from django.utils.translation import gettext
 
 from games import rules, selectors
 from games.engine.gnugo import gnugo_command
+from games.engine.othello.review import EXACT_EMPTIES
 from games.engine.review import annotate, judgement, move_loss
 from games.models import Analysis, Game, Move
 from games.realtime import events
@@ -59,6 +60,16 @@ __all__ = [
 ENGINES = {"othello": "Engine (review: exact at 14 empties)", "go": "GNU Go 3.8"}
 """The engine named in a review (Go's, when ``REVIEW_GO_COMMAND`` names another, is that
 program's name)."""
+
+
+def engine_words() -> dict[str, str]:
+    """The engines named in reviews as the pages say them, by their stored names (which
+    ``analysis.json`` keeps): the Othello engine's in the reader's words, "our Othello
+    engine: perfect play over the last 14 squares". A program goes by its own name."""
+    words = gettext("our Othello engine: perfect play over the last %(empties)s squares")
+    return {ENGINES["othello"]: words % {"empties": EXACT_EMPTIES}}
+
+
 LEASE = datetime.timedelta(seconds=120)
 """How long a claim holds without a stored position: longer than any one position takes."""
 

@@ -2,9 +2,10 @@
 
 A game against the computer has ``computer_color`` set: that seat belongs to no session
 or account (nobody can take it), its name says who plays (``GNU Go 3.8 (level 5)``, or
-``KataGo (level 5)`` where the server has KataGo, ``Engine (level 5)``) and it is always
-online. The computer's moves go through the same steps as a person's (the ply check, the
-clocks, the broadcast after commit).
+``KataGo (level 5)`` where the server has KataGo, ``Engine (level 5)``: data, which the
+pages say in the reader's language, ``selectors.shown_name``) and it is always online.
+The computer's moves go through the same steps as a person's (the ply check, the clocks,
+the broadcast after commit).
 
 Which process thinks: every process's watch asks ``claim_turns`` for the games where the
 computer owes a move (or, in Go's count, has not looked at the dead stones yet), as many
@@ -38,14 +39,13 @@ from django.utils import timezone
 from games import rules
 from games.models import Game, Move, ServerProcess
 from games.realtime import events
-from games.selectors import COLORS, position_of
+from games.selectors import COLORS, COMPUTER_ENGINES, computer_seat_name, position_of
 from games.services import clock
 from games.services.base import locked, on_commit
 from games.services.play import apply_move, resign_as
 from games.services.scoring import accept_if_computers, count
 
 LEVELS = range(1, 11)
-NAMES = {"go": "GNU Go 3.8", "othello": "Engine"}
 KATAGO_NAME = "KataGo"
 MAX_THINK = datetime.timedelta(seconds=120)
 
@@ -53,8 +53,8 @@ MAX_THINK = datetime.timedelta(seconds=120)
 def computer_name(kind: str, level: int) -> str:
     """The name the computer's seat shows: ``GNU Go 3.8 (level 5)``; in Go ``KataGo (level
     5)`` where KataGo plays the computer's Go (``settings.KATAGO``)."""
-    name = KATAGO_NAME if kind == "go" and settings.KATAGO is not None else NAMES[kind]
-    return f"{name} (level {level})"
+    name = KATAGO_NAME if kind == "go" and settings.KATAGO is not None else COMPUTER_ENGINES[kind]
+    return computer_seat_name(name, level)
 
 
 def seat_computer(game: Game, color: str, level: int) -> None:

@@ -27,6 +27,13 @@ def time_control(game: Game) -> str:
 
 
 @register.filter
+def shown_name(game: Game, color: str) -> str | None:
+    """The name of the seat ``color`` as the pages show it (the computer's in the reader's
+    language): ``selectors.shown_name``."""
+    return selectors.shown_name(game, color)
+
+
+@register.filter
 def outcome(game: Game) -> str:
     """The result in a player's words, then in the record's notation for those who read it
     ("Black wins by resignation B+R", "Draw"), or the state of a game without one ("In

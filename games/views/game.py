@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import api
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of, remember_name, remembered_name, seat_name
+from accounts.preferences import ConfirmMoves, confirm_moves_of
 from games import limits, selectors, services
 from games.forms import JoinForm
 from games.models import Game
@@ -102,15 +103,19 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
 def _render_game(
     request: HttpRequest, game: Game, *, join_form: JoinForm | None = None, status: int = 200
 ) -> HttpResponse:
-    """templates/games/game.html with `game`, `state` (G for this viewer) and, while a
-    seat is free and the viewer holds none, `join_form` (and the challenger's name,
-    `challenged_by`, when the seat is reserved for the viewer: a challenge to answer)."""
+    """templates/games/game.html with `game`, `state` (G for this viewer), the account's
+    `confirm_moves` ("" for a guest, or while not chosen) with its `confirm_choices` and,
+    while a seat is free and the
+    viewer holds none, `join_form` (and the challenger's name, `challenged_by`, when the
+    seat is reserved for the viewer: a challenge to answer)."""
     state = selectors.game_state(game, you=selectors.color_of(game, player_of(request)))
     context = {
         "game": game,
         "state": state,
         "time_control": selectors.time_control_text(game),
         "same_settings": urlencode(selectors.same_settings(game)),
+        "confirm_moves": confirm_moves_of(request.user),
+        "confirm_choices": ConfirmMoves.choices,
     }
     if state["status"] == Game.Status.WAITING and state["you"] is None:
         name = remembered_name(request.session, request.user)

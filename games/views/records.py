@@ -39,6 +39,7 @@ from games.forms import SIZES
 from games.models import Game
 from games.rules.sgf import RecordError, export_sgf, import_sgf, othello_transcript
 from games.services import GameError, said
+from games.services.analysis import engine_words
 
 ARCHIVE_PAGE_SIZE = 20
 MAX_UPLOAD_BYTES = 1024 * 1024
@@ -112,6 +113,7 @@ def board_picture(request: HttpRequest, game: Game, board: records.BoardAt) -> H
 def replay(request: HttpRequest, game: Game, board: records.BoardAt) -> HttpResponse:
     """``GET /games/<id>/replay/?ply=N``: step through the game; follows a live game."""
     data = records.replay_data(game, hidden=lambda: blocked_ids(request.user.pk))
+    data["engines"] = engine_words()  # the review's engine in the reader's words (review.js)
     moves = data["moves"]
     context = {
         "game": game,
@@ -150,7 +152,7 @@ def _players(game: Game, board: records.BoardAt) -> list[dict[str, Any]]:
             score, title = f"{count['score'][color]:g}", gettext("points")
         elif color == "white" and not othello and game.komi:
             score, title = f"{score} + {game.komi:g}", gettext("stones captured + komi")
-        name = getattr(game, f"{color}_name")
+        name = selectors.shown_name(game, color)
         players.append({"color": color, "name": name, "score": score, "score_title": title})
     return players
 

@@ -142,10 +142,16 @@ function drawOthelloBoard(base, labels, { width, margin }, size) {
  * (`spacing`: pixels between two points on screen): the first tap shows a ghost stone
  * and calls `onPending([row, col])`, a second tap on it plays.
  *
- * Returns `{render(game, move), spacing()}`: `game` is the server's G (at least kind,
- * size, board; status, you, to_move, legal, moves, last_move when playing; dead and
- * territory once counted), `move` the M just played, whose flips or captures are
- * animated.
+ * While `confirmMoves()` says so, every pick of a legal point (click, tap or keyboard)
+ * waits instead: the board shows the stone and calls `onHeld([row, col])`; `confirm()`
+ * plays it, `cancel()` takes it back, and a pick elsewhere moves it. A right-click calls
+ * `onDismiss()`, which returns whether it put something away (then no menu opens).
+ *
+ * Returns `{render(game, move), spacing(), held(), confirm(), cancel(), premove(point)}`:
+ * `game` is the server's G (at least kind, size, board; status, you, to_move, legal,
+ * moves, last_move when playing; dead and territory once counted), `move` the M just
+ * played, whose flips or captures are animated; `premove(point)` marks the page's premove
+ * (null: none).
  */
 export function createBoard(
   svg,
@@ -154,7 +160,10 @@ export function createBoard(
     onMark = () => {},
     onRefuse = () => {},
     onPending = () => {},
+    onHeld = () => {},
+    onDismiss = () => false,
     confirmTaps = () => false,
+    confirmMoves = () => false,
   } = {},
 ) {
   const id = `board${++boardCount}`;
@@ -167,7 +176,8 @@ export function createBoard(
   let dead = new Set();
   let stones = new Map();
   let hovered = null;
-  let pending = null; // a tapped point waiting for the second tap: {at, ply}
+  let pending = null; // a point waiting for a second tap or for Confirm: {at, ply}
+  let premoved = null; // the page's premove, marked: "row,col"
   let pointerType = "mouse"; // of the last press: a click after a touch is a tap
   let cursor = null;
   let coords = null; // the coordinate labels and the room they have, in SVG units
@@ -210,6 +220,7 @@ export function createBoard(
       stones: el("g", { class: "stones" }, svg),
       count: el("g", { class: "count", "aria-hidden": "true" }, svg),
       ghosts: el("g", { class: "ghosts", "aria-hidden": "true" }, svg),
+      premove: el("g", { class: "premove", "aria-hidden": "true" }, svg),
       last: el("g", { class: "last-move" }, svg),
       preview: el("g", { class: "preview", "aria-hidden": "true" }, svg),
       cursor: el("rect", { class: "cursor", width: CURSOR, height: CURSOR, rx: CELL * 0.12 }, svg),
@@ -369,6 +380,28 @@ export function createBoard(
     return true;
   }
 
+  /** A pick of a legal point while moves wait for Confirm: the stone shows, held there. */
+  function holdForConfirm(at) {
+    if (!legal.has(at) || !confirmMoves()) return false;
+    pending = { at, ply: game.ply };
+    drawPreview();
+    onHeld(pointOf(at));
+    return true;
+  }
+
+  /** The premove's mark: a faint stone of the player's colour in a dashed ring. */
+  function drawPremove() {
+    layers.premove.replaceChildren();
+    if (!premoved) {
+      delete svg.dataset.premove;
+      return;
+    }
+    stone(yourStone(), pointOf(premoved), layers.premove, "premove");
+    const [x, y] = geo.centre(pointOf(premoved));
+    el("circle", { class: "premove-ring", cx: x, cy: y, r: CELL * 0.46 }, layers.premove);
+    svg.dataset.premove = premoved;
+  }
+
   function drawCursor() {
     const [x, y] = geo.centre(cursor);
     layers.cursor.setAttribute("x", x - CURSOR / 2);
@@ -411,7 +444,10 @@ export function createBoard(
     if (!at || !game) return;
     cursor = pointOf(at);
     drawCursor();
-    if (!holdForConfirmation(at)) play(at);
+    if (!holdForConfirm(at) && !holdForConfirmation(at)) play(at);
+  });
+  svg.addEventListener("contextmenu", (event) => {
+    if (game && onDismiss()) event.preventDefault();
   });
   svg.addEventListener("pointerover", (event) => {
     const at = event.target.closest?.(".hit")?.dataset.point ?? null;
@@ -443,7 +479,7 @@ export function createBoard(
       const clamp = (value) => Math.max(0, Math.min(game.size - 1, value));
       cursor = [clamp(cursor[0] + dr), clamp(cursor[1] + dc)];
     } else if (event.key === "Enter" || event.key === " ") {
-      play(key(cursor));
+      if (!holdForConfirm(key(cursor))) play(key(cursor));
     } else {
       return;
     }
@@ -476,9 +512,26 @@ export function createBoard(
       drawStones(move);
       drawCount();
       drawMarks();
+      drawPremove();
       drawPreview();
       drawCursor();
     },
     spacing,
+    /** The point waiting for Confirm (or a second tap), null for none. */
+    held: () => (pending ? pointOf(pending.at) : null),
+    /** Play the held stone (nothing when none is held). */
+    confirm() {
+      if (pending) play(pending.at);
+    },
+    /** Take the held stone back. */
+    cancel() {
+      pending = null;
+      if (game) drawPreview();
+    },
+    /** Mark `point` as the page's premove (null: none). */
+    premove(point) {
+      premoved = point ? key(point) : null;
+      if (game) drawPremove();
+    },
   };
 }

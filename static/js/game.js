@@ -13,6 +13,8 @@ const ERROR_SHOWN_MS = 4000;
 const page = document.getElementById("game");
 const $ = (id) => document.getElementById(id);
 let game = JSON.parse($("game-state").textContent);
+// The computer's seat in the page's language: its stored name (G's `players`) is data.
+const computerName = page.dataset.computerName || null;
 // The logged-in viewer's username ("" for a guest): a challenge to them asks for an answer.
 const viewer = $("game").dataset.viewer ?? "";
 // When the current G arrived: its clocks and away times are as of then.
@@ -20,14 +22,26 @@ let receivedAt = performance.now();
 const clocks = createClocks(page);
 
 const board = createBoard($("board"), {
-  onPlay: (point) => send({ type: "play", ply: game.ply, point }),
+  onPlay: (point) => {
+    drawConfirm();
+    send({ type: "play", ply: game.ply, point });
+  },
   // The marking's number: a click on a marking that changed meanwhile is stale.
   onMark: (point) => send({ type: "mark", point, marking: game.marking }),
-  onRefuse: (point, occupied) => showHint(refusal(occupied)),
+  onRefuse: (point, occupied) => {
+    drawConfirm();
+    if (premoving()) choosePremove(point, occupied);
+    else showHint(refusal(occupied));
+  },
   onPending: (point) =>
-    showHint(interpolate(gettext("Tap %(point)s again to play."), { point: pointName(game.kind, game.size, point) }, true)),
+    showHint(interpolate(gettext("Tap %(point)s again to play."), { point: named(point) }, true)),
+  onHeld: drawConfirm,
+  onDismiss: dismiss,
   confirmTaps,
+  confirmMoves: confirmingMoves,
 });
+
+const named = (point) => pointName(game.kind, game.size, point);
 
 // --- tap to confirm ------------------------------------------------------------
 // On a touch screen a first tap shows the stone and a second plays it: on by default
@@ -45,13 +59,170 @@ function confirmTaps(spacing = board.spacing()) {
 }
 
 function drawConfirmSetting() {
-  $("confirm-setting").hidden = !touchScreen;
+  // Confirm's buttons, where they are on, already keep a slip of the finger from playing.
+  $("confirm-setting").hidden = !touchScreen || confirmingMoves();
   $("confirm-taps").checked = confirmTaps();
 }
 $("confirm-taps").addEventListener("change", (event) => {
   localStorage.setItem(CONFIRM_KEY, event.target.checked ? "on" : "off");
 });
 new ResizeObserver(drawConfirmSetting).observe($("board"));
+
+// --- move confirmation ------------------------------------------------------------
+// When the player's setting says so (an account's `confirm_moves`, a guest's choice kept
+// in this browser; not chosen: correspondence games on a touch screen, never elsewhere),
+// a pick places a stone that waits: Confirm plays it, Cancel (or Escape, or a right-click)
+// takes it back.
+
+const CONFIRM_MOVES_KEY = "othello-go:confirm-moves";
+const CONFIRM_CHOICES = ["never", "correspondence", "always"];
+const coarsePointer = matchMedia("(pointer: coarse)").matches;
+
+/** The setting in force here: the account's (or this browser's) choice, else the device's. */
+function confirmMovesSetting() {
+  const chosen = viewer ? page.dataset.confirmMoves : localStorage.getItem(CONFIRM_MOVES_KEY);
+  if (CONFIRM_CHOICES.includes(chosen)) return chosen;
+  return coarsePointer ? "correspondence" : "never";
+}
+
+const byCorrespondence = () => game.clock?.system === "correspondence";
+
+function confirmingMoves() {
+  const setting = confirmMovesSetting();
+  return setting === "always" || (setting === "correspondence" && byCorrespondence());
+}
+
+/** Confirm and Cancel under the board while a stone waits for them. */
+function drawConfirm() {
+  const held = board.held();
+  const box = $("move-confirm");
+  const waiting = Boolean(held) && confirmingMoves();
+  if (waiting) {
+    $("move-confirm-text").textContent = interpolate(gettext("Play %(point)s?"), { point: named(held) }, true);
+  }
+  if (box.hidden === !waiting) return;
+  box.hidden = !waiting;
+  if (!waiting && box.contains(document.activeElement)) $("board").focus();
+}
+
+$("move-confirm-yes").addEventListener("click", () => board.confirm());
+$("move-confirm-no").addEventListener("click", () => {
+  board.cancel();
+  drawConfirm();
+  $("board").focus();
+});
+
+/** The setting's menu for a player, set to what is in force; a change is kept for the
+ * account (POST /accounts/settings/) or in this browser. */
+function drawConfirmMovesMenu() {
+  $("confirm-moves-setting").hidden = !game.you;
+  $("confirm-moves").value = confirmMovesSetting();
+}
+
+$("confirm-moves").addEventListener("change", async (event) => {
+  const value = event.target.value;
+  if (!viewer) localStorage.setItem(CONFIRM_MOVES_KEY, value);
+  else if (!(await keepForAccount(value))) {
+    drawConfirmMovesMenu();
+    return;
+  }
+  page.dataset.confirmMoves = value;
+  if (!confirmingMoves()) board.cancel();
+  drawConfirm();
+  drawConfirmSetting();
+});
+
+async function keepForAccount(value) {
+  const csrf = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/)?.[1] ?? "";
+  try {
+    const answer = await fetch("/accounts/settings/", {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "X-CSRFToken": decodeURIComponent(csrf),
+      },
+      body: JSON.stringify({ confirm_moves: value }),
+    });
+    if (answer.ok) return true;
+    showError((await answer.json().catch(() => ({}))).message ?? gettext("The setting could not be saved."));
+  } catch {
+    showError(gettext("The setting could not be saved."));
+  }
+  return false;
+}
+
+// --- premoves ----------------------------------------------------------------------
+// In a game without a correspondence clock, a point picked during the opponent's turn is
+// kept here and sent as soon as the turn comes, if it is then legal (G's `legal`: the
+// server judges); otherwise it is dropped. Picked again, Escape or a right-click: cancelled.
+
+let premove = null;
+
+const premoving = () =>
+  game.status === "active" && Boolean(game.you) && game.to_move !== game.you && !byCorrespondence();
+
+const samePoint = (a, b) => Boolean(a && b) && a[0] === b[0] && a[1] === b[1];
+
+function setPremove(point) {
+  premove = point;
+  board.premove(point);
+}
+
+function choosePremove(point, occupied) {
+  if (samePoint(point, premove)) {
+    setPremove(null);
+    showHint(gettext("Premove cancelled."));
+  } else if (occupied) {
+    showHint(takenText());
+  } else {
+    setPremove(point);
+    showHint(
+      interpolate(
+        gettext("Premove %(point)s: played when your turn comes, if it is legal then. Pick it again or press Escape to cancel."),
+        { point: named(point) },
+        true,
+      ),
+    );
+  }
+}
+
+/** Once the turn comes: the premove played if legal, dropped otherwise; dropped too once
+ * premoves no longer apply (the game over, or a page that no longer plays). */
+function playPremove() {
+  if (!premove) return;
+  if (!premoving() && !yourTurn()) {
+    setPremove(null);
+    return;
+  }
+  if (!yourTurn()) return;
+  const point = premove;
+  setPremove(null);
+  if ((game.legal ?? []).some((legal) => samePoint(legal, point))) {
+    send({ type: "play", ply: game.ply, point });
+  } else {
+    showHint(interpolate(gettext("Premove %(point)s dropped: not a legal move now."), { point: named(point) }, true));
+  }
+}
+
+/** Escape or a right-click: the premove, or the stone waiting for Confirm, put away. */
+function dismiss() {
+  if (premove) {
+    setPremove(null);
+    showHint(gettext("Premove cancelled."));
+    return true;
+  }
+  if (!board.held()) return false;
+  board.cancel();
+  drawConfirm();
+  return true;
+}
+
+page.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && dismiss()) event.preventDefault();
+});
+
+const takenText = () => (game.kind === "go" ? gettext("That point is taken.") : gettext("That square is taken."));
 
 /** Why a pick on the board does nothing, in a few words. */
 function refusal(occupied) {
@@ -62,7 +233,7 @@ function refusal(occupied) {
   if (game.to_move !== game.you) {
     return interpolate(gettext("It is %(name)s's move."), { name: seatName(game.to_move) }, true);
   }
-  if (occupied) return game.kind === "go" ? gettext("That point is taken.") : gettext("That square is taken.");
+  if (occupied) return takenText();
   if (game.kind === "othello") return gettext("No discs to flip from there: pick a marked square.");
   return gettext("Not a legal move there: it would capture itself or repeat the board (ko).");
 }
@@ -167,6 +338,8 @@ function update(next, move) {
   receivedAt = performance.now();
   board.render(game, fresh);
   drawPanel();
+  drawConfirm();
+  playPremove();
 }
 
 let errorTimer = null;
@@ -200,10 +373,10 @@ function statusText() {
     case "active":
       if (yourTurn()) return gettext("Your move.");
       if (game.computer === game.to_move) {
-        return interpolate(gettext("%(name)s is thinking…"), { name: game.players[game.to_move] }, true);
+        return interpolate(gettext("%(name)s is thinking…"), { name: playerName(game.to_move) }, true);
       }
       if (game.you) {
-        return interpolate(gettext("Waiting for %(name)s…"), { name: game.players[other] ?? COLOR_NAME[other] }, true);
+        return interpolate(gettext("Waiting for %(name)s…"), { name: playerName(other) ?? COLOR_NAME[other] }, true);
       }
       return interpolate(gettext("%(side)s to move."), { side: sideName(game.to_move) }, true);
     case "scoring":
@@ -220,8 +393,8 @@ function statusText() {
 
 /** "Bob (Black)", or "Black" while the seat has no name. */
 const sideName = (color) =>
-  game.players[color]
-    ? interpolate(gettext("%(name)s (%(colour)s)"), { name: game.players[color], colour: COLOR_NAME[color] }, true)
+  playerName(color)
+    ? interpolate(gettext("%(name)s (%(colour)s)"), { name: playerName(color), colour: COLOR_NAME[color] }, true)
     : COLOR_NAME[color];
 
 /** Why the game was aborted (G's `aborted`): "Aborted: Bob (Black) did not make a first move." */
@@ -286,8 +459,8 @@ function drawPlayers() {
   for (const row of page.querySelectorAll(".player")) {
     const color = row.dataset.color;
     const bot = game.bots?.[color] ? " · BOT" : "";
-    row.querySelector(".player-name").textContent = (game.players[color] ?? gettext("waiting…")) + bot;
-    row.classList.toggle("empty-seat", !game.players[color]);
+    row.querySelector(".player-name").textContent = (playerName(color) ?? gettext("waiting…")) + bot;
+    row.classList.toggle("empty-seat", !playerName(color));
     row.classList.toggle("to-move", game.status === "active" && game.to_move === color);
     row.classList.toggle("winner", won(color));
     const tags = row.querySelector(".player-tags");
@@ -340,7 +513,7 @@ function drawRating(row, color) {
 /** A seat's dot: green while one of its sockets is open, grey while away. */
 function drawPresence(row, color) {
   const presence = row.querySelector(".presence");
-  const seated = Boolean(game.players[color]);
+  const seated = Boolean(playerName(color));
   // This page's own seat is online while the page is connected (a presence state from
   // another process may arrive after this page's own, telling of the moment before).
   const connected = $("connection").dataset.state === "connected";
@@ -348,7 +521,7 @@ function drawPresence(row, color) {
   presence.hidden = !seated;
   row.classList.toggle("online", seated && online);
   row.classList.toggle("away", seated && !online);
-  const name = { name: game.players[color] ?? COLOR_NAME[color] };
+  const name = { name: playerName(color) ?? COLOR_NAME[color] };
   presence.title = interpolate(online ? gettext("%(name)s is online") : gettext("%(name)s is away"), name, true);
   presence.querySelector(".presence-text").textContent = online ? gettext("(online)") : gettext("(away)");
 }
@@ -438,7 +611,7 @@ function drawMoves() {
   list.scrollTop = list.scrollHeight;
 }
 
-const nameOf = (color) => (game.you === color ? gettext("You") : game.players[color] ?? COLOR_NAME[color]);
+const nameOf = (color) => (game.you === color ? gettext("You") : playerName(color) ?? COLOR_NAME[color]);
 
 /** "You have accepted; waiting for Bob.", "Ann has accepted: accept to end the game." */
 function acceptedText() {
@@ -518,8 +691,10 @@ function lastChosenMove(color = null) {
 }
 
 const otherColor = (color) => (color === "black" ? "white" : "black");
-const seatName = (color) => game.players[color] ?? COLOR_NAME[color];
-const opponentName = () => game.players[otherColor(game.you)] ?? gettext("Your opponent");
+/** The name of seat `color` as the page shows it (the computer's translated), null while free. */
+const playerName = (color) => (color && color === game.computer && computerName) || game.players[color] || null;
+const seatName = (color) => playerName(color) ?? COLOR_NAME[color];
+const opponentName = () => playerName(otherColor(game.you)) ?? gettext("Your opponent");
 
 // Against the computer (as on lichess) your last move can be taken back whenever you have
 // one: the computer's reply goes with it, and it agrees at once.
@@ -698,6 +873,7 @@ function drawPanel() {
   drawFirstMove();
   clocks.show(game);
   drawTitle();
+  drawConfirmMovesMenu();
   keepFocus(focused);
 }
 
@@ -717,7 +893,7 @@ function drawTitle() {
   const mark = unseen ? `(${unseen}) ` : "";
   const title = interpolate(
     gettext("%(kind)s %(size)s×%(size)s: %(black)s vs %(white)s"),
-    { kind: KIND_NAME[game.kind], size: game.size, black: game.players.black ?? "?", white: game.players.white ?? "?" },
+    { kind: KIND_NAME[game.kind], size: game.size, black: playerName("black") ?? "?", white: playerName("white") ?? "?" },
     true,
   );
   document.title = `${mark}${titlePrefix()}${title} · ${gettext("Othello & Go")}`;
@@ -739,7 +915,7 @@ document.addEventListener("visibilitychange", () => {
 function titlePrefix() {
   if (yourTurn()) return `● ${gettext("Your move")} · `;
   if (game.status !== "active") return "";
-  const side = { side: game.players[game.to_move] ?? COLOR_NAME[game.to_move] };
+  const side = { side: playerName(game.to_move) ?? COLOR_NAME[game.to_move] };
   return `${interpolate(gettext("%(side)s to move"), side, true)} · `;
 }
 

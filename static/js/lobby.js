@@ -133,11 +133,12 @@ function draw(message) {
 }
 
 // "Your games": a game where it is now this player's move (a notification `your_move`)
-// comes first, marked, without a reload.
+// comes first, marked, without a reload; and it joins "Your move" at the top of the page.
 const myGames = document.querySelector(".lobby-mine");
 document.addEventListener("notification", (event) => {
   const notification = event.detail.notification;
   if (!notification || notification.kind !== "your_move" || !myGames) return;
+  addYourMove(notification);
   let body = myGames.querySelector("tbody");
   if (!body) {
     const table = Object.assign(document.createElement("table"), { className: "stacking" });
@@ -162,6 +163,22 @@ document.addEventListener("notification", (event) => {
   }
   body.prepend(link.closest("tr"));
 });
+
+/** The game of a `your_move` notification in the top list, once (its words the notification's). */
+function addYourMove(notification) {
+  const section = document.getElementById("your-move");
+  const yours = document.getElementById("your-move-list");
+  if (!section || [...yours.querySelectorAll("a")].some((a) => a.getAttribute("href") === notification.url)) return;
+  const item = document.createElement("li");
+  const link = Object.assign(document.createElement("a"), {
+    className: "your-move-game",
+    href: notification.url,
+    textContent: notification.text,
+  });
+  item.append(link);
+  yours.prepend(item);
+  section.hidden = false;
+}
 
 let pending = null;
 list.addEventListener("focusout", () => {

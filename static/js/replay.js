@@ -342,9 +342,10 @@ function adopt(game) {
   result = game.result;
   const counted = game.status === "finished" && game.territory;
   data.count = counted ? { dead: game.dead, territory: game.territory, score: game.score } : null;
+  // A seat taken meanwhile shows its name; the computer's, drawn in the page's language, stays.
   for (const color of ["black", "white"]) {
     const name = document.querySelector(`.player[data-color="${color}"] .player-name`);
-    name.textContent = game.players[color] ?? "?";
+    if (color !== game.computer) name.textContent = game.players[color] ?? "?";
   }
 }
 

@@ -15,6 +15,8 @@ const data = JSON.parse($("replay-data").textContent);
 const url = `/games/${encodeURIComponent(data.id)}/analysis.json`;
 const SVG_NS = "http://www.w3.org/2000/svg";
 const MARK = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+// A mark as a screen reader says it after its move: "e6?!, inaccuracy".
+const MARK_LABEL = { inaccuracy: gettext(", inaccuracy"), mistake: gettext(", mistake"), blunder: gettext(", blunder") };
 const NAME = { black: pgettext("colour", "Black"), white: pgettext("colour", "White") };
 const POLL_MS = 1500;
 
@@ -74,7 +76,7 @@ function showProgress() {
   const words = {
     queued: gettext("Queued: the engines start soon."),
     running: interpolate(gettext("Analysing: %(progress)s"), { progress: progress.textContent }, true),
-    done: interpolate(gettext("Reviewed by %(engine)s."), { engine: review.engine }, true),
+    done: interpolate(gettext("Reviewed by %(engine)s."), { engine: data.engines[review.engine] ?? review.engine }, true),
     failed: gettext("The engines could not review this game."),
   };
   $("review-status").textContent = words[review.status];
@@ -325,7 +327,7 @@ function markMoves() {
     mark.className = `review-mark ${entry.judgement}`;
     mark.textContent = MARK[entry.judgement];
     mark.title = entry.advice;
-    mark.setAttribute("aria-label", `, ${entry.judgement}`);
+    mark.setAttribute("aria-label", MARK_LABEL[entry.judgement]);
     link.append(mark);
   }
 }

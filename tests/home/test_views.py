@@ -1,10 +1,15 @@
-"""home.views: the home page gathers the pools, the create form and the lobby."""
+"""home.views: the home page gathers the games waiting for your move (first), the pools,
+the create form and the lobby."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+
+from accounts.players import Player
+from games import services
+from games.rules.clock import TimeControl
 
 pytestmark = pytest.mark.django_db
 
@@ -55,3 +60,37 @@ def test_a_profile_page_gathers_the_players_profile_and_the_challenge_button() -
     assert 'id="profile-heading"' in text and 'id="follow-button"' in text  # the players'
     assert 'action="/players/bob/challenge/"' in text  # the challenges'
     assert alice.get("/players/nobody/").status_code == 404
+
+
+def test_the_games_waiting_for_your_move_come_first_with_the_time_left() -> None:
+    ann, bob = User.objects.create_user("ann"), User.objects.create_user("bob")
+    ann_player = Player(session_key="a", user_id=ann.pk, username="ann")
+    bob_player = Player(session_key="b", user_id=bob.pk, username="bob")
+    three_days = TimeControl.correspondence(days=3)
+    by_post = services.create_game(
+        player=ann_player, kind="othello", size=8, color="black", name="", time_control=three_days
+    )
+    services.join_game(player=bob_player, game_id=by_post.public_id, name="")
+    theirs = services.create_game(
+        player=bob_player, kind="go", size=9, color="black", name="", time_control=three_days
+    )
+    services.join_game(player=ann_player, game_id=theirs.public_id, name="")
+    browser = Client()
+    browser.force_login(ann)
+
+    page = browser.get("/").content.decode()
+
+    first, _, rest = page.partition('id="pairing"')
+    assert 'id="your-move"' in first and 'id="your-move"' not in rest
+    top = first.split('id="your-move"', 1)[1]
+    assert f'href="/games/{by_post.public_id}/"' in top  # her move: first
+    assert "Othello 8\N{MULTIPLICATION SIGN}8 against bob" in top
+    assert "2\xa0days, 23\xa0hours left" in top
+    assert theirs.public_id not in top  # Bob's move: only among her games, below
+    assert f'href="/games/{theirs.public_id}/"' in rest
+
+
+def test_nothing_waits_for_a_visitor_without_games() -> None:
+    page = Client().get("/").content.decode()
+    assert '<section class="card lobby-your-move" id="your-move" aria-labelledby' in page
+    assert 'aria-labelledby="your-move-heading" hidden>' in page

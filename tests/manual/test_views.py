@@ -173,6 +173,13 @@ def test_the_pages_quote_the_code() -> None:
     assert "Total 22 18.5" in go and "Result: B+3.5" in go
 
 
+def test_the_review_help_says_how_accuracy_is_worked_out_without_the_repositorys_files() -> None:
+    review = text_of("/help/review/")
+    assert not re.search(r"\bdocs/|\.md\b|\.py\b", review)
+    assert "a mistake from an even position takes its player's chances from 50 in 100" in review
+    assert "Fourteen perfect moves and one blunder make about 80" in review
+
+
 def test_every_page_links_the_help_from_its_header() -> None:
     for path in ("/", "/games/", "/players/top/", "/help/ratings/"):
         header = Client().get(path).content.decode().split("</header>")[0]

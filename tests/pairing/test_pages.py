@@ -41,6 +41,15 @@ def test_the_home_page_offers_the_pools_with_their_counts() -> None:
     assert "1 waiting" in page and "Log in</a> to play rated games" in page
 
 
+def test_the_correspondence_pools_name_their_days_in_the_visitors_language() -> None:
+    japanese = Client(HTTP_ACCEPT_LANGUAGE="ja").get("/").content.decode()
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get("/").content.decode()
+
+    assert japanese.count('<span class="pool-clock">3日</span>') == 2
+    assert "3 days" not in japanese
+    assert english.count('<span class="pool-clock">3 days</span>') == 2
+
+
 def test_a_paired_game_says_how_and_offers_its_players_to_seek_again() -> None:
     (ann_browser, ann), (_, bob) = visitor(), visitor()
     seek(ann, "Ann")

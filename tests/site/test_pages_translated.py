@@ -88,6 +88,7 @@ def pages() -> tuple[Client, list[str]]:
         "/accounts/games/",
         "/notifications/",
         "/notifications/settings/",
+        "/accounts/settings/",
         "/account/tokens/",
         "/help/",
         "/rules/",
