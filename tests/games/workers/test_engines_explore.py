@@ -298,7 +298,8 @@ def test_a_pool_serving_another_loop_is_not_used(monkeypatch: pytest.MonkeyPatch
 class SlowEngine:
     """The pool's explorer, slowed: each job thinks until the test lets one finish
     (``finish_one``). ``order`` (shared with a turn's fake answer) records each job as it
-    starts (``explore N``, N its ``asked``); ``most``, the most running at once."""
+    starts (``explore N``, N its ``asked``, when it has one); ``most``, the most running at
+    once."""
 
     def __init__(self, order: list[str]) -> None:
         self.order = order
@@ -312,7 +313,7 @@ class SlowEngine:
         with self.lock:
             self.running += 1
             self.most = max(self.most, self.running)
-            self.order.append(f"explore {job['asked']}")
+            self.order.append(f"explore {job.get('asked', '')}".strip())
         self.began.release()
         assert self.gate.acquire(timeout=30)
         with self.lock:
