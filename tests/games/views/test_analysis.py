@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.contrib.auth.models import User
+from django.db import connections
 from django.test import AsyncClient, Client
 
 from games.models import Game
@@ -39,9 +40,14 @@ async def database(call: Callable[..., Any], **arguments: Any) -> Any:
 
 async def request(method: Callable[..., Any], *arguments: Any, **options: Any) -> Any:
     """One request of the async test client in a context of its own, as Django's ASGI
-    handler runs each request (its sync parts on a thread of its own)."""
+    handler runs each request (its sync parts on a thread of its own), whose database
+    connections go back to the pool at its end, as the handler's ``request_finished``
+    does (the test client keeps them: PostgreSQL's pool would run dry)."""
     async with ThreadSensitiveContext():
-        return await method(*arguments, **options)
+        try:
+            return await method(*arguments, **options)
+        finally:
+            await sync_to_async(connections.close_all)()
 
 
 @pytest.fixture
