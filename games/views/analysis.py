@@ -10,7 +10,7 @@
   malformed request or an illegal move, 409 for a game not finished; 60 a minute per
   session (300 per IP). A player's explores queue behind each other
   (games.workers.engines): 429 ``{"error": "busy"}`` beyond 12 of theirs in the process,
-  503 for one that could not start within two minutes, both with ``Retry-After``.
+  503 for one that waited more than a minute for an engine, both with ``Retry-After``.
 """
 
 from __future__ import annotations
