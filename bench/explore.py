@@ -39,10 +39,12 @@ another game: a person plays random moves over the websocket against the compute
 Go, GNU Go at ``--level``, 5), ``--replies`` (20) of the computer's replies quiet (from
 the person's move stored to the computer's received), then as many as come while one
 guest session asks ``--twelve`` (12) ``explore.json`` about positions of a 19x19 Go game
-(random moves) with the engine, all at once, until every one is answered. Printed for each
-code: the replies' median and longest, quiet and meanwhile, and the explores' answers
-(a verdict, ``engine_error``, or an error status), their longest time and the wall time
-of them all.
+of random moves (plies 12 to 34: GNU Go's explore takes 2.5 to 7 s there, within its 8 s
+on a quiet machine; later positions of such a game take it over 8 s) with the engine,
+all at once, until every one is answered. Printed for each code: the replies' median
+and longest, quiet and meanwhile, and the explores' answers (a verdict,
+``engine_error`` with its words, or an error status), their longest time and the wall
+time of them all.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ GAP = 0.02  # seconds between two probes
 MIN_PROBES = 20  # of each path, in a phase under load
 OTHELLO_PLIES = range(16, 32)  # midgame: 33 to 48 empties, the 0.3 s search
 GO_PLIES = range(10, 40)
-REPLY_GO_PLIES = range(60, 160, 8)  # the 19x19 explores' positions
+REPLY_GO_PLIES = range(12, 36, 2)  # the 19x19 explores' positions: GNU Go's 2.5 to 7 s
 REPLY_MOVES = 60  # a new game against the computer after this many moves
 
 
