@@ -151,8 +151,9 @@ class KataGoLane:
 
 class EnginesBusy(Exception):
     """An explore refused for the load, never started: ``status`` 429 when its player
-    has ``EXPLORE_PER_PLAYER`` in the process already, 503 when it could not start within
-    ``EXPLORE_QUEUE`` seconds; ``message`` in words, ``retry_after`` in seconds."""
+    has ``EXPLORE_PER_PLAYER`` in the process already, 503 when it (or the player's
+    explore it waited behind) waited longer than ``EXPLORE_QUEUE`` seconds for an engine;
+    ``message`` in words, ``retry_after`` in seconds."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
