@@ -4,6 +4,7 @@ requests of the same daphne process (a benchmark, not a test).
     .venv/bin/python bench/explore.py                   # about two minutes
     .venv/bin/python bench/explore.py --compare HEAD~1  # that commit's code too: about four
     .venv/bin/python bench/explore.py --probes 200 --explorers 6 --seconds 30
+    .venv/bin/python bench/explore.py --reply --compare HEAD~1  # the computer's reply only
 
 One daphne process on the embedded default (SQLite, ``RATE_LIMITS=off``), as the
 README's serve command runs it, with two finished games imported as SGF: an 8x8 Othello
@@ -32,13 +33,27 @@ phases, one Othello explore alone and six at once (a wall time under six times o
 says the requests overlap).
 Everything is bounded: each phase stops after its probes and time, the explorers after
 the explore they are in (each request times out after a minute).
+
+With ``--reply``, instead, what one player's explores cost the computer's replies in
+another game: a person plays random moves over the websocket against the computer (9x9
+Go, GNU Go at ``--level``, 5), ``--replies`` (20) of the computer's replies quiet (from
+the person's move stored to the computer's received), then as many as come while one
+guest session asks ``--twelve`` (12) ``explore.json`` about positions of a 19x19 Go game
+of random moves (plies 12 to 34: GNU Go's explore takes 2.5 to 7 s there, within its 8 s
+on a quiet machine; later positions of such a game take it over 8 s) with the engine,
+all at once, until every one is answered. Printed for each code: the replies' median
+and longest, quiet and meanwhile, and the explores' answers (a verdict,
+``engine_error`` with its words, or an error status), their longest time and the wall
+time of them all.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import datetime
+import json
 import os
 import platform
 import random
@@ -49,7 +64,9 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -59,7 +76,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.rules import Color, Move, new_position
 from games.rules.sgf import GameRecord, export_sgf
-from tests.support.clients import Browser
+from tests.support.clients import Browser, Follower
 from tests.support.daphne import ROOT, Daphne, environment, running
 
 STATIC = "/static/css/base.css"
@@ -68,6 +85,8 @@ GAP = 0.02  # seconds between two probes
 MIN_PROBES = 20  # of each path, in a phase under load
 OTHELLO_PLIES = range(16, 32)  # midgame: 33 to 48 empties, the 0.3 s search
 GO_PLIES = range(10, 40)
+REPLY_GO_PLIES = range(12, 36, 2)  # the 19x19 explores' positions: GNU Go's 2.5 to 7 s
+REPLY_MOVES = 60  # a new game against the computer after this many moves
 
 
 def machine() -> str:
@@ -236,6 +255,7 @@ class Site:
     server: Daphne
     othello: str = ""
     go: str = ""
+    go19: str = ""
     quiet: float = 0.0  # the static file's quiet median, in seconds
 
     @property
@@ -330,6 +350,113 @@ def phase(name: str, target: Site, arguments: argparse.Namespace, load: str | No
         print(f"  first error: {explorers.errors[0]}", flush=True)
 
 
+class Opponent:
+    """A person playing random moves against the computer (9x9 Go at ``level``) over the
+    websocket, a new game every ``REPLY_MOVES`` moves: the computer's reply times, each
+    from the person's move stored to the computer's move received."""
+
+    def __init__(self, base: str, level: int) -> None:
+        self.base, self.level = base, level
+        self.chooser = random.Random(7)
+        self.replies: list[float] = []
+
+    async def game(self) -> Follower:
+        browser = Browser(self.base)
+        game_id = await asyncio.to_thread(
+            browser.create,
+            kind="go", size=9, komi=6.5, color="black", name="Random",
+            opponent="computer", level=self.level,
+        )  # fmt: skip
+        return await Follower.open(browser, game_id)
+
+    async def play(self, done: Callable[[], bool]) -> None:
+        """Play until ``done()`` holds after a reply."""
+        player = await self.game()
+        try:
+            while not done():
+                game = player.game
+                if game["status"] != "active" or game["ply"] >= REPLY_MOVES:
+                    await player.close()
+                    player = await self.game()
+                    continue
+                ply = game["ply"]
+                point = self.chooser.choice(game["legal"]) if game["legal"] else None
+                move = {"type": "play", "ply": ply, "point": point}
+                await player.socket.send(move if point else {"type": "pass", "ply": ply})
+                await player.until(lambda p, at=ply: p.game["ply"] > at or p.errors)
+                stored = time.perf_counter()
+                await player.until(
+                    lambda p, at=ply + 1: p.game["ply"] > at or p.game["status"] != "active",
+                    timeout=TIMEOUT,
+                )
+                if player.game["status"] == "active":
+                    self.replies.append(time.perf_counter() - stored)
+        finally:
+            await player.close()
+
+
+def ask_at_once(base: str, game_id: str, count: int) -> tuple[list[str], list[float], float]:
+    """``count`` explores with the engine from one guest session, all at once, about
+    19x19 positions: each one's outcome (``verdict``, ``engine_error``, or the error
+    status and code) and time, and the wall time of them all."""
+    browser = Browser(base)
+    browser.get(f"/games/{game_id}/")
+    plies = [REPLY_GO_PLIES[n % len(REPLY_GO_PLIES)] for n in range(count)]
+    token = browser.cookie("csrftoken")
+
+    def one(ply: int) -> tuple[str, float]:
+        started = time.perf_counter()
+        request = urllib.request.Request(
+            f"{base}/games/{game_id}/explore.json",
+            data=json.dumps({"ply": ply, "moves": [], "engine": True}).encode(),
+            headers={"Content-Type": "application/json", "X-CSRFToken": token},
+        )
+        try:
+            # Queued behind each other, the last waits for eleven: no minute's timeout.
+            with browser.opener.open(request, timeout=10 * TIMEOUT) as response:
+                answer = json.loads(response.read())
+            outcome = (
+                f"engine_error ({answer['engine_error']})"
+                if "engine_error" in answer
+                else "verdict"
+            )
+        except urllib.error.HTTPError as error:
+            outcome = f"{error.code} {error.read().decode()[:60]}"
+        except OSError as error:
+            outcome = f"no answer ({error})"
+        return outcome, time.perf_counter() - started
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(count) as pool:
+        answers = list(pool.map(one, plies))
+    wall = time.perf_counter() - started
+    return [outcome for outcome, _ in answers], [seconds for _, seconds in answers], wall
+
+
+def reply_phase(target: Site, arguments: argparse.Namespace) -> None:
+    """The computer's replies quiet, then while one session's explores are answered."""
+    opponent = Opponent(target.server.url, arguments.level)
+
+    async def run() -> tuple[list[float], list[float], tuple[list[str], list[float], float]]:
+        await opponent.play(lambda: len(opponent.replies) >= arguments.replies)
+        quiet = list(opponent.replies)
+        opponent.replies.clear()
+        asked = asyncio.create_task(
+            asyncio.to_thread(ask_at_once, target.server.url, target.go19, arguments.twelve)
+        )
+        await opponent.play(asked.done)
+        return quiet, list(opponent.replies), await asked
+
+    quiet, loaded, (outcomes, times, wall) = asyncio.run(run())
+    counted = ", ".join(f"{n} {outcome}" for outcome, n in sorted(Counter(outcomes).items()))
+    print(
+        f"| {target.label} | {statistics.median(quiet):.2f} / {max(quiet):.2f} s "
+        f"| {statistics.median(loaded):.2f} / {max(loaded):.2f} s ({len(loaded)}) "
+        f"| {counted} | {max(times):.1f} s | {wall:.1f} s | {os.getloadavg()[0]:.1f} |",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--probes", type=int, default=100, help="fetches of each probe")
@@ -340,6 +467,12 @@ def main() -> None:
     parser.add_argument(
         "--compare", metavar="REF", help="also serve this commit's code, each phase in turn"
     )
+    parser.add_argument(
+        "--reply", action="store_true", help="only the computer's reply beside one's explores"
+    )
+    parser.add_argument("--level", type=int, default=5, help="the computer's level (--reply)")
+    parser.add_argument("--replies", type=int, default=20, help="quiet replies (--reply)")
+    parser.add_argument("--twelve", type=int, default=12, help="explores at once (--reply)")
     arguments = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-explore-"))
     targets = []
@@ -355,6 +488,20 @@ def main() -> None:
     targets.append(site("this checkout", work / "this", ROOT))
     print(f"{datetime.date.today()}, {machine()}")
     with running([target.server for target in targets]):
+        if arguments.reply:
+            for target in targets:
+                browser = Browser(target.server.url)
+                target.go19 = browser.import_sgf(random_sgf("go", 19, seed=13, moves=170))
+            print()
+            print(
+                "| code | the computer's reply quiet, median / longest "
+                f"| meanwhile ({arguments.twelve} explores) | the explores' answers "
+                "| the longest | all of them, wall | load average |"
+            )
+            print("| --- | --- | --- | --- | --- | --- | --- |")
+            for target in targets:
+                reply_phase(target, arguments)
+            return
         for target in targets:
             prepare(target, arguments.explorers)
         print()

@@ -10,7 +10,9 @@
   a position of a finished game, as the rules play them, with the engine's verdict
   (Othello always, Go with ``"engine": true``); 400 ``{"error", "message"}`` for a
   malformed request or an illegal move, 409 for a game not finished; 60 a minute per
-  session (300 per IP).
+  session (300 per IP). A player's explores queue behind each other
+  (games.workers.engines): 429 ``{"error": "busy"}`` beyond 12 of theirs in the process,
+  503 for one that waited more than a minute for an engine, both with ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts import answers, api
 from accounts.api import token_route
+from accounts.players import player_of
 from games import limits, services
 from games.models import Analysis
 from games.services import GameError, NotFinished
@@ -99,5 +102,20 @@ async def explore_json(request: HttpRequest, game_id: str) -> JsonResponse:
         return JsonResponse({"error": error.code, "message": error.message}, status=400)
     found = explored.answer
     if explored.job is not None:
-        found.update(await engines.explore(explored.job))
+        try:
+            found.update(await engines.explore(explored.job, await sync_to_async(_asker)(request)))
+        except engines.EnginesBusy as busy:
+            refused = api.error_json("busy", busy.message, status=busy.status)
+            refused["Retry-After"] = str(busy.retry_after)
+            return refused
     return JsonResponse(found)
+
+
+def _asker(request: HttpRequest) -> str:
+    """Whose explore this is (``Player.token``): the account (logged in, or a bot's
+    token), else the browser's session, saved now for a visitor who had none."""
+    if request.session.session_key is None and not api.by_token(request):
+        request.session.save()
+    token = player_of(request).token
+    assert token is not None
+    return token

@@ -22,15 +22,34 @@ up again from the last stored position) whenever the turns owed fill the other e
 And they answer the positions people try on a replay (``explore.json``, DESIGN.md
 "Review"; ``explore``): the web request hands its job (``games.engine.explore``, plain
 data) to its process's pool and awaits the verdict, so the search never runs in the web
-process (where it would hold the GIL that every other request of the process needs). An
-explore waits behind the turns the computer owes and ahead of the reviews: it starts at
-the first tick (woken at once) with an engine free and no turn owed; a review gives its
-engine back to queued explores as it does to owed turns. It waits at most
-``EXPLORE_QUEUE`` seconds for an engine and then the engine's own time (the job's
-``seconds``) and ``EXPLORE_GRACE`` more; beyond, the answer is the engine's "could not
-answer" (``{"engine_error"}``), as when the engine fails. A process where no pool serves
-(the test client, a WSGI server; daphne's ``runserver`` has one) runs the job in a
-thread of its own instead.
+process (where it would hold the GIL that every other request of the process needs).
+
+Each explore is a player's (an account, else a browser's session), and a player's
+explores run one at a time, in the order they came, each waiting behind the player's
+earlier ones (``lines``): one player's burst holds one engine, never all of them. At
+most ``EXPLORE_PER_PLAYER`` of a player's wait in a process; beyond, the explore is
+refused (``EnginesBusy``, 429). Across processes a lease in Django's cache (Redis when
+several processes serve) holds a player's running explore: another process starts that
+player's next one once it is given back (or has run out, a killed process's).
+
+A player's first explore waits behind the turns the computer owes and the other players'
+explores queued before it (each player's next joins the queue's end when their last
+ends: players take turns), and ahead of the reviews. Like a review, an explore never
+takes a process's last free engine: it stays for the turns the computer will owe, which
+so never wait behind a queue of explores (with a single engine, ``COMPUTER_ENGINES=1``,
+an explore takes it when no turn is owed, and a turn owed meanwhile waits for that one
+explore). An explore starts at the first tick (woken at once) with an engine to spare; a
+review gives its engine back to queued explores as it does to owed turns. The tick that
+finds a player's first explore waiting for an engine longer than ``EXPLORE_QUEUE``
+seconds refuses it (``EnginesBusy``, 503), and the player's explores behind it: the load
+is refused in words, never answered ``engine_error``; the wait behind the player's own
+earlier explores is not counted (their number is bounded, and each its engine's time).
+Once started, an explore has the engine's own time (the job's ``seconds``) and
+``EXPLORE_GRACE`` more, beyond which the answer is the engine's "could not answer"
+(``{"engine_error"}``), as when the engine fails; the engine and the player's turn stay
+taken until the job ends. A process where no pool serves (the test client, a WSGI
+server; daphne's ``runserver`` has one) runs the job in a thread of its own instead,
+with no queue.
 
 KataGo's jobs (where ``KATAGO`` is set: the computer's Go moves, Go reviews, Go explores)
 run in one more worker process of their own, one at a time (``KataGoLane``): each takes
@@ -46,15 +65,18 @@ import functools
 import heapq
 import itertools
 import logging
+import math
 import multiprocessing
 import os
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.utils.translation import gettext
+from django.core.cache import cache
+from django.utils.translation import gettext, ngettext
 
 from games import services
 from games.engine.analysis import verdict
@@ -68,11 +90,20 @@ Database = Callable[..., Awaitable[Any]]
 
 ANALYSES = 1
 """The reviews one process analyses at once."""
-EXPLORE_QUEUE = 10.0
-"""The most seconds an explore waits for a free engine (behind the computer's turns)."""
+EXPLORE_QUEUE = 60.0
+"""The most seconds a player's first explore waits for an engine (behind the turns the
+computer owes and the other players' explores): four of GNU Go's crowded 19x19 explores."""
+EXPLORE_PER_PLAYER = 12
+"""The most explores of one player in one process at once: one running or waiting for an
+engine, the rest behind it."""
 EXPLORE_GRACE = 5.0
 """Seconds an explore may take beyond its engine's time (``settings["seconds"]``):
 starting the engine, replaying the game, an exact solve."""
+EXPLORE_RETRY = 10
+"""The ``Retry-After`` (seconds) of an explore refused for the load."""
+LEASE_MARGIN = 5.0
+"""Seconds a player's lease on a running explore outlasts the job's time and grace: a
+killed process's lease runs out then."""
 
 Verdict = dict[str, Any]
 T = TypeVar("T")
@@ -118,14 +149,57 @@ class KataGoLane:
         self.busy = False
 
 
+class EnginesBusy(Exception):
+    """An explore refused for the load, never started: ``status`` 429 when its player
+    has ``EXPLORE_PER_PLAYER`` in the process already, 503 when it (or the player's
+    explore it waited behind) waited longer than ``EXPLORE_QUEUE`` seconds for an engine;
+    ``message`` in words, ``retry_after`` in seconds."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.retry_after = EXPLORE_RETRY
+
+
 @dataclasses.dataclass(eq=False)
 class Explore:
-    """A queued explore: its ``job``; ``started`` once it has an engine, ``answered`` with
-    its verdict."""
+    """An explore of ``player``'s (``Player.token``): its ``job``; ``started`` once it has
+    an engine, ``answered`` with its verdict."""
 
     job: Mapping[str, Any]
+    player: str
     started: asyncio.Future[None]
     answered: asyncio.Future[Verdict]
+    since: float = 0.0
+    """When it became its player's first (the pool's ``clock``): waiting for an engine."""
+
+    @property
+    def seconds(self) -> float:
+        """The most its engine has once started: the job's time and ``EXPLORE_GRACE``."""
+        return float(self.job["settings"].get("seconds", 0)) + EXPLORE_GRACE
+
+
+def take_lease(player: str, holder: str, seconds: float) -> bool:
+    """Whether ``holder`` now holds ``player``'s lease on a running explore (for
+    ``seconds`` at most), across every process sharing the cache; False while another
+    holds it. The cache down, True: each process still runs one of the player's explores
+    at a time."""
+    try:
+        return bool(cache.add(f"explore:{player}", holder, timeout=math.ceil(seconds)))
+    except Exception:
+        logger.warning("an explore's lease not taken: the cache failed", exc_info=True)
+        return True
+
+
+def give_back_lease(player: str, holder: str) -> None:
+    """``holder`` gives ``player``'s lease back (when it still holds it)."""
+    key = f"explore:{player}"
+    try:
+        if cache.get(key) == holder:
+            cache.delete(key)
+    except Exception:
+        logger.warning("an explore's lease not given back: the cache failed", exc_info=True)
 
 
 _serving: EnginePool | None = None
@@ -144,7 +218,13 @@ class EnginePool:
         self.tasks: set[asyncio.Task[None]] = set()
         self.analysing = 0
         self.turns_waiting = False
+        # The explores whose player has none before them here, waiting for an engine, in
+        # the order they got there; each player's explores not ended yet, in order: the
+        # first queued there or running, the others behind it.
         self.explores: deque[Explore] = deque()
+        self.lines: dict[str, deque[Explore]] = {}
+        self.clock: Callable[[], float] = time.monotonic
+        self._leases = itertools.count()
         self.explorer: Callable[[Mapping[str, Any]], Verdict] = explore_job
         # Asks the clock watch for a tick now: an explore is queued, or an engine is free
         # for the explores queued.
@@ -196,7 +276,15 @@ class EnginePool:
         return await asyncio.get_running_loop().run_in_executor(self.executor, call)
 
     async def tick(self, database: Database) -> None:
-        """Claim the turns there are engines free for, and start thinking them."""
+        """Claim the turns there are engines free for, and start thinking them; then the
+        explores and the reviews, with the engines left; refuse the explores that waited
+        too long for one."""
+        try:
+            await self._claim(database)
+        finally:
+            self._refuse_late()
+
+    async def _claim(self, database: Database) -> None:
         free = self.size - self.busy
         if free <= 0:
             # Every engine is busy: a review gives its engine back after its position.
@@ -208,9 +296,21 @@ class EnginePool:
         for turn in turns:
             self.busy += 1
             self._start(self._think(turn, database))
-        # No more turns are owed than were claimed: the explores take the engines left.
-        while self.explores and self.busy < self.size:
-            self._start_explore(self.explores.popleft())
+        # No more turns are owed than were claimed: the explores take the engines left but
+        # the last, which stays free for the next turn (a single engine: when it is free).
+        room = max(self.size - 1, 1)
+        for queued in list(self.explores):
+            if self.busy >= room:
+                break
+            holder = f"{self.process}:{next(self._leases)}"
+            seconds = queued.seconds + LEASE_MARGIN
+            if not await database(take_lease, player=queued.player, holder=holder, seconds=seconds):
+                continue  # another process runs one of this player's explores
+            if queued not in self.explores or self.busy >= room:  # changed meanwhile
+                await database(give_back_lease, player=queued.player, holder=holder)
+                continue
+            self.explores.remove(queued)
+            self._start_explore(queued, holder, database)
         if self.size - self.busy >= 2 and self.analysing < ANALYSES:
             for job in await database(
                 services.claim_analyses, process=self.process, limit=ANALYSES - self.analysing
@@ -230,50 +330,104 @@ class EnginePool:
         if self.explores:
             self.wake()
 
-    async def explore(self, job: Mapping[str, Any]) -> Verdict:
-        """The engine's verdict on ``job`` (``games.engine.explore``), from one of this
-        pool's engines once the turns owed are served; ``{"engine_error"}`` when no engine
-        was free within ``EXPLORE_QUEUE`` seconds or the job took longer than its time
-        and ``EXPLORE_GRACE``."""
+    async def explore(self, job: Mapping[str, Any], player: str) -> Verdict:
+        """The engine's verdict on ``job`` (``games.engine.explore``), asked by ``player``
+        (``Player.token``), from one of this pool's engines once the player's earlier
+        explores have ended and the turns owed are served; ``{"engine_error"}`` when the
+        job took longer than its time and ``EXPLORE_GRACE``. Raises ``EnginesBusy`` when
+        the player has ``EXPLORE_PER_PLAYER`` explores here already (429), or when it, or
+        the player's explore it waited behind, waited longer than ``EXPLORE_QUEUE``
+        seconds for an engine (503)."""
+        line = self.lines.setdefault(player, deque())
+        if len(line) >= EXPLORE_PER_PLAYER:
+            raise EnginesBusy(
+                429,
+                ngettext(
+                    "you have %(count)s explore waiting for its answer already: "
+                    "ask again once it is answered",
+                    "you have %(count)s explores waiting for their answers already: "
+                    "ask again once one is answered",
+                    len(line),
+                )
+                % {"count": len(line)},
+            )
         loop = asyncio.get_running_loop()
-        queued = Explore(job, loop.create_future(), loop.create_future())
-        self.explores.append(queued)
-        self.wake()
+        queued = Explore(job, player, loop.create_future(), loop.create_future())
+        line.append(queued)
+        if len(line) == 1:
+            self._queue(queued)
         try:
             try:
-                await asyncio.wait_for(asyncio.shield(queued.started), EXPLORE_QUEUE)
-            except TimeoutError:
-                return {"engine_error": gettext("the engines are busy: try again in a moment")}
-            seconds = float(job["settings"].get("seconds", 0)) + EXPLORE_GRACE
+                await asyncio.shield(queued.started)
+            except TimeoutError:  # refused by a tick (_refuse_late): in the request's words
+                raise EnginesBusy(
+                    503, gettext("the engines are busy: try again in a moment")
+                ) from None
             try:
-                return await asyncio.wait_for(asyncio.shield(queued.answered), seconds)
+                return await asyncio.wait_for(asyncio.shield(queued.answered), queued.seconds)
             except TimeoutError:
                 return {
                     "engine_error": gettext("the engine did not answer within %(seconds)s s")
-                    % {"seconds": f"{seconds:g}"}
+                    % {"seconds": f"{queued.seconds:g}"}
                 }
         finally:
-            # Answered, out of time or cancelled (the client left): never started later.
+            # Cancelled (the client left) before it started: never started later, and the
+            # player's next one goes on. A started one holds the engine, and its player's
+            # turn, until its job ends (``_explore``); a refused one is gone already.
             if not queued.started.done():
-                self.explores.remove(queued)
+                self._leave(queued)
 
-    def _start_explore(self, queued: Explore) -> None:
+    def _queue(self, queued: Explore) -> None:
+        """``queued``, its player's first, waits for an engine: the watch ticks now."""
+        queued.since = self.clock()
+        self.explores.append(queued)
+        self.wake()
+
+    def _leave(self, queued: Explore) -> None:
+        """``queued`` leaves its player's line (and the queue): the next one, if any, is
+        queued when ``queued`` was the first."""
+        line = self.lines[queued.player]
+        first = line[0] is queued
+        line.remove(queued)
+        if queued in self.explores:
+            self.explores.remove(queued)
+        if not line:
+            del self.lines[queued.player]
+        elif first:
+            self._queue(line[0])
+
+    def _refuse_late(self) -> None:
+        """Refuse the explores that waited for an engine longer than ``EXPLORE_QUEUE``
+        seconds, and their players' explores behind them."""
+        now = self.clock()
+        for queued in [queued for queued in self.explores if now - queued.since > EXPLORE_QUEUE]:
+            self.explores.remove(queued)
+            for refused in self.lines.pop(queued.player):
+                refused.started.set_exception(TimeoutError())
+
+    def _start_explore(self, queued: Explore, holder: str, database: Database) -> None:
         self.busy += 1
         queued.started.set_result(None)
-        self._start(self._explore(queued))
+        self._start(self._explore(queued, holder, database))
 
-    async def _explore(self, queued: Explore) -> None:
+    async def _explore(self, queued: Explore, holder: str, database: Database) -> None:
+        found: Verdict | None = None
         try:
             think = functools.partial(self.explorer, queued.job)
             uses_katago = queued.job.get("settings", {}).get("katago") is not None
-            found = await self._run(think, katago=EXPLORE if uses_katago else None)
-        except Exception as error:
-            logger.exception("an explore failed")
-            found = {"engine_error": gettext("the engine failed: %(error)s") % {"error": error}}
+            try:
+                found = await self._run(think, katago=EXPLORE if uses_katago else None)
+            except Exception as error:
+                logger.exception("an explore failed")
+                found = {"engine_error": gettext("the engine failed: %(error)s") % {"error": error}}
+            await database(give_back_lease, player=queued.player, holder=holder)
         finally:
+            # The engine is free, the player's next explore may have it, and then the
+            # verdict is told.
             self._free()
-        if not queued.answered.done():
-            queued.answered.set_result(found)
+            self._leave(queued)
+            if found is not None and not queued.answered.done():
+                queued.answered.set_result(found)
 
     async def _analyse(self, job: services.AnalysisJob, database: Database) -> None:
         """Analyse ``job``'s positions one at a time, storing each, until done, until
@@ -351,12 +505,13 @@ class EnginePool:
             self._free()
 
 
-async def explore(job: Mapping[str, Any]) -> Verdict:
-    """The engine's verdict on ``job`` (``games.engine.explore``): from this process's
-    pool when one serves on this event loop (a daphne process, ``runserver`` too); else
-    (the test client, a WSGI server) computed in a thread of this process, as slow for its other
-    requests as a search in the web process is."""
+async def explore(job: Mapping[str, Any], player: str) -> Verdict:
+    """The engine's verdict on ``job`` (``games.engine.explore``), asked by ``player``
+    (``Player.token``): from this process's pool when one serves on this event loop (a
+    daphne process, ``runserver`` too: ``EnginePool.explore``, which may raise
+    ``EnginesBusy``); else (the test client, a WSGI server) computed in a thread of this
+    process, as slow for its other requests as a search in the web process is."""
     pool = _serving
     if pool is not None and pool.loop is asyncio.get_running_loop():
-        return await pool.explore(job)
+        return await pool.explore(job, player)
     return await asyncio.to_thread(explore_job, job)

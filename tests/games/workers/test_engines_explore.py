@@ -1,6 +1,6 @@
 """games.workers.engines answering explores: in the pool's engines, behind the turns the
-computer owes and ahead of the reviews, bounded in time; and in a thread where no pool
-serves.
+computer owes and ahead of the reviews, one at a time for each player, never in the
+engine kept for the turns, bounded in time; and in a thread where no pool serves.
 
 The pool's engines are threads here (the same code, no spawning: ``pool_of``); the
 worker processes of a real server are in test_engines_daphne.py. Jobs that must wait
@@ -84,11 +84,17 @@ async def finish(pool: EnginePool) -> None:
         await next(iter(pool.tasks))
 
 
-async def queued(pool: EnginePool, job: Mapping[str, Any]) -> asyncio.Task[dict[str, Any]]:
-    """``pool.explore(job)`` asked, as a request does: queued, not yet answered."""
-    task = asyncio.create_task(pool.explore(job))
+ANN = "u:1"
+"""The player asking, unless a test says otherwise (``Player.token``: an account)."""
+
+
+async def queued(
+    pool: EnginePool, job: Mapping[str, Any], player: str = ANN
+) -> asyncio.Task[dict[str, Any]]:
+    """``pool.explore(job, player)`` asked, as a request does: queued, not yet answered."""
+    task = asyncio.create_task(pool.explore(job, player))
     await asyncio.sleep(0)  # the task runs up to its wait: queued
-    assert pool.explores
+    assert player in pool.lines
     return task
 
 
@@ -174,17 +180,38 @@ async def test_queued_explores_go_before_a_review_and_a_review_gives_way_to_them
     assert (await task)["exact"] is True
 
 
-async def test_an_explore_that_gets_no_engine_in_time_is_the_engines_could_not_answer(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(engines, "EXPLORE_QUEUE", 0)
+class Clock:
+    """The pool's clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_explores_waiting_too_long_for_an_engine_are_refused_busy_with_those_behind() -> None:
     recorder = Recorder()
     pool = pool_of(1, recorder)
+    clock = pool.clock = Clock()
     pool.busy = 1  # the one engine thinks a turn
-    found = await pool.explore(OTHELLO_JOB)
-    assert found == {"engine_error": "the engines are busy: try again in a moment"}
-    # Forgotten: an engine that frees up later does not run it.
-    assert list(pool.explores) == []
+    first = await queued(pool, OTHELLO_JOB)
+    behind = await queued(pool, OTHELLO_JOB)
+    clock.now += engines.EXPLORE_QUEUE
+    await pool.tick(database)
+    assert not first.done()  # within the bound: it waits on
+    clock.now += 1
+    await pool.tick(database)
+    for task in (first, behind):
+        with pytest.raises(engines.EnginesBusy) as refused:
+            await task
+        assert (refused.value.status, refused.value.message) == (
+            503,
+            "the engines are busy: try again in a moment",
+        )
+        assert refused.value.retry_after == engines.EXPLORE_RETRY
+    # Forgotten: an engine that frees up later does not run them.
+    assert (list(pool.explores), pool.lines) == ([], {})
     pool.busy = 0
     await pool.tick(database)
     assert recorder.threads == []
@@ -237,7 +264,7 @@ async def test_where_a_pool_serves_the_explores_of_its_loop_go_to_it() -> None:
     recorder = Recorder()
     pool = pool_of(1, recorder)
     pool.serve()
-    asked = asyncio.create_task(engines.explore(OTHELLO_JOB))
+    asked = asyncio.create_task(engines.explore(OTHELLO_JOB, ANN))
     await asyncio.sleep(0)
     assert pool.explores  # queued in the pool, not run in a thread
     await pool.tick(database)
@@ -246,7 +273,7 @@ async def test_where_a_pool_serves_the_explores_of_its_loop_go_to_it() -> None:
 
 
 async def test_where_no_pool_serves_an_explore_is_answered_in_a_thread() -> None:
-    found = await engines.explore(OTHELLO_JOB)
+    found = await engines.explore(OTHELLO_JOB, ANN)
     assert found["exact"] is True
     assert set(found) == {"eval", "exact", "best", "pv"}
 
@@ -258,8 +285,167 @@ def test_a_pool_serving_another_loop_is_not_used(monkeypatch: pytest.MonkeyPatch
     pool.loop = asyncio.new_event_loop()
     engines._serving = pool
     try:
-        found = asyncio.run(engines.explore(OTHELLO_JOB))
+        found = asyncio.run(engines.explore(OTHELLO_JOB, ANN))
     finally:
         pool.loop.close()
     assert found["exact"] is True
     assert recorder.threads == [] and list(pool.explores) == []
+
+
+# One player's explores one at a time; the computer's turns never behind them.
+
+
+class SlowEngine:
+    """The pool's explorer, slowed: each job thinks until the test lets one finish
+    (``finish_one``). ``order`` (shared with a turn's fake answer) records each job as it
+    starts (``explore N``, N its ``asked``, when it has one); ``most``, the most running at
+    once."""
+
+    def __init__(self, order: list[str]) -> None:
+        self.order = order
+        self.running = 0
+        self.most = 0
+        self.lock = threading.Lock()
+        self.gate = threading.Semaphore(0)
+        self.began = threading.Semaphore(0)
+
+    def __call__(self, job: Mapping[str, Any]) -> dict[str, Any]:
+        with self.lock:
+            self.running += 1
+            self.most = max(self.most, self.running)
+            self.order.append(f"explore {job.get('asked', '')}".strip())
+        self.began.release()
+        assert self.gate.acquire(timeout=30)
+        with self.lock:
+            self.running -= 1
+        return engines.explore_job(job)
+
+
+def asked(number: int) -> dict[str, Any]:
+    """The ``number``-th explore asked (the same position each time)."""
+    return {**OTHELLO_JOB, "asked": number}
+
+
+async def finish_one(
+    pool: EnginePool, engine: SlowEngine, tasks: list[asyncio.Task[dict[str, Any]]]
+) -> None:
+    """Let the one explore running finish, wait for its answer (one of ``tasks``, the
+    requests'), and tick as the watch, woken, does."""
+    engine.gate.release()
+    await asyncio.wait([task for task in tasks if not task.done()], return_when="FIRST_COMPLETED")
+    await pool.tick(database)
+
+
+async def test_twelve_explores_of_one_account_run_one_at_a_time_and_are_all_answered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # No time at all to wait for an engine: the explores waiting behind the account's
+    # own earlier ones are not waiting for an engine, however long those take.
+    monkeypatch.setattr(engines, "EXPLORE_QUEUE", 0)
+    order: list[str] = []
+    engine = SlowEngine(order)
+    pool = pool_of(2)
+    pool.explorer = engine
+    tasks = [await queued(pool, asked(number)) for number in range(1, 13)]
+    await pool.tick(database)
+    assert [task.result() for task in tasks if task.done()] == []  # none answered yet
+    for _ in range(12):
+        await finish_one(pool, engine, tasks)
+    answers = [await task for task in tasks]
+    assert engine.most == 1
+    assert all(answer["exact"] is True for answer in answers)
+    assert order == [f"explore {number}" for number in range(1, 13)]
+    assert (pool.busy, list(pool.explores), pool.lines) == (0, [], {})
+
+
+async def test_a_computer_move_owed_while_explores_queue_is_served_before_them(
+    white: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    order: list[str] = []
+    answered = threading.Event()
+
+    def answer(turn: Mapping[str, Any], **options: Any) -> dict[str, Any]:
+        order.append("turn")
+        answered.set()
+        return {"point": [1, 2]}
+
+    monkeypatch.setattr(engines, "answer", answer)
+    engine = SlowEngine(order)
+    pool = pool_of(2)
+    pool.explorer = engine
+    tasks = [await queued(pool, asked(number)) for number in range(1, 13)]
+    await pool.tick(database)
+    assert await asyncio.to_thread(engine.began.acquire, timeout=30)  # the first thinks
+    # The person plays White: the computer, Black, owes the first move now.
+    game = await sync_to_async(services.create_game)(
+        player=white, kind="othello", size=6, color="white", name="Ann",
+        opponent="computer", level=1,
+    )  # fmt: skip
+    await pool.tick(database)
+    # Claimed at once, while the first explore still thinks and eleven wait.
+    await sync_to_async(game.refresh_from_db)()
+    assert game.computer_thinker == "this-process"
+    assert await asyncio.to_thread(answered.wait, 30)
+    for _ in range(12):
+        await finish_one(pool, engine, tasks)
+    assert [(await task)["exact"] for task in tasks] == [True] * 12
+    await finish(pool)
+    assert order == ["explore 1", "turn", *(f"explore {number}" for number in range(2, 13))]
+    await sync_to_async(game.refresh_from_db)()
+    assert game.ply == 1  # the computer's move stored
+
+
+async def test_players_take_turns_with_the_engine() -> None:
+    order: list[str] = []
+    engine = SlowEngine(order)
+    pool = pool_of(2)
+    pool.explorer = engine
+    tasks = [await queued(pool, asked(number)) for number in (1, 2, 3)]
+    tasks.append(await queued(pool, asked(4), player="s:bob-session"))
+    await pool.tick(database)
+    for _ in range(4):
+        await finish_one(pool, engine, tasks)
+    assert [(await task)["exact"] for task in tasks] == [True] * 4
+    # Bob's one explore came after Ann's three: it runs after her first, not her third.
+    assert order == ["explore 1", "explore 4", "explore 2", "explore 3"]
+
+
+async def test_beyond_twelve_explores_a_player_is_refused_busy_at_once() -> None:
+    engine = SlowEngine([])
+    pool = pool_of(2)
+    pool.explorer = engine
+    tasks = [await queued(pool, asked(number)) for number in range(1, 13)]
+    await pool.tick(database)
+    with pytest.raises(engines.EnginesBusy) as refused:
+        await pool.explore(asked(13), ANN)
+    assert refused.value.status == 429
+    assert refused.value.message == (
+        "you have 12 explores waiting for their answers already: ask again once one is answered"
+    )
+    # Another player is not refused; the account is again once one is answered.
+    tasks.append(await queued(pool, asked(14), player="s:bob-session"))
+    await finish_one(pool, engine, tasks)
+    tasks.append(await queued(pool, asked(15)))
+    for _ in range(13):
+        await finish_one(pool, engine, tasks)
+    assert [(await task)["exact"] for task in tasks] == [True] * 14
+
+
+async def test_a_players_explore_waits_for_the_one_another_process_runs() -> None:
+    # Two processes' pools; the cache (Redis between processes) holds the player's lease.
+    engine = SlowEngine([])
+    first, second = pool_of(2), pool_of(2)
+    second.process = "another-process"
+    first.explorer = second.explorer = engine
+    there = await queued(first, asked(1))
+    await first.tick(database)
+    here = await queued(second, asked(2))
+    await second.tick(database)
+    # Not started: the other process runs the player's explore.
+    assert (second.busy, len(second.explores)) == (0, 1)
+    await finish_one(first, engine, [there])
+    assert (await there)["exact"] is True
+    await second.tick(database)
+    assert (second.busy, len(second.explores)) == (1, 0)
+    await finish_one(second, engine, [here])
+    assert (await here)["exact"] is True

@@ -132,7 +132,7 @@ async def test_a_go_explore_asks_katago_in_its_lane(fake_katago: dict[str, Any])
     pool._executor = ThreadPoolExecutor(2)  # type: ignore[assignment]
     pool._katago_executor = ThreadPoolExecutor(1)  # type: ignore[assignment]
     pool.wake = lambda: asyncio.get_running_loop().create_task(pool.tick(database))  # type: ignore[assignment]
-    found = await pool.explore(explored.job)
+    found = await pool.explore(explored.job, "u:1")
     # The fake's lead after 3 stones (Black 2, White 1) and komi.
     assert found["eval"] == 1 - game.komi
     assert 0 <= found["winrate"] <= 1
