@@ -26,8 +26,11 @@ def test_every_refused_click_says_why(new_context: NewContext, output_path: str)
     expect(carol.page.locator("#board-hint")).to_have_text(
         "You are watching: only the players can play."
     )
+    # Out of turn a click keeps a premove (said so), which Escape puts away.
     bob.point((2, 3)).click()
-    expect(bob.page.locator("#board-hint")).to_have_text("It is Alice's move.")
+    expect(bob.page.locator("#board-hint")).to_contain_text("Premove d3: played when your turn")
+    bob.page.keyboard.press("Escape")
+    expect(bob.page.locator("#board-hint")).to_have_text("Premove cancelled.")
 
     alice.point((3, 3)).click()  # a disc is there
     expect(hint).to_have_text("That square is taken.")
@@ -59,7 +62,9 @@ def test_a_hint_goes_when_the_player_acts_or_the_position_changes(
     assert hint.is_hidden()  # at once, not when the hint's time runs out
 
     alice.point((0, 0)).click()
-    expect(hint).to_have_text("It is Bob's move.")
+    expect(hint).to_contain_text("Premove a1")
+    alice.page.keyboard.press("Escape")
+    expect(hint).to_have_text("Premove cancelled.")
     bob.point((2, 2)).click()  # the opponent's reply changes the position
     alice.wait_for_ply(2)
     assert hint.is_hidden()
