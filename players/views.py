@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts import selectors as accounts
 from accounts import services as relations
+from accounts import standing
 from accounts.api import token_route
 from games.models import Game
 from players import glicko2, graph, selectors
@@ -34,8 +35,9 @@ def _player_or_404(username: str) -> AbstractBaseUser:
 def profile_context(request: HttpRequest, username: str) -> dict[str, Any]:
     """What the profile page (`GET /players/<username>/`, served by the home app, which adds
     the parts of the apps above this one) shows of the account ``username``: ratings with
-    their graphs, results, games, games now, and to another account whether it follows or
-    blocks it. Raises Http404 for an unknown name."""
+    their graphs, results, games, games now, whether staff marked it for engine use (a
+    closed account is ``player.is_active`` false), and to another account whether it
+    follows or blocks it. Raises Http404 for an unknown name."""
     user = _player_or_404(username)
     filters = selectors.GameFilters.parse(request.GET)
     history = selectors.history_of(user)
@@ -65,6 +67,7 @@ def profile_context(request: HttpRequest, username: str) -> dict[str, Any]:
         "results_choices": selectors.RESULTS,
         "provisional_rd": glicko2.PROVISIONAL_RD,
         "followers": accounts.follower_count(user),
+        "engine": standing.engine_of(user),
     }
     viewer = request.user
     if viewer.is_authenticated and viewer.pk != user.pk:

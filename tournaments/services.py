@@ -36,6 +36,7 @@ from django.utils.translation import ngettext
 
 import broadcast
 from accounts import services as account_services
+from accounts import standing
 from accounts.players import Player
 from games import services as games
 from games.models import Game
@@ -64,8 +65,9 @@ DAY = datetime.timedelta(days=1)
 
 
 class TournamentError(Exception):
-    """A request refused: ``code`` (``bad_request``, ``not_found``, ``rate_limited``), the
-    ``field`` at fault when there is one, and a message for a person."""
+    """A request refused: ``code`` (``bad_request``, ``not_found``, ``rate_limited``,
+    ``muted``, ``not_allowed``), the ``field`` at fault when there is one, and a message
+    for a person."""
 
     def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
@@ -97,8 +99,12 @@ def create(
     ``tournaments.forms``, has checked every field). An arena ends ``duration`` minutes
     after it starts. Raises TournamentError: bad_request (a start in the past),
     rate_limited (the account created ``DAILY_LIMIT`` within the day before ``now``, or
-    ``UNFINISHED_LIMIT`` of its tournaments are not yet finished)."""
+    ``UNFINISHED_LIMIT`` of its tournaments are not yet finished), muted (staff muted the
+    account)."""
     now = now or timezone.now()
+    mute = standing.muted(user_id, now=now)
+    if mute is not None:
+        raise TournamentError("muted", mute.words())
     account_services.hold(user_id)
     _refuse_past_the_caps(user_id, now)
     if starts_at < now - datetime.timedelta(minutes=1):
@@ -168,10 +174,13 @@ def _locked(tournament_id: int) -> Tournament:
 @transaction.atomic
 def join(*, user_id: int, tournament_id: int, now: datetime.datetime | None = None) -> Entry:
     """The account in the tournament (again, after a withdrawal or a pause: back in).
-    A finished tournament, or a round robin that has started, takes nobody."""
+    A finished tournament, or a round robin that has started, takes nobody; a rated one
+    takes no account marked for engine use (``not_allowed``)."""
     tournament = _locked(tournament_id)
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError("bad_request", _("This tournament is over."))
+    if tournament.rated and standing.is_engine(user_id):
+        raise TournamentError("not_allowed", _(standing.ENGINE_REFUSAL))
     if (
         tournament.system == Tournament.System.ROUNDROBIN
         and tournament.status == Tournament.Status.RUNNING
