@@ -21,6 +21,7 @@ class Kind(models.TextChoices):
     GAME_OVER = "game_over", gettext_lazy("A game over")
     TOURNAMENT_STARTING = "tournament_starting", gettext_lazy("A tournament starting")
     ROUND_PAIRED = "round_paired", gettext_lazy("A tournament round paired")
+    REPORT_CLOSED = "report_closed", gettext_lazy("Staff acted on your report")
 
 
 class Notification(models.Model):
