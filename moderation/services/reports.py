@@ -58,10 +58,10 @@ def report(
 
     Raises ModerationError: bad_request naming the field at fault (``username``: not an
     account, or the reporter's own; ``reason``: not one of ``Report.Reason``; ``text``:
-    not text, or longer than ``TEXT_MAX``; ``game``: no such game, or one the account did
-    not play; ``chat``: no such line, one the account did not say, or one of another game
-    than ``game``), rate_limited (``DAILY_LIMIT`` reports made within the day before
-    ``now``).
+    not text, or longer than ``TEXT_MAX``; ``chat``: no such line, or one the account did
+    not say; ``game``: no such game, one the account did not play, or not the game of the
+    line ``chat`` names), rate_limited (``DAILY_LIMIT`` reports made within the day
+    before ``now``).
     """
     account = _reported(reporter_id, username)
     if reason not in Report.Reason.values:

@@ -37,17 +37,25 @@ def logged_in(user: AbstractBaseUser) -> Client:
     return client
 
 
-def game_between(black: AbstractBaseUser, white: AbstractBaseUser, *, rated: bool = False) -> Game:
-    """An active game of 8x8 Othello with a clock, ``black`` against ``white``."""
-    made = games.create_game(
-        player=player(black),
+CLOCK = TimeControl.fischer(main_time=300, increment=5)
+
+
+def waiting_game(creator: AbstractBaseUser, *, rated: bool = False) -> Game:
+    """A game of 8x8 Othello with a clock that ``creator`` (Black) made, waiting."""
+    return games.create_game(
+        player=player(creator),
         kind="othello",
         size=8,
         color="black",
         name="",
-        time_control=TimeControl.fischer(main_time=300, increment=5),
+        time_control=CLOCK,
         rated=rated,
     )
+
+
+def game_between(black: AbstractBaseUser, white: AbstractBaseUser, *, rated: bool = False) -> Game:
+    """An active game of 8x8 Othello with a clock, ``black`` against ``white``."""
+    made = waiting_game(black, rated=rated)
     return games.join_game(player=player(white), game_id=made.public_id, name="")
 
 

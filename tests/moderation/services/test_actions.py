@@ -19,16 +19,22 @@ from accounts import standing
 from accounts.models import Account
 from accounts.players import Player
 from challenges import services as challenges
-from games import services as games
 from games.models import Game
-from games.rules.clock import TimeControl
 from moderation import services
 from moderation.models import Action, Report
 from moderation.services import ModerationError
 from notifications.models import Kind, Notification
 from pairing import services as pairing
 from pairing.models import Seek
-from tests.moderation.helpers import account, game_between, player, reported, staff
+from tests.moderation.helpers import (
+    CLOCK,
+    account,
+    game_between,
+    player,
+    reported,
+    staff,
+    waiting_game,
+)
 from tests.support.concurrency import at_once
 from tests.tournaments.helpers import START
 from tests.tournaments.helpers import tournament as new_tournament
@@ -38,7 +44,7 @@ from tournaments.models import Entry
 pytestmark = pytest.mark.django_db
 
 NOW = datetime.datetime(2026, 11, 28, 12, 0, tzinfo=datetime.UTC)
-CLOCK = {"clock": "fischer", "main_time": 300, "increment": 5}
+SEEK_CLOCK = {"clock": "fischer", "main_time": 300, "increment": 5}
 
 
 def act(mod: Any, username: str, action: str, reason: str = "seen it", **fields: Any) -> Action:
@@ -47,6 +53,25 @@ def act(mod: Any, username: str, action: str, reason: str = "seen it", **fields:
 
 def row(user: Any) -> Account:
     return Account.objects.get(user=user)
+
+
+def challenged(challenger: Any, target: Any, *, rated: bool = False) -> Game:
+    """``challenger``'s challenge of ``target`` to 8x8 Othello with a clock."""
+    options = {"kind": "othello", "size": 8, "color": "black", "time_control": CLOCK}
+    return challenges.challenge(
+        player=player(challenger),
+        username=target.get_username(),
+        name="",
+        rated=rated,
+        options={**options, "rated": rated},
+    )
+
+
+def seeking(user: Any, *, rated: bool = False) -> None:
+    """``user`` seeks 8x8 Othello, 5 min + 5 s, in a pool (rated or not)."""
+    message = {"type": "seek", "kind": "othello", "size": 8, "rated": rated, **SEEK_CLOCK}
+    seeker = Player(session_key=f"{user.get_username()}-s", user_id=user.pk)
+    pairing.seek(player=seeker, user=user, name="", message=message, now=timezone.now())
 
 
 def told(user: Any) -> list[str]:
@@ -92,39 +117,11 @@ def test_unmute_lifts_either_mute() -> None:
 
 def test_an_engine_mark_stops_the_accounts_rated_play_waiting_and_to_come() -> None:
     mod, bob, ann, carol = staff(), account("bob"), account("ann"), account("carol")
-    rated_open = games.create_game(
-        player=player(bob),
-        kind="othello",
-        size=8,
-        color="black",
-        name="",
-        time_control=TimeControl.fischer(main_time=300, increment=5),
-        rated=True,
-    )
-    casual_open = games.create_game(
-        player=player(bob), kind="othello", size=8, color="black", name=""
-    )
-    rated_challenge = challenges.challenge(
-        player=player(ann),
-        username="bob",
-        name="",
-        rated=True,
-        options={
-            "kind": "othello",
-            "size": 8,
-            "color": "black",
-            "time_control": TimeControl.fischer(main_time=300, increment=5),
-            "rated": True,
-        },
-    )
+    rated_open = waiting_game(bob, rated=True)
+    casual_open = waiting_game(bob)
+    rated_challenge = challenged(ann, bob, rated=True)
     playing = game_between(bob, carol, rated=True)
-    pairing.seek(
-        player=Player(session_key="bob-s", user_id=bob.pk),
-        user=bob,
-        name="bob",
-        message={"type": "seek", "kind": "othello", "size": 8, "rated": True, **CLOCK},
-        now=timezone.now(),
-    )
+    seeking(bob, rated=True)
     rated_arena = new_tournament(rated=True)
     casual_arena = new_tournament(name="Casual")
     for found in (rated_arena, casual_arena):
@@ -145,9 +142,7 @@ def test_an_engine_mark_stops_the_accounts_rated_play_waiting_and_to_come() -> N
 
 def test_an_engine_marks_casual_seek_stays_and_unmark_lifts_the_mark() -> None:
     mod, bob = staff(), account("bob")
-    seeker = Player(session_key="bob-s", user_id=bob.pk)
-    message = {"type": "seek", "kind": "othello", "size": 8, "rated": False, **CLOCK}
-    pairing.seek(player=seeker, user=bob, name="bob", message=message, now=timezone.now())
+    seeking(bob)
 
     act(mod, "bob", "mark_engine")
     assert Seek.objects.filter(user_id=bob.pk).exists()
@@ -160,23 +155,11 @@ def test_closing_an_account_resigns_its_games_and_calls_off_its_waiting_ones() -
     mod, bob, ann, carol = staff(), account("bob"), account("ann"), account("carol")
     as_black = game_between(bob, ann)
     as_white = game_between(carol, bob)
-    waiting = games.create_game(player=player(bob), kind="go", size=9, color="white", name="")
-    to_bob = challenges.challenge(
-        player=player(ann),
-        username="bob",
-        name="",
-        rated=False,
-        options={"kind": "othello", "size": 8, "color": "black"},
-    )
+    waiting = waiting_game(bob)
+    to_bob = challenged(ann, bob)
     arena = new_tournament()
     tournaments.join(user_id=bob.pk, tournament_id=arena.pk, now=START)
-    pairing.seek(
-        player=Player(session_key="bob-s", user_id=bob.pk),
-        user=bob,
-        name="bob",
-        message={"type": "seek", "kind": "othello", "size": 8, "rated": False, **CLOCK},
-        now=timezone.now(),
-    )
+    seeking(bob)
 
     act(mod, "bob", "close", "a second account of a closed one")
 
