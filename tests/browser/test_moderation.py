@@ -13,6 +13,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.conftest import DaphneServer
 from tests.browser.game_page import GamePage, create_game, join_game
+from tests.browser.test_accessibility import violations
 from tests.browser.test_accounts import DESKTOP, PHONE, shoot, sign_up
 from tests.browser.test_admin import PASSWORD, create_superuser
 from tests.browser.test_table import say
@@ -81,6 +82,7 @@ def test_a_reported_chat_line_is_acted_on_from_the_desk_and_the_mute_refuses_the
     dialog.get_by_label("Why?").select_option("abuse")
     dialog.get_by_label("What happened (optional)").fill("Insults after my first move.")
     alice.screenshot(folder, "report-dialog.png")
+    assert violations(alice.page) == []
     box = dialog.bounding_box()
     assert box is not None and box["x"] >= 0
     assert box["x"] + box["width"] <= screen["viewport"]["width"]  # type: ignore[index]
@@ -100,6 +102,8 @@ def test_a_reported_chat_line_is_acted_on_from_the_desk_and_the_mute_refuses_the
     expect(case).to_contain_text("Insults after my first move.")
     expect(case).to_contain_text("Insults or abuse")
     fits(staff)
+    found = violations(staff)
+    assert found == [], found
     shoot(staff, folder, "desk.png")
     case.get_by_label("Action").select_option("mute")
     case.get_by_label("Hours of a mute").fill("2")
