@@ -12,6 +12,10 @@ moderation app, which sits above every app that reads them: none of those import
   ``not_allowed`` (``ENGINE_REFUSAL``).
 - The leaderboards list only the accounts in good standing (``in_good_standing``): not
   marked for engine use, not closed.
+
+A playban (the moderation app's next area, ``moderation.services.playbans``) belongs
+here the same way: its end on the account's row, read by the seeks, the pools and the
+tournaments' joins.
 """
 
 from __future__ import annotations
