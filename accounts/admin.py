@@ -13,10 +13,11 @@ from accounts.models import Account
 
 @admin.register(Account)
 class AccountAdmin(admin.ModelAdmin):
-    list_display = ("user", "is_bot", "bot_since")
-    list_filter = ("is_bot",)
+    list_display = ("user", "is_bot", "bot_since", "engine", "muted_until", "muted_for_good")
+    list_filter = ("is_bot", "engine", "muted_for_good")
     search_fields = ("user__username",)
-    readonly_fields = ("user", "is_bot", "bot_since")
+    # Staff change an account's standing at the moderation desk, where it is logged.
+    readonly_fields = ("user", "is_bot", "bot_since", "engine", "muted_until", "muted_for_good")
 
 
 class LimitedAdminLoginForm(AdminAuthenticationForm):

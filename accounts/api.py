@@ -52,11 +52,16 @@ def wants_json(request: HttpRequest) -> bool:
 
 
 def error_json(
-    code: str, message: str, *, field: str | None = None, status: int = 400
+    code: str,
+    message: str,
+    *,
+    field: str | None = None,
+    status: int = 400,
+    details: dict[str, Any] | None = None,
 ) -> JsonResponse:
     """The contract's refusal: ``{"error": code, "message", "field"}`` (``field`` only when
-    one is at fault) with ``status``."""
-    body: dict[str, Any] = {"error": code, "message": message}
+    one is at fault) with ``status``, and ``details``' keys (a mute's ``until``)."""
+    body: dict[str, Any] = {"error": code, "message": message, **(details or {})}
     if field is not None:
         body["field"] = field
     return JsonResponse(body, status=status)

@@ -31,8 +31,10 @@ class Account(models.Model):
     good: a bot never plays in a person's place, nor enters the pairing pools), the
     language it chose (its pages, e-mails and notifications), what its username looks
     like (``skeleton``, kept by ``accounts.services.keep_skeleton`` whenever the account is
-    saved: every account has its row), and when its moves wait for a confirmation
-    (``confirm_moves``, ``accounts.preferences``)."""
+    saved: every account has its row), when its moves wait for a confirmation
+    (``confirm_moves``, ``accounts.preferences``), and what staff decided about it
+    (``muted_until`` or ``muted_for_good``, ``engine``; a closed account is Django's
+    ``is_active=False``), set by the moderation app and read through ``accounts.standing``."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
@@ -51,6 +53,21 @@ class Account(models.Model):
             "What the username looks like (accounts.names.skeleton): no guest and no new "
             "account may take a name that looks the same."
         ),
+    )
+    muted_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("Muted by staff until then: no chat, no challenge to a person."),
+    )
+    muted_for_good = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text=gettext_lazy("Muted by staff with no end."),
+    )
+    engine = models.BooleanField(
+        default=False,
+        db_default=False,
+        help_text=gettext_lazy("Marked by staff for engine use: no rated game, no leaderboard."),
     )
 
     confirm_moves = models.CharField(

@@ -63,9 +63,9 @@ def username_of(user_id: int) -> str:
 def account_named(username: str, *, any_case: bool = False) -> Any:
     """The account named ``username`` (exactly, or with ``any_case`` in any case: no two
     accounts differ only in case), None when there is none; with how many follow it
-    (``follower_count``)."""
+    (``follower_count``) and its row (``Account``: what the apps ask of it)."""
     lookup = "username__iexact" if any_case else "username"
-    found = get_user_model().objects.filter(**{lookup: username})
+    found = get_user_model().objects.filter(**{lookup: username}).select_related("account")
     return found.annotate(follower_total=Count("followers", distinct=True)).first()
 
 

@@ -34,7 +34,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from accounts import languages
+from accounts import languages, standing
 from accounts import selectors as accounts
 from accounts import services as account_services
 from accounts.players import Player
@@ -45,7 +45,7 @@ from games import services
 from games.models import Game
 from games.realtime import events
 from games.services import GameError
-from games.services.base import locked, on_commit
+from games.services.base import locked, on_commit, refuse_engine, refuse_muted
 from notifications import services as notifications
 from notifications.models import Kind
 
@@ -118,7 +118,9 @@ def challenge(
 
     Raises GameError: bad_request (``UNKNOWN`` for no such account, oneself or an account
     that blocks the challenger; a guest challenging a person; a bot offline; a rated
-    challenge from a guest or without a clock; anything ``create_game`` refuses),
+    challenge from a guest or without a clock; anything ``create_game`` refuses), muted
+    (staff muted the challenger: a challenge to a person, with ``until``), not_allowed
+    naming ``rated`` (a rated challenge from or to an account marked for engine use),
     rate_limited (``OPEN_LIMIT`` challenges already waiting, or ``HOURLY_LIMIT`` to people
     made in the last hour).
     """
@@ -142,6 +144,17 @@ def challenge(
         raise GameError(
             "bad_request", gettext("rated: a rated game needs you logged in and a clock")
         )
+    if not bot:
+        refuse_muted(player.user_id)
+    if rated:
+        refuse_engine(player.user_id, field="rated")
+        if standing.is_engine(target.pk):
+            raise GameError(
+                "not_allowed",
+                gettext("%(name)s is marked for engine use and plays no rated game")
+                % {"name": username},
+                field="rated",
+            )
     now = now or timezone.now()
     if player.user_id is not None:
         account_services.hold(player.user_id)

@@ -59,7 +59,14 @@ def challenge(request: HttpRequest, username: str) -> HttpResponse:
             ),
         )
     except GameError as error:
-        return _refused(request, username, error.message, code=error.code, field=error.field)
+        return _refused(
+            request,
+            username,
+            error.message,
+            code=error.code,
+            field=error.field,
+            details=error.details,
+        )
     except TokenError as error:
         return _refused(request, username, str(error), field=FORM_TOKEN)
     remember_name(request, name)
@@ -73,12 +80,14 @@ def _refused(
     *,
     code: str = "bad_request",
     field: str | None = None,
+    details: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """400 (429 for ``rate_limited``): a page saying why the challenge was refused, or
-    ``{"error", "message", "field"}`` for a token's request (or one asking for JSON)."""
+    ``{"error", "message", "field"}`` (and the refusal's ``details``: a mute's ``until``)
+    for a token's request (or one asking for JSON)."""
     status = 429 if code == "rate_limited" else 400
     if api.wants_json(request):
-        return api.error_json(code, reason, field=field, status=status)
+        return api.error_json(code, reason, field=field, status=status, details=details)
     context = {"reason": reason, "username": username}
     return render(request, "challenges/refused.html", context, status=status)
 
@@ -124,7 +133,8 @@ def challenges_json(request: HttpRequest) -> JsonResponse:
 def profile_context(request: HttpRequest, user: Any) -> dict[str, Any]:
     """The Challenge button of a person's profile (``templates/challenges/_profile.html``,
     included by the profile page of the home app): the create form's fields and
-    ``challengeable``; nothing on a bot's (challenged from the bots' page) or one's own."""
-    if accounts.is_bot(user) or request.user.pk == user.pk:
+    ``challengeable``; nothing on a bot's (challenged from the bots' page), a closed one's
+    or one's own."""
+    if accounts.is_bot(user) or request.user.pk == user.pk or not user.is_active:
         return {}
     return {**form_context(NewGameForm(initial=new_game_initial(request))), "challengeable": True}

@@ -306,7 +306,7 @@ def replay_data(game: Game, *, hidden: Callable[[], Collection[int]] = frozenset
     blocks (``hidden``, asked only when an account spoke).
     """
     moves = [move_json(move) for move in game.moves.all()]
-    said = [message for message in game.chat.all() if _in_record(message)]
+    said = [message for message in game.chat.select_related("user") if _in_record(message)]
     if any(message.user_id is not None for message in said):
         blocked = hidden()
         said = [message for message in said if message.user_id not in blocked]

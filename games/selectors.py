@@ -279,11 +279,13 @@ def _rematch(game: Game) -> str | None:
 
 def chat_json(message: ChatMessage) -> dict[str, Any]:
     """A chat message as the contract sends it: id, name (None for a comment of an
-    imported record: the record's, nobody's), color (the sender's seat or None), text, at
-    (ISO 8601)."""
+    imported record: the record's, nobody's), username (the sender's account, None for a
+    guest and a record's comment: what a report of the line names), color (the sender's
+    seat or None), text, at (ISO 8601)."""
     return {
         "id": message.pk,
         "name": message.name or None,
+        "username": message.user.get_username() if message.user is not None else None,
         "color": message.color or None,
         "text": message.text,
         "at": message.created_at.isoformat(),

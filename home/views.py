@@ -3,7 +3,7 @@ games waiting for the visitor's move, then pairing's one-click pools, the create
 the lobby of the games app, and for an account the players it follows (the players app),
 online or not, with their games to watch. A
 player's profile page: the players app's profile with the challenges app's Challenge
-button."""
+button and the moderation app's Report button."""
 
 from __future__ import annotations
 
@@ -72,7 +72,8 @@ def waiting_for_you(games: list[Game], your_move: set[str]) -> list[dict[str, An
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """`GET /players/<username>/`: ratings with their graphs, results, games, games now
     (``players.views.profile_context``), and to another account the Challenge button
-    (``challenges.views.profile_context``); 404 for an unknown name."""
+    (``challenges.views.profile_context``) and the Report button (its template,
+    ``moderation/_report_button.html``); 404 for an unknown name."""
     context = profiles.profile_context(request, username)
     context.update(challenges.profile_context(request, context["player"]))
     return render(request, "home/profile.html", context)

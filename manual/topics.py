@@ -73,6 +73,11 @@ TOPICS = (
         gettext_noop("Accounts played by programs: challenging them, and running your own."),
     ),
     Topic(
+        "fair-play",
+        gettext_noop("Fair play"),
+        gettext_noop("Reporting a player, what staff can do, and playbans."),
+    ),
+    Topic(
         "faq",
         gettext_noop("Questions and answers"),
         gettext_noop("Short answers to what players ask most."),

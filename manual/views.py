@@ -16,6 +16,8 @@ from django.views.decorators.http import require_GET
 from bots.services import CHALLENGE_SECONDS
 from manual import diagrams, facts
 from manual.topics import BY_SLUG, TOPICS, Topic
+from moderation.models import Report
+from moderation.services import DAILY_LIMIT as REPORTS_A_DAY
 
 
 def _topics() -> list[Topic]:
@@ -48,6 +50,8 @@ def _figures(slug: str) -> dict[str, Any]:
         return {"challenge_seconds": CHALLENGE_SECONDS}
     if slug == "tournaments":
         return {**facts.tournaments(), "first_move_seconds": settings.FIRST_MOVE_SECONDS}
+    if slug == "fair-play":
+        return {"daily_reports": REPORTS_A_DAY, "reasons": Report.Reason.choices}
     return {}
 
 

@@ -22,6 +22,7 @@ class Kind(models.TextChoices):
     TOURNAMENT_STARTING = "tournament_starting", gettext_lazy("A tournament starting")
     ROUND_PAIRED = "round_paired", gettext_lazy("A tournament round paired")
     TOURNAMENT_FORFEIT = "tournament_forfeit", gettext_lazy("A tournament game lost unplayed")
+    REPORT_CLOSED = "report_closed", gettext_lazy("Staff acted on your report")
 
 
 class Notification(models.Model):

@@ -48,6 +48,7 @@ DEFAULTS: dict[str, tuple[bool, bool]] = {
     Kind.TOURNAMENT_STARTING: (False, True),
     Kind.ROUND_PAIRED: (False, True),
     Kind.TOURNAMENT_FORFEIT: (False, True),
+    Kind.REPORT_CLOSED: (False, True),
 }
 """Each kind's (e-mail, push) without a choice of the account's: e-mail for a challenge
 and for your move in a correspondence game (DESIGN.md), push for everything on the

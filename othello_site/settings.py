@@ -249,6 +249,7 @@ INSTALLED_APPS = [
     "challenges",
     "bots",
     "tournaments",
+    "moderation",
     "home",
     "manual",
 ]

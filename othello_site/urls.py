@@ -42,6 +42,7 @@ urlpatterns = [
     path("players/<str:username>/", home.profile, name="profile"),
     path("tournaments/<int:tournament_id>/", tournaments.tournament, name="tournament"),
     path("tournaments/", include("tournaments.urls")),
+    path("", include("moderation.urls")),
     path("", include("games.urls")),
 ]
 

@@ -43,6 +43,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 import broadcast
 from accounts import selectors as accounts
+from accounts import standing
 from accounts.players import Player
 from games import services
 from games.forms import SIZES, NewGameForm
@@ -57,7 +58,7 @@ from players.models import Rating
 logger = logging.getLogger(__name__)
 
 RATING_LIMIT = 4000.0
-CODES = ("unavailable", "bad_request", "login_required")
+CODES = ("unavailable", "bad_request", "login_required", "not_allowed")
 # A PostgreSQL advisory lock's key: one wave at a time across every process.
 WAVE_LOCK_KEY = 0x5EE1C0DE
 # Pairs made in one transaction: a wave of 1,000 seekers is 5 (each of 5 queries), and
@@ -69,8 +70,9 @@ _local_wave = threading.Lock()
 
 
 class PairingError(Exception):
-    """A seek refused: ``code`` is ``bad_request`` (``field`` names the field at fault) or
-    ``login_required`` (a rated seek from a guest)."""
+    """A seek refused: ``code`` is ``bad_request`` (``field`` names the field at fault),
+    ``login_required`` (a rated seek from a guest) or ``not_allowed`` (a rated seek from an
+    account marked for engine use, naming ``rated``)."""
 
     def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
         if code not in CODES:
@@ -134,7 +136,8 @@ def seek(
     Raises PairingError: ``bad_request`` naming the field (the fields and limits of
     creating a game: ``kind``, ``size``, ``clock`` and its settings; ``rated`` a boolean,
     and only with a clock; ``range`` null or [low, high]), ``login_required`` for a rated
-    seek from a guest.
+    seek from a guest, ``not_allowed`` naming ``rated`` for one from an account marked
+    for engine use.
     """
     [made] = seek_many([SeekRequest(player, user, name, message, now)])
     if isinstance(made, PairingError):
@@ -151,13 +154,13 @@ def seek_many(requests: Sequence[SeekRequest]) -> list[Seek | PairingError]:
 
     A process's lobby sockets store the seeks that arrive together this way
     (pairing.consumers): one transaction, and a few queries, for a burst of them."""
-    bots = accounts.bot_ids([request.player.user_id for request in requests])
+    bots, engines = standing.bots_and_engines(request.player.user_id for request in requests)
     made: list[Seek | PairingError] = []
     users: list[Any] = []
     for request in requests:
         try:
             with translation.override(request.language or translation.get_language()):
-                made.append(_new_seek(request, bots=bots))
+                made.append(_new_seek(request, bots=bots, engines=engines))
             users.append(request.user)
         except PairingError as error:
             made.append(error)
@@ -181,9 +184,10 @@ def seek_many(requests: Sequence[SeekRequest]) -> list[Seek | PairingError]:
     return made
 
 
-def _new_seek(request: SeekRequest, *, bots: set[int]) -> Seek:
+def _new_seek(request: SeekRequest, *, bots: set[int], engines: set[int]) -> Seek:
     """The seek ``request`` asks for, not yet stored nor rated; raises PairingError as
-    ``seek`` (``bots``: the accounts among the requests' that are bots)."""
+    ``seek`` (``bots``, ``engines``: the accounts among the requests' that are bots, that
+    are marked for engine use)."""
     player, message = request.player, request.message
     if not player.session_key:
         raise PairingError("bad_request", gettext("Seeking needs a session: load a page first"))
@@ -200,6 +204,8 @@ def _new_seek(request: SeekRequest, *, bots: set[int]) -> Seek:
         raise PairingError("login_required", gettext("log in to play rated games"))
     if player.user_id in bots:
         raise PairingError("bad_request", gettext("Bots do not seek: people challenge them"))
+    if rated and player.user_id in engines:
+        raise PairingError("not_allowed", gettext(standing.ENGINE_REFUSAL), field="rated")
     clock = control.to_json() if control is not None else None
     category = matching.category(kind, size, clock)
     return Seek(
@@ -226,6 +232,18 @@ def cancel_seek(*, player: Player) -> bool:
         return False
     deleted, _ = Seek.objects.filter(session_key=player.session_key).delete()
     return bool(deleted)
+
+
+@transaction.atomic
+def withdraw_seeks(*, user_id: int, rated_only: bool = False) -> int:
+    """The account's seeks withdrawn from every session, or with ``rated_only`` its rated
+    ones (staff closed the account, or marked it for engine use): how many. No wave
+    pairs them after the commit."""
+    seeks = Seek.objects.filter(user_id=user_id)
+    if rated_only:
+        seeks = seeks.filter(rated=True)
+    deleted, _ = seeks.delete()
+    return deleted
 
 
 def seek_of(*, player: Player) -> Seek | None:

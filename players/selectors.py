@@ -16,6 +16,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Max, Min, Q, QuerySet
 
 from accounts import selectors as accounts
+from accounts import standing
 from games.models import Game
 from players import glicko2
 from players.models import Rating, RatingChange
@@ -116,13 +117,17 @@ def activity(user: AbstractBaseUser) -> tuple[list[Game], bool]:
 
 
 def profile_json(user: AbstractBaseUser, *, viewer: Any = None) -> dict[str, Any]:
-    """``GET /players/<username>.json``: username, bot, joined, online, ratings per
-    category, results, the ids of the games being played, how many follow it; and for
-    the account itself (``viewer``), whom it follows (``following_json``)."""
+    """``GET /players/<username>.json``: username, bot, engine (marked for engine use by
+    staff), closed, joined, online, ratings per category, results, the ids of the games
+    being played, how many follow it; for the account itself (``viewer``), whom it
+    follows (``following_json``); for a staff member, ``muted_until`` (ISO 8601, or null:
+    not muted or muted for good, then ``muted_for_good``)."""
     playing, online = activity(user)
     found = {
         "username": user.get_username(),
         "bot": accounts.is_bot(user),
+        "engine": standing.engine_of(user),
+        "closed": not user.is_active,
         "joined": user.date_joined.isoformat(),  # type: ignore[attr-defined]
         "online": online,
         "ratings": {rating.category: rating_json(rating) for rating in ratings_of(user)},
@@ -132,6 +137,10 @@ def profile_json(user: AbstractBaseUser, *, viewer: Any = None) -> dict[str, Any
     }
     if viewer is not None and viewer.pk == user.pk:
         found["following"] = following_json(user)
+    if viewer is not None and viewer.is_staff:
+        mute = standing.muted(user.pk)
+        found["muted_until"] = mute.until_json() if mute is not None else None
+        found["muted_for_good"] = mute is not None and mute.until is None
     return found
 
 
@@ -290,10 +299,12 @@ def categories() -> list[str]:
 
 def leaderboard(category: str, *, bots: bool = False) -> list[Rating]:
     """The best ``LEADERBOARD_SIZE`` non-provisional ratings of ``category``, best first:
-    the people's, or with ``bots`` the bots' (kept apart, as lichess does)."""
+    the people's, or with ``bots`` the bots' (kept apart, as lichess does); never an
+    account marked for engine use or closed (``accounts.standing.in_good_standing``)."""
     return list(
         Rating.objects.filter(
             accounts.bot_filter("user", bots=bots),
+            standing.in_good_standing("user"),
             category=category,
             rd__lte=glicko2.PROVISIONAL_RD,
         )

@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts import answers
+from accounts import answers, standing
 from accounts import selectors as accounts
 from accounts import services as relations
 from accounts.api import token_route
@@ -34,8 +34,9 @@ def _player_or_404(username: str) -> AbstractBaseUser:
 def profile_context(request: HttpRequest, username: str) -> dict[str, Any]:
     """What the profile page (`GET /players/<username>/`, served by the home app, which adds
     the parts of the apps above this one) shows of the account ``username``: ratings with
-    their graphs, results, games, games now, and to another account whether it follows or
-    blocks it. Raises Http404 for an unknown name."""
+    their graphs, results, games, games now, whether staff marked it for engine use (a
+    closed account is ``player.is_active`` false), and to another account whether it
+    follows or blocks it. Raises Http404 for an unknown name."""
     user = _player_or_404(username)
     filters = selectors.GameFilters.parse(request.GET)
     history = selectors.history_of(user)
@@ -65,6 +66,7 @@ def profile_context(request: HttpRequest, username: str) -> dict[str, Any]:
         "results_choices": selectors.RESULTS,
         "provisional_rd": glicko2.PROVISIONAL_RD,
         "followers": accounts.follower_count(user),
+        "engine": standing.engine_of(user),
     }
     viewer = request.user
     if viewer.is_authenticated and viewer.pk != user.pk:

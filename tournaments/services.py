@@ -40,12 +40,14 @@ from django.utils.translation import ngettext
 
 import broadcast
 from accounts import services as account_services
+from accounts import standing
 from accounts.players import Player
 from games import limits
 from games import services as games
 from games.models import Game
 from games.rules.clock import TimeControl
 from games.services import GameError
+from games.services.base import refuse_muted
 from games.services.table import CHAT_MAX
 from notifications import services as notifications
 from notifications.models import Kind
@@ -71,7 +73,8 @@ DAY = datetime.timedelta(days=1)
 
 class TournamentError(Exception):
     """A request refused: ``code`` (``bad_request``, ``not_found``, ``not_a_player``,
-    ``rate_limited``), the ``field`` at fault when there is one, and a message for a person."""
+    ``rate_limited``, ``muted``, ``not_allowed``), the ``field`` at fault when there is one,
+    and a message for a person."""
 
     def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
@@ -103,8 +106,12 @@ def create(
     ``tournaments.forms``, has checked every field). An arena ends ``duration`` minutes
     after it starts. Raises TournamentError: bad_request (a start in the past),
     rate_limited (the account created ``DAILY_LIMIT`` within the day before ``now``, or
-    ``UNFINISHED_LIMIT`` of its tournaments are not yet finished)."""
+    ``UNFINISHED_LIMIT`` of its tournaments are not yet finished), muted (staff muted the
+    account)."""
     now = now or timezone.now()
+    mute = standing.muted(user_id, now=now)
+    if mute is not None:
+        raise TournamentError("muted", mute.words())
     account_services.hold(user_id)
     _refuse_past_the_caps(user_id, now)
     if starts_at < now - datetime.timedelta(minutes=1):
@@ -174,10 +181,13 @@ def _locked(tournament_id: int) -> Tournament:
 @transaction.atomic
 def join(*, user_id: int, tournament_id: int, now: datetime.datetime | None = None) -> Entry:
     """The account in the tournament (again, after a withdrawal or a pause: back in).
-    A finished tournament, or a round robin that has started, takes nobody."""
+    A finished tournament, or a round robin that has started, takes nobody; a rated one
+    takes no account marked for engine use (``not_allowed``)."""
     tournament = _locked(tournament_id)
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError("bad_request", _("This tournament is over."))
+    if tournament.rated and standing.is_engine(user_id):
+        raise TournamentError("not_allowed", _(standing.ENGINE_REFUSAL))
     if (
         tournament.system == Tournament.System.ROUNDROBIN
         and tournament.status == Tournament.Status.RUNNING
@@ -267,7 +277,8 @@ def say(
     process of the sender counts together.
 
     Raises TournamentError: not_found, bad_request naming ``text``, not_a_player (a
-    visitor, an account that did not join), rate_limited."""
+    visitor, an account that did not join), rate_limited; GameError("muted") with its
+    ``until`` for an account that staff muted."""
     if not isinstance(text, str) or not text.strip() or len(text.strip()) > CHAT_MAX:
         raise TournamentError(
             "bad_request",
@@ -279,6 +290,7 @@ def say(
         raise TournamentError("not_found", _("There is no such tournament."))
     if user_id is None or not Entry.objects.filter(tournament=tournament, user_id=user_id).exists():
         raise TournamentError("not_a_player", _("Only the tournament's players speak in its chat."))
+    refuse_muted(user_id)
     now = now or timezone.now()
     lines = ChatLine.objects.filter(tournament=tournament)
     if limits.chat_flooding(lines, speaker=Player(user_id=user_id), now=now):

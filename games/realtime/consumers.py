@@ -6,7 +6,8 @@ opponent left), and in Go's scoring phase `mark` {point, marking?}, `accept` {ma
 Server to client: `state` on connect and on `sync`, `moved` after every stored
 move, `state` after every other change (a join, a mark, an accept, a resume;
 both broadcast by the services once their transaction commits, see
-`games.realtime.events`), and `error` {code, message} to the sender only. The seat
+`games.realtime.events`), and `error` {code, message} to the sender only (a `muted`
+chat line's with its `until`). The seat
 comes from the session and the account in the scope, never from a message.
 
 When the database cannot be reached, a message is answered `unavailable` (the service's
@@ -231,4 +232,6 @@ class GameConsumer(DirectDispatchConsumer):
             return None  # the database is down too: the client will sync
 
     async def _send_error(self, error: GameError) -> None:
-        await self.send_json({"type": "error", "code": error.code, "message": error.message})
+        await self.send_json(
+            {"type": "error", "code": error.code, "message": error.message, **error.details}
+        )

@@ -28,6 +28,7 @@ from games.services.analysis import (
     go_command,
     release_analysis,
     request_analysis,
+    review_accuracy,
     sgf_comments,
     store_verdict,
 )
@@ -127,6 +128,7 @@ __all__ = [
     "request_analysis",
     "resign",
     "resume",
+    "review_accuracy",
     "said",
     "say",
     "sgf_comments",

@@ -53,6 +53,7 @@ __all__ = [
     "go_command",
     "release_analysis",
     "request_analysis",
+    "review_accuracy",
     "sgf_comments",
     "store_verdict",
 ]
@@ -149,12 +150,8 @@ def analysis_json(game_id: str) -> dict[str, Any] | None:
     if analysis is None:
         return None
     game = analysis.game
-    moves = [
-        (Color(move.color), None if move.row is None else (move.row, move.col))
-        for move in _played(game)
-    ]
     plies, summary = annotate(
-        analysis.plies, moves, kind=str(game.kind), size=game.size, words=translation
+        analysis.plies, _choices(game), kind=str(game.kind), size=game.size, words=translation
     )
     return {
         "status": analysis.status,
@@ -163,6 +160,22 @@ def analysis_json(game_id: str) -> dict[str, Any] | None:
         "plies": plies,
         "summary": summary,
     }
+
+
+def review_accuracy(analysis: Analysis) -> dict[str, int | None]:
+    """Each colour's accuracy in the review ``analysis`` (0..100; None before any move of
+    theirs is analysed): the figure of analysis.json's summary."""
+    game = analysis.game
+    _, summary = annotate(analysis.plies, _choices(game), kind=str(game.kind), size=game.size)
+    return {color: summary[color]["accuracy"] for color in summary}
+
+
+def _choices(game: Game) -> list[tuple[Color, rules.Point | None]]:
+    """The game's placements and passes, as the review's ``annotate`` takes them."""
+    return [
+        (Color(move.color), None if move.row is None else (move.row, move.col))
+        for move in _played(game)
+    ]
 
 
 def sgf_comments(game: Game) -> dict[int, str]:

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
+from accounts import standing
 from games import rules, signals
 from games.models import Game, Move
 from games.realtime import events
@@ -25,6 +26,8 @@ ERROR_CODES = (
     "unavailable",
     "bad_request",
     "name_taken",
+    "muted",
+    "not_allowed",
     "not_a_player",
     "game_over",
     "stale",
@@ -47,18 +50,42 @@ COLOR_WORDS = {"black": gettext_lazy("black"), "white": gettext_lazy("white")}
 class GameError(Exception):
     """A request the game refuses; ``code`` is one of the contract's ``ERROR_CODES``, and
     ``field`` the request's field at fault when there is one (a form shows the message
-    beside it).
+    beside it); ``details``, what the refusal carries besides its code and message (a
+    mute's ``until``).
 
     When several apply, the first in ``ERROR_CODES`` is raised.
     """
 
-    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"unknown error code {code!r}")
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.field = field
+        self.details = details or {}
+
+
+def refuse_muted(user_id: int | None) -> None:
+    """Raises GameError("muted"), with the mute's ``until``, when staff muted the account
+    ``user_id`` (accounts.standing)."""
+    mute = standing.muted(user_id)
+    if mute is not None:
+        raise GameError("muted", mute.words(), details={"until": mute.until_json()})
+
+
+def refuse_engine(user_id: int | None, *, field: str | None = None) -> None:
+    """Raises GameError("not_allowed") when the account ``user_id`` is marked for engine
+    use: it plays no rated game (accounts.standing)."""
+    if standing.is_engine(user_id):
+        raise GameError("not_allowed", gettext(standing.ENGINE_REFUSAL), field=field)
 
 
 # The lock

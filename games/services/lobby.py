@@ -35,6 +35,7 @@ from games.services.base import (
     nudge_computer,
     on_commit,
     refuse_ended,
+    refuse_engine,
     running_score,
     said,
     scoring_method,
@@ -80,7 +81,8 @@ def create_game(
     ``reserved_for``: a challenge's account (an id), the only one that may take the free
     seat.
     Raises GameError("bad_request") for any option the game does not allow, a blank or
-    too long name, or a player with neither session nor account.
+    too long name, or a player with neither session nor account; GameError("not_allowed")
+    naming ``rated`` for a rated game of an account marked for engine use.
     """
     game = _new_game(
         player=player,
@@ -100,6 +102,8 @@ def create_game(
         if opponent != "human" or reserved_for == player.user_id:
             raise GameError("bad_request", gettext("a challenge is for another person"))
         game.reserved_for_id = reserved_for
+    if game.rated:
+        refuse_engine(player.user_id, field="rated")
     game.save()
     nudge_computer(game)
     return game
@@ -184,13 +188,16 @@ def join_game(*, player: Player, game_id: str, name: str) -> Game:
     game unchanged: the visitor watches. Raises
     GameError("bad_request") for an unknown game, or when there is a seat to take but the
     player has neither session nor account, and (naming ``name``) when a guest's name is
-    blank, too long or an account's.
+    blank, too long or an account's; GameError("not_allowed") for a rated game's seat and
+    an account marked for engine use.
     """
     game = locked(game_id)
     if game.status != Game.Status.WAITING or color_of(game, player) is not None:
         return game
     if game.reserved_for_id is not None and game.reserved_for_id != player.user_id:
         return game  # a challenge: only the challenged account takes the seat
+    if game.rated:
+        refuse_engine(player.user_id)
     _take_free_seat(game, player, name, now=timezone.now())
     game.save()
     on_commit(lambda: events.broadcast_state(game))

@@ -38,6 +38,7 @@ from games.services.base import (
     nudge_computer,
     on_commit,
     refuse_ended,
+    refuse_muted,
     refuse_waiting,
     running_score,
 )
@@ -56,7 +57,8 @@ def say(*, player: Player, game_id: str, name: str, text: Any) -> ChatMessage:
     named ``name`` (a player: the seat's name), stored and broadcast. Raises GameError:
     rate_limited (``player`` said ``limits.CHAT_LINES`` in this game within the last
     ``limits.CHAT_WINDOW``, from whatever sockets), bad_request (an unknown game, a text
-    that is not 1 to 300 characters)."""
+    that is not 1 to 300 characters), muted (staff muted the account: ``until`` in
+    ``details``)."""
     game = locked(game_id)
     if limits.chat_flooding(game.chat.all(), speaker=player, now=timezone.now()):
         raise GameError("rate_limited", limits.chat_limit_message())
@@ -68,6 +70,7 @@ def say(*, player: Player, game_id: str, name: str, text: Any) -> ChatMessage:
             "bad_request",
             gettext("text must be 1 to %(chat_max)s characters") % {"chat_max": CHAT_MAX},
         )
+    refuse_muted(player.user_id)
     color = color_of(game, player) or ""
     if color:
         name = getattr(game, f"{color}_name") or name
@@ -86,7 +89,11 @@ def say(*, player: Player, game_id: str, name: str, text: Any) -> ChatMessage:
 
 def chat_history(game_id: str) -> list[ChatMessage]:
     """The last ``CHAT_HISTORY`` messages of the game, oldest first."""
-    last = ChatMessage.objects.filter(game__public_id=game_id).order_by("-created_at", "-pk")
+    last = (
+        ChatMessage.objects.filter(game__public_id=game_id)
+        .select_related("user")
+        .order_by("-created_at", "-pk")
+    )
     return list(reversed(last[:CHAT_HISTORY]))
 
 

@@ -37,7 +37,8 @@ def _game(game_id: str) -> Game:
 def join(request: HttpRequest, game_id: str) -> HttpResponse:
     """`POST /games/<id>/join/`: take the free seat; a full game is watched. 302 to it.
 
-    A name over the limit, or a guest at a rated game: 400, the game page with the
+    A name over the limit, a guest at a rated game, or an account marked for engine use
+    at one (``not_allowed``): 400, the game page with the
     reason (a token's request, or one asking for JSON: ``{"error", "message", "field"}``),
     nothing stored.
     """
@@ -58,7 +59,7 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
 
     try:
         once(form.cleaned_data["form_token"], player=player, work=take_the_seat)
-    except GameError as error:  # a guest at a rated game, or under an account's name
+    except GameError as error:  # a guest (or an engine) at a rated game, an account's name
         if api.wants_json(request):
             return api.error_json(error.code, error.message, field=error.field)
         form.add_error(error.field, error.message)

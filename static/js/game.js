@@ -5,6 +5,7 @@ import { createBoard, pointName } from "./board.js";
 import { createClocks } from "./clock.js";
 import { connectToGame } from "./connection.js";
 import { COLOR_NAME, createMoveList, resultText } from "./record.js";
+import { chatLineMenu } from "./report.js";
 
 const COLORS = ["black", "white"];
 const KIND_NAME = { othello: gettext("Othello"), go: pgettext("the game", "Go") };
@@ -764,6 +765,8 @@ function addChat(said) {
   text.className = "chat-text";
   text.textContent = said.text; // text, never HTML: links and tags show as typed
   item.append(name, text);
+  const menu = chatLineMenu(said, { game: game.id, viewer });
+  if (menu) item.append(menu);
   const list = $("chat-list");
   list.append(item);
   list.scrollTop = list.scrollHeight;

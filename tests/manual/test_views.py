@@ -29,6 +29,7 @@ HEADINGS = {
     "tournaments": ["Arena", "Swiss", "McMahon", "Round robin"],
     "review": ["A move's loss", "The marks", "Accuracy"],
     "bots": ["Challenging a bot", "Running your own bot"],
+    "fair-play": ["Reporting a player", "What staff can do", "Playbans"],
     "faq": ["Do I need an account?", "What does the ? after a rating mean?"],
 }
 

@@ -120,6 +120,8 @@ def test_profile_json_as_pinned() -> None:
     assert data == {
         "username": "ann",
         "bot": False,
+        "engine": False,
+        "closed": False,
         "joined": joined,
         "online": False,
         "ratings": {

@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("challenges",),
     ("pairing", "bots"),
     ("tournaments",),
+    ("moderation",),
     ("home", "manual"),
     ("othello_site",),
 )
