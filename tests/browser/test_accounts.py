@@ -75,6 +75,8 @@ def test_the_header_names_the_account_and_its_menu_works_by_keyboard(
     page.keyboard.press("Tab")
     expect(page.get_by_role("link", name="Notification settings")).to_be_focused()
     page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Game settings")).to_be_focused()
+    page.keyboard.press("Tab")
     expect(page.get_by_role("link", name="API tokens and bots")).to_be_focused()
     page.keyboard.press("Tab")
     expect(page.get_by_role("link", name="Change password")).to_be_focused()
