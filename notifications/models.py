@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy
 
+from notifications import texts
+
 
 class Kind(models.TextChoices):
     YOUR_MOVE = "your_move", gettext_lazy("Your move")
@@ -22,19 +24,24 @@ class Kind(models.TextChoices):
     TOURNAMENT_STARTING = "tournament_starting", gettext_lazy("A tournament starting")
     ROUND_PAIRED = "round_paired", gettext_lazy("A tournament round paired")
     TOURNAMENT_FORFEIT = "tournament_forfeit", gettext_lazy("A tournament game lost unplayed")
+    FOLLOW_PLAYING = "follow_playing", gettext_lazy("A player you follow starting a game")
 
 
 class Notification(models.Model):
-    """Something that happened for ``user``: its ``kind``, the words shown, the page it
-    leads to, and what it is about (``subject``: ``game:<id>``, ``tournament:<id>``)."""
+    """Something that happened for ``user``: its ``kind`` and ``params`` (what its words
+    say, made when it is read: ``text``), the page it leads to, what it is about
+    (``subject``: ``game:<id>``, ``tournament:<id>``), and the site's address as the
+    request that caused it saw it (``site``: ``https://host[:port]``, "" when no request
+    caused it; its e-mail's links start with it when ``SITE_URL`` is unset)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    text = models.CharField(max_length=300)
+    params = models.JSONField(default=dict, blank=True)
     url = models.CharField(max_length=200)
     subject = models.CharField(max_length=64, blank=True)
+    site = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField()
     read_at = models.DateTimeField(null=True, blank=True)
 
@@ -51,6 +58,11 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.kind}: {self.text[:40]}"
+
+    @property
+    def text(self) -> str:
+        """Its words, in the active language (``notifications.texts``)."""
+        return texts.text_of(self.kind, self.params)
 
 
 class Delivery(models.Model):
@@ -104,13 +116,16 @@ class Delivery(models.Model):
 
 
 class Preference(models.Model):
-    """An account's choice for one kind: e-mail it, push it (the site always shows it).
-    Without a row, the defaults (``notifications.services.DEFAULTS``)."""
+    """An account's choice for one kind: show it on the site (``site``: only a kind that
+    is off by default, ``notifications.services.OFF_BY_DEFAULT``, may be off; the site
+    shows every other one whatever this says), e-mail it, push it. Without a row, the
+    defaults (``notifications.services.DEFAULTS``)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_prefs"
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
+    site = models.BooleanField(default=True)
     email = models.BooleanField()
     push = models.BooleanField()
 
@@ -120,7 +135,7 @@ class Preference(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"{self.user} {self.kind}: email {self.email}, push {self.push}"
+        return f"{self.user} {self.kind}: site {self.site}, email {self.email}, push {self.push}"
 
 
 class PushSubscription(models.Model):

@@ -26,7 +26,7 @@ from games.rules import go
 from games.rules.clock import TimeControl
 from games.rules.sgf import Setup
 from games.selectors import COLORS, color_of, playing_count
-from games.services import clock, computer
+from games.services import clock, computer, tell
 from games.services.base import (
     GameError,
     end_aborted,
@@ -101,6 +101,8 @@ def create_game(
             raise GameError("bad_request", gettext("a challenge is for another person"))
         game.reserved_for_id = reserved_for
     game.save()
+    if game.status == Game.Status.ACTIVE:  # against the computer: it starts at once
+        tell.started([game])
     nudge_computer(game)
     return game
 
@@ -193,6 +195,7 @@ def join_game(*, player: Player, game_id: str, name: str) -> Game:
         return game  # a challenge: only the challenged account takes the seat
     _take_free_seat(game, player, name, now=timezone.now())
     game.save()
+    tell.started([game])
     on_commit(lambda: events.broadcast_state(game))
     on_commit(events.broadcast_lobby)
     return game
@@ -269,6 +272,7 @@ def start_games(pairs: Sequence[NewPair]) -> list[Game]:
         games.append(game)
     made = Game.objects.bulk_create(games)
     if made:
+        tell.started(made)
         on_commit(events.broadcast_lobby)
     return made
 
