@@ -116,9 +116,12 @@ def links(stored: str, *, notification_id: int | None = None) -> str:
 
 
 def warn_when_serving() -> None:
-    """Say once, as a server starts (daphne, or ``runserver`` through daphne), that
-    ``SITE_URL`` is unset and what the links of e-mails will be; nothing in a process that
-    daphne does not serve (a command, the tests), nor when it is set."""
+    """Say once, as a server starts serving (daphne's reactor runs: daphne, or
+    ``runserver`` through daphne), that ``SITE_URL`` is unset and what the links of
+    e-mails will be; nothing in a process that daphne does not serve (a command, the
+    tests), nor when it is set."""
     if settings.SITE_URL or "daphne.server" not in sys.modules:
         return
-    logger.warning(UNSET, DEFAULT)
+    from twisted.internet import reactor
+
+    reactor.callWhenRunning(logger.warning, UNSET, DEFAULT)  # type: ignore[attr-defined]
