@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
@@ -170,17 +171,20 @@ def test_a_go_move_is_named_as_the_board_names_it_and_a_pass_as_a_pass(
 
 
 @asynccontextmanager
-async def bell(username: str) -> AsyncIterator[WebsocketCommunicator]:
+async def bell(username: str, *, language: str = "") -> AsyncIterator[WebsocketCommunicator]:
+    """A page's bell (its lobby socket) of ``username``'s, in ``language`` (its cookie)
+    if given."""
+
     def cookie() -> str:
         browser = Client()
         browser.force_login(User.objects.get(username=username))
         browser.get("/games/")
         return browser.cookies["sessionid"].value
 
-    headers = [
-        *HEADERS,
-        (b"cookie", f"sessionid={await database_sync_to_async(cookie)()}".encode()),
-    ]
+    cookies = f"sessionid={await database_sync_to_async(cookie)()}"
+    if language:
+        cookies += f"; {django_settings.LANGUAGE_COOKIE_NAME}={language}"
+    headers = [*HEADERS, (b"cookie", cookies.encode())]
     socket = WebsocketCommunicator(application, "/ws/lobby/?bell=1", headers=headers)
     assert (await socket.connect(timeout=TIMEOUT))[0]
     try:

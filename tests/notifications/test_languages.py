@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core import mail
 from django.test import Client
@@ -18,7 +19,7 @@ from accounts.models import Account
 from games.rules.clock import TimeControl
 from notifications import channels, outbox
 from notifications.models import Notification
-from tests.notifications.test_games import account, game_between, move
+from tests.notifications.test_games import account, bell, game_between, move
 from tests.support import catalogues
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -138,3 +139,19 @@ def test_a_notification_made_in_english_reads_in_japanese_once_its_reader_switch
     outbox.deliver(process="a", send=channels.send)  # the e-mail goes after the switch
     [message] = mail.outbox
     assert japanese in message.subject and japanese in message.body
+
+
+async def test_each_socket_of_the_reader_hears_it_in_its_own_language() -> None:
+    (_, black), (_, white) = await database_sync_to_async(
+        lambda: (account("ann"), account("bob"))
+    )()
+    game = await database_sync_to_async(game_between)(
+        black, white, TimeControl.correspondence(days=3)
+    )
+    async with bell("bob") as english, bell("bob", language="ja") as japanese:
+        await database_sync_to_async(move)(game, black)
+        heard = [(await socket.receive_json_from(timeout=2)) for socket in (english, japanese)]
+    assert [said["notification"]["text"] for said in heard] == [
+        "Your move against ann (Othello 8×8)",  # noqa: RUF001
+        await database_sync_to_async(in_japanese)("ann"),
+    ]
