@@ -226,7 +226,7 @@ def delivery_rate(count: int) -> None:
                 services.notify(
                     user_id=users[number % accounts].pk,
                     kind=Kind.CHALLENGE,
-                    text=f"Challenge number {number}",
+                    params={"name": f"told{number}", "kind": "othello", "size": 8},
                     url=f"/games/g{number}/",
                 )
         written = time.perf_counter() - start
