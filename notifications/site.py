@@ -37,7 +37,14 @@ UNSET = (
     " its players reach it, e.g. SITE_URL=https://games.example.org"
 )
 
+LONGEST = 200
+"""The longest address kept (``Notification.site``'s length); a longer one is not kept."""
+
 _current: contextvars.ContextVar[str] = contextvars.ContextVar("site_address", default="")
+
+
+def _kept(address: str) -> str:
+    return address if len(address) <= LONGEST else ""
 
 
 def current() -> str:
@@ -77,7 +84,7 @@ class RequestSite:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        token = _current.set(of_request(request))
+        token = _current.set(_kept(of_request(request)))
         try:
             return self.get_response(request)
         finally:
@@ -93,7 +100,7 @@ class SocketSite:
         self.inner = inner
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        token = _current.set(of_scope(scope))
+        token = _current.set(_kept(of_scope(scope)))
         try:
             return await self.inner(scope, receive, send)
         finally:

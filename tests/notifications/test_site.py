@@ -13,7 +13,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.core import mail
-from django.test import Client
+from django.test import Client, RequestFactory
 from twisted.internet import reactor
 
 from games.models import Game
@@ -156,3 +156,16 @@ def test_daphne_started_without_site_url_logs_it(tmp_path: Path) -> None:
         pass
     log = daphne.log.read_text()
     assert log.count("SITE_URL is not set") == 1, log
+
+
+def test_an_address_too_long_to_keep_is_not_kept() -> None:
+    heard: list[str] = []
+    middleware = site.RequestSite(lambda request: heard.append(site.current()))  # type: ignore[arg-type,return-value]
+    factory = RequestFactory()
+
+    middleware(factory.get("/", HTTP_HOST="testserver:8123"))
+    middleware(factory.get("/", HTTP_HOST="testserver:" + "1" * 200))
+    middleware(factory.get("/", HTTP_HOST="elsewhere.example"))  # not an allowed host
+
+    assert heard == [PLAYED_ON, "", ""]
+    assert site.current() == ""  # outside of a request
