@@ -9,6 +9,8 @@ written in the same transaction and sent afterwards by a process's outbox (lila'
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy
@@ -61,8 +63,14 @@ class Notification(models.Model):
 
     @property
     def text(self) -> str:
-        """Its words, in the active language (``notifications.texts``)."""
-        return texts.text_of(self.kind, self.params)
+        """Its words, in the active language (``words_of``)."""
+        return words_of(self.kind, self.params)
+
+
+def words_of(kind: str, params: dict[str, Any]) -> str:
+    """A notification's words from its ``kind`` and ``params``, in the active language
+    (``notifications.texts``); the kind's name when they cannot be made."""
+    return texts.text_of(kind, params) or (str(Kind(kind).label) if kind in Kind.values else kind)
 
 
 class Delivery(models.Model):

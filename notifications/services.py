@@ -32,8 +32,15 @@ from django.utils.translation import gettext
 
 from accounts.selectors import verified_emails
 from broadcast import account_group, send_to_group
-from notifications import endpoints, site, statements, texts
-from notifications.models import Delivery, Kind, Notification, Preference, PushSubscription
+from notifications import endpoints, site, statements
+from notifications.models import (
+    Delivery,
+    Kind,
+    Notification,
+    Preference,
+    PushSubscription,
+    words_of,
+)
 
 LATEST = 50
 """How many notifications ``GET /notifications.json`` lists."""
@@ -107,7 +114,7 @@ def socket_json(stored: dict[str, Any]) -> dict[str, Any]:
     """N of a notification sent to an account's sockets (``_stored_json``), its text made
     in the active language (the socket's): a lobby consumer's ``account.notification``."""
     said = {key: value for key, value in stored.items() if key != "params"}
-    return {**said, "text": texts.text_of(str(stored["kind"]), stored.get("params") or {})}
+    return {**said, "text": words_of(str(stored["kind"]), stored.get("params") or {})}
 
 
 def notify(

@@ -50,8 +50,9 @@ def register(kind: str, text: Text, details: Details | None = None) -> None:
 
 def text_of(kind: str, params: Mapping[str, Any]) -> str:
     """The words of a notification of ``kind`` with ``params``, in the active language:
-    its legacy words if it has them; its kind's name (``Kind``'s label) when no app says
-    how the kind reads or its parameters are not what the kind reads (logged)."""
+    its legacy words if it has them; "" when no app says how the kind reads or its
+    parameters are not what the kind reads (logged): ``models.words_of`` then says the
+    kind's name."""
     legacy = params.get(LEGACY)
     if isinstance(legacy, str):
         return legacy
@@ -61,7 +62,7 @@ def text_of(kind: str, params: Mapping[str, Any]) -> str:
             return words.text(params)
         except (KeyError, TypeError, ValueError):
             logger.exception("the words of a %s notification from %r", kind, dict(params))
-    return _label(kind)
+    return ""
 
 
 def details_of(kind: str, params: Mapping[str, Any], now: datetime.datetime) -> list[str]:
@@ -75,9 +76,3 @@ def details_of(kind: str, params: Mapping[str, Any], now: datetime.datetime) -> 
     except (KeyError, TypeError, ValueError):
         logger.exception("the details of a %s notification from %r", kind, dict(params))
         return []
-
-
-def _label(kind: str) -> str:
-    from notifications.models import Kind
-
-    return str(Kind(kind).label) if kind in Kind.values else kind

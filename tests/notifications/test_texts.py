@@ -88,11 +88,11 @@ def test_a_notification_stored_before_keeps_its_words_in_every_language() -> Non
 def test_parameters_a_kind_cannot_read_show_the_kinds_name(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    unreadable = Notification(kind=Kind.CHALLENGE, params={"size": 8})
     with translation.override("en"):
-        assert texts.text_of(Kind.CHALLENGE, {"size": 8}) == "A challenge"
+        assert unreadable.text == "A challenge"
     with translation.override("ja"):
-        japanese = trans_real.translation("ja").gettext("A challenge")
-        assert texts.text_of(Kind.CHALLENGE, {"size": 8}) == japanese
+        assert unreadable.text == trans_real.translation("ja").gettext("A challenge")
     assert "the words of a challenge notification" in caplog.text
 
 
