@@ -143,44 +143,22 @@ def notify(
     told = statements.recipient(user_id=user_id, kind=kind, subject=subject)
     if kind in OFF_BY_DEFAULT and not told.site:
         return None
-    address = site.current()
+    values = {
+        "user_id": user_id,
+        "kind": kind,
+        "params": params,
+        "url": url,
+        "subject": subject,
+        "site": site.current(),
+        "created_at": now,
+    }
+    notification = Notification(**values)
     if kind == Kind.YOUR_MOVE and subject and told.waiting is not None:
-        statements.refresh(pk=told.waiting, params=params, url=url, site=address, now=now)
-        refreshed = Notification(
-            pk=told.waiting,
-            user_id=user_id,
-            kind=kind,
-            params=params,
-            url=url,
-            subject=subject,
-            site=address,
-            created_at=now,
-        )
-        _tell_pages(refreshed, unread=told.unread)
-        return refreshed
-    notification = Notification(
-        user_id=user_id,
-        kind=kind,
-        params=params,
-        url=url,
-        subject=subject,
-        site=address,
-        created_at=now,
-    )
-    [notification.pk] = statements.insert(
-        Notification,
-        [
-            {
-                "user_id": user_id,
-                "kind": kind,
-                "params": params,
-                "url": url,
-                "subject": subject,
-                "site": address,
-                "created_at": now,
-            }
-        ],
-    )
+        notification.pk = told.waiting
+        statements.refresh(pk=told.waiting, params=params, url=url, site=notification.site, now=now)
+        _tell_pages(notification, unread=told.unread)
+        return notification
+    [notification.pk] = statements.insert(Notification, [values])
     by_email = DEFAULTS[kind][0] if told.email is None else told.email
     by_push = DEFAULTS[kind][1] if told.push is None else told.push
     deliveries = []

@@ -43,6 +43,18 @@ def start(black: Player, white: Player) -> Game:
     return services.join_game(player=white, game_id=game.public_id, name="")
 
 
+def against_the_computer(black: Player) -> Game:
+    return services.create_game(
+        player=black,
+        kind="othello",
+        size=8,
+        color="black",
+        name="",
+        opponent="computer",
+        level=1,
+    )
+
+
 def told(user: User) -> list[tuple[str, str, str]]:
     return [(n.kind, n.text, n.url) for n in Notification.objects.filter(user=user).order_by("pk")]
 
@@ -91,7 +103,7 @@ def test_no_follower_blocked_by_or_blocking_a_player_is_told() -> None:
 
 
 def test_games_started_by_the_pools_and_against_the_computer_tell_followers_too() -> None:
-    (ann, ann_player), (bob, bob_player) = player("ann"), player("bob")
+    (ann, ann_player), (_, bob_player) = player("ann"), player("bob")
     (cy, cy_player), (_, dee_player) = player("cy"), player("dee")
     erin = listening("erin", follows=[ann, cy])
     pairs = [
@@ -108,25 +120,9 @@ def test_games_started_by_the_pools_and_against_the_computer_tell_followers_too(
     services.start_games(pairs)
     assert len(told(erin)) == 2  # one a game
 
-    services.create_game(
-        player=Player(session_key="x", user_id=bob.pk, username="bob"),
-        kind="go",
-        size=9,
-        color="black",
-        name="",
-        opponent="computer",
-        level=1,
-    )
+    against_the_computer(bob_player)
     assert len(told(erin)) == 2  # erin does not follow bob
-    services.create_game(
-        player=ann_player,
-        kind="othello",
-        size=8,
-        color="black",
-        name="",
-        opponent="computer",
-        level=1,
-    )
+    against_the_computer(ann_player)
     [*_, (_, words, _)] = told(erin)
     assert words.startswith("ann and ") and words.endswith("Othello 8×8")
 
