@@ -119,6 +119,16 @@ def follows(follower_id: int | None, followed_id: int) -> bool:
     return Follow.objects.filter(follower_id=follower_id, followed_id=followed_id).exists()
 
 
+def followers_of(user_ids: Iterable[int]) -> list[tuple[int, int]]:
+    """Who follows whom among ``user_ids``' followers: ``(follower, followed)`` for each
+    follow of one of ``user_ids`` (one query)."""
+    wanted = set(user_ids)
+    if not wanted:
+        return []
+    found = Follow.objects.filter(followed_id__in=wanted)
+    return list(found.values_list("follower_id", "followed_id"))
+
+
 def follower_count(user: Any) -> int:
     """How many accounts follow ``user`` (read with it by ``account_named``: no query)."""
     counted = getattr(user, "follower_total", None)

@@ -51,6 +51,7 @@ def setup() -> Path | None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "othello_site.settings")
     os.environ.setdefault("RATE_LIMITS", "off")
     os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    os.environ.setdefault("SITE_URL", "http://testserver")  # the e-mails' links
     os.environ.setdefault("SECRET_KEY", "bench-notifications-" + os.urandom(16).hex())
     # The devices of part 1 (never sent to) and the push service of part 2, on the loopback.
     os.environ.setdefault("PUSH_ENDPOINT_ALLOW", "push.example,127.0.0.1")
@@ -226,7 +227,7 @@ def delivery_rate(count: int) -> None:
                 services.notify(
                     user_id=users[number % accounts].pk,
                     kind=Kind.CHALLENGE,
-                    text=f"Challenge number {number}",
+                    params={"name": f"told{number}", "kind": "othello", "size": 8},
                     url=f"/games/g{number}/",
                 )
         written = time.perf_counter() - start

@@ -12,7 +12,12 @@ class ChallengesConfig(AppConfig):
         from challenges import services
         from games import selectors
         from games.workers import clockwatch
+        from notifications import texts
+        from notifications.models import Kind
 
         # The challenge in G; a challenge not answered in time is aborted.
         selectors.register_state_part(services.challenge_part)
         clockwatch.every_second(services.expire_challenges)
+        # How its notifications read (made when read).
+        texts.register(Kind.CHALLENGE, services.challenge_text)
+        texts.register(Kind.CHALLENGE_DECLINED, services.declined_text)

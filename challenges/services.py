@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from accounts import languages, standing
 from accounts import selectors as accounts
 from accounts import services as account_services
+from accounts import standing
 from accounts.players import Player
 from broadcast import account_group, send_to_group
 from challenges import selectors
@@ -90,11 +90,6 @@ def _bot_desk() -> BotDesk | None:
 
 def subject_of(game: Game) -> str:
     return f"game:{game.public_id}"
-
-
-def _label(game: Game) -> str:
-    kind = gettext("Go") if game.kind == Game.Kind.GO else gettext("Othello")
-    return f"{kind} {game.size}\N{MULTIPLICATION SIGN}{game.size}"
 
 
 def _waits(game: Game) -> datetime.timedelta:
@@ -180,8 +175,7 @@ def challenge(
     if bot and desk:
         desk.made(made)
     else:
-        words = gettext_noop("%(name)s challenges you to a game of %(game)s")
-        _tell(target.pk, Kind.CHALLENGE, words, made.challenger, game, now=now)
+        _tell(target.pk, Kind.CHALLENGE, made.challenger, game, now=now)
     _tell_inbox(target.pk)
     return game
 
@@ -189,28 +183,49 @@ def challenge(
 def _tell(
     user_id: int,
     kind: str,
-    words: str,
     name: str,
     game: Game,
     *,
     now: datetime.datetime | None = None,
     reason: str = "",
 ) -> None:
-    """Notify ``user_id`` of ``game`` in its own language: ``words`` (a message id with
-    ``name`` and ``game`` in it, and ``reason``'s words when a reason is given)."""
-    with translation.override(languages.of_account(user_id)):
-        said = {"name": name, "game": _label(game)}
-        if reason:
-            said["reason"] = str(REASON_WORDS[Reason(reason)])
-        text = gettext(words) % said
+    """Notify ``user_id`` of ``kind`` about ``game``, whose other party is ``name`` (and
+    ``reason``, a decline's): its words are made when read (``challenge_text``,
+    ``declined_text``)."""
+    params: dict[str, Any] = {"name": name, "kind": str(game.kind), "size": game.size}
+    if reason:
+        params["reason"] = reason
     notifications.notify(
         user_id=user_id,
         kind=kind,
-        text=text,
+        params=params,
         url=f"/games/{game.public_id}/",
         subject=subject_of(game),
         now=now,
     )
+
+
+def _board(params: Mapping[str, Any]) -> str:
+    kind = gettext("Go") if params["kind"] == Game.Kind.GO else gettext("Othello")
+    return f"{kind} {params['size']}\N{MULTIPLICATION SIGN}{params['size']}"
+
+
+def challenge_text(params: Mapping[str, Any]) -> str:
+    """A ``challenge`` notification's words, in the active language."""
+    return gettext("%(name)s challenges you to a game of %(game)s") % {
+        "name": params["name"],
+        "game": _board(params),
+    }
+
+
+def declined_text(params: Mapping[str, Any]) -> str:
+    """A ``challenge_declined`` notification's words (the reason's), in the active
+    language."""
+    return gettext("%(name)s declined your challenge (%(game)s): %(reason)s") % {
+        "name": params["name"],
+        "game": _board(params),
+        "reason": REASON_WORDS[Reason(params.get("reason") or Reason.GENERIC)],
+    }
 
 
 def _refuse_past_the_hour(user_id: int, now: datetime.datetime) -> None:
@@ -291,15 +306,7 @@ def decline(*, player: Player, game_id: str, reason: str = Reason.GENERIC) -> Ga
     _end(game, found, Challenge.Status.DECLINED)
     if found.challenger_user_id is not None and not accounts.is_bot(found.challenged_id):
         declined_by = accounts.username_of(found.challenged_id)
-        words = gettext_noop("%(name)s declined your challenge (%(game)s): %(reason)s")
-        _tell(
-            found.challenger_user_id,
-            Kind.CHALLENGE_DECLINED,
-            words,
-            declined_by,
-            game,
-            reason=reason,
-        )
+        _tell(found.challenger_user_id, Kind.CHALLENGE_DECLINED, declined_by, game, reason=reason)
     return game
 
 

@@ -12,7 +12,7 @@ class GamesConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from accounts.signals import guest_logged_in
-        from games.services import lobby
+        from games.services import lobby, tell
 
         # A guest who logs in or signs up keeps the seats taken as a guest; an account's
         # seats follow its username.
@@ -22,3 +22,5 @@ class GamesConfig(AppConfig):
             sender=get_user_model(),
             dispatch_uid="games.rename_account_seats",
         )
+        # How your_move, game_over and follow_playing read (made when read).
+        tell.register_words()

@@ -9,3 +9,11 @@ class ModerationConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "moderation"
+
+    def ready(self) -> None:
+        from moderation.services import actions
+        from notifications import texts
+        from notifications.models import Kind
+
+        # How its notification reads (made when read).
+        texts.register(Kind.REPORT_CLOSED, actions.report_closed_text)

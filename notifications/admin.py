@@ -9,7 +9,7 @@ from notifications.models import Delivery, Notification, PushSubscription
 class NotificationAdmin(admin.ModelAdmin):
     list_display = ("user", "kind", "text", "created_at", "read_at")
     list_filter = ("kind",)
-    search_fields = ("user__username", "text")
+    search_fields = ("user__username", "params")
     raw_id_fields = ("user",)
 
 

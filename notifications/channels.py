@@ -5,6 +5,7 @@ sent only where ``notifications.endpoints`` allows (``notifications.pinned``).""
 
 from __future__ import annotations
 
+import datetime
 import json
 import logging
 from typing import Any
@@ -14,12 +15,12 @@ from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from accounts.languages import of_account
 from accounts.selectors import verified_email
-from notifications import endpoints, keys
+from notifications import endpoints, keys, site, texts
 from notifications.models import Delivery, Kind, Notification
 from notifications.outbox import Gone
 
@@ -41,11 +42,6 @@ def send(delivery: Delivery) -> None:
         send_push(delivery)
 
 
-def absolute(path: str) -> str:
-    """``path`` on the site as the outside sees it (``SITE_URL``)."""
-    return settings.SITE_URL.rstrip("/") + path
-
-
 def unsubscribe_token(*, user_id: int, kind: str) -> str:
     """A signed token that stops ``kind``'s e-mails to the account (no login needed)."""
     return signing.dumps({"u": user_id, "k": kind}, salt=UNSUBSCRIBE_SALT, compress=True)
@@ -59,32 +55,40 @@ def read_unsubscribe_token(token: str) -> tuple[int, str]:
     return int(found["u"]), str(found["k"])
 
 
-def email_message(notification: Notification, address: str) -> EmailMultiAlternatives:
+def email_message(
+    notification: Notification, address: str, *, now: datetime.datetime | None = None
+) -> EmailMultiAlternatives:
     """The e-mail of ``notification`` to ``address``: a subject, a plain-text part and an
-    HTML part, each with the link to the page and the one-click unsubscribe link of its
-    kind, written in the account's language (``accounts.languages.of_account``)."""
+    HTML part, each with its words and further lines (``texts.details_of``: a move's
+    notification says the opponent's move and the time left as of ``now``), the link to
+    the page and the one-click unsubscribe link of its kind, written now in the account's
+    language (``accounts.languages.of_account``), the links starting with the site's
+    address (``site.links``)."""
     with translation.override(of_account(notification.user_id)):
-        return _email_message(notification, address)
+        return _email_message(notification, address, now or timezone.now())
 
 
-def _email_message(notification: Notification, address: str) -> EmailMultiAlternatives:
+def _email_message(
+    notification: Notification, address: str, now: datetime.datetime
+) -> EmailMultiAlternatives:
     user = notification.user
-    unsubscribe = absolute(
-        reverse(
-            "notifications:unsubscribe",
-            args=[unsubscribe_token(user_id=user.pk, kind=notification.kind)],
-        )
+    start = site.links(notification.site, notification_id=notification.pk)
+    unsubscribe = start + reverse(
+        "notifications:unsubscribe",
+        args=[unsubscribe_token(user_id=user.pk, kind=notification.kind)],
     )
+    text = notification.text
     context = {
-        "notification": notification,
+        "text": text,
+        "details": texts.details_of(notification.kind, notification.params, now),
         "username": user.get_username(),
-        "link": absolute(notification.url),
+        "link": start + notification.url,
         "unsubscribe": unsubscribe,
         "kind": str(Kind(notification.kind).label).lower(),
-        "settings": absolute(reverse("notifications:settings")),
+        "settings": start + reverse("notifications:settings"),
     }
     message = EmailMultiAlternatives(
-        subject=gettext("Othello & Go: %(text)s") % {"text": notification.text},
+        subject=gettext("Othello & Go: %(text)s") % {"text": text},
         body=render_to_string("notifications/email.txt", context),
         to=[address],
         headers={
@@ -108,12 +112,12 @@ def send_email(notification: Notification) -> None:
 
 def push_payload(notification: Notification) -> dict[str, Any]:
     """What a device's service worker gets: the notification (N) and its title (the
-    site's name, in the account's language)."""
+    site's name), in the account's language."""
     with translation.override(of_account(notification.user_id)):
-        title = gettext("Othello & Go")
+        title, body = gettext("Othello & Go"), notification.text
     return {
         "title": title,
-        "body": notification.text,
+        "body": body,
         "url": notification.url,
         "kind": notification.kind,
         "id": notification.pk,

@@ -9,9 +9,13 @@ written in the same transaction and sent afterwards by a process's outbox (lila'
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy
+
+from notifications import texts
 
 
 class Kind(models.TextChoices):
@@ -23,19 +27,24 @@ class Kind(models.TextChoices):
     ROUND_PAIRED = "round_paired", gettext_lazy("A tournament round paired")
     TOURNAMENT_FORFEIT = "tournament_forfeit", gettext_lazy("A tournament game lost unplayed")
     REPORT_CLOSED = "report_closed", gettext_lazy("Staff acted on your report")
+    FOLLOW_PLAYING = "follow_playing", gettext_lazy("A player you follow starting a game")
 
 
 class Notification(models.Model):
-    """Something that happened for ``user``: its ``kind``, the words shown, the page it
-    leads to, and what it is about (``subject``: ``game:<id>``, ``tournament:<id>``)."""
+    """Something that happened for ``user``: its ``kind`` and ``params`` (what its words
+    say, made when it is read: ``text``), the page it leads to, what it is about
+    (``subject``: ``game:<id>``, ``tournament:<id>``), and the site's address as the
+    request that caused it saw it (``site``: ``https://host[:port]``, "" when no request
+    caused it; its e-mail's links start with it when ``SITE_URL`` is unset)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    text = models.CharField(max_length=300)
+    params = models.JSONField(default=dict, blank=True)
     url = models.CharField(max_length=200)
     subject = models.CharField(max_length=64, blank=True)
+    site = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField()
     read_at = models.DateTimeField(null=True, blank=True)
 
@@ -52,6 +61,17 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.kind}: {self.text[:40]}"
+
+    @property
+    def text(self) -> str:
+        """Its words, in the active language (``words_of``)."""
+        return words_of(self.kind, self.params)
+
+
+def words_of(kind: str, params: dict[str, Any]) -> str:
+    """A notification's words from its ``kind`` and ``params``, in the active language
+    (``notifications.texts``); the kind's name when they cannot be made."""
+    return texts.text_of(kind, params) or (str(Kind(kind).label) if kind in Kind.values else kind)
 
 
 class Delivery(models.Model):
@@ -105,13 +125,16 @@ class Delivery(models.Model):
 
 
 class Preference(models.Model):
-    """An account's choice for one kind: e-mail it, push it (the site always shows it).
-    Without a row, the defaults (``notifications.services.DEFAULTS``)."""
+    """An account's choice for one kind: show it on the site (``site``: only a kind that
+    is off by default, ``notifications.services.OFF_BY_DEFAULT``, may be off; the site
+    shows every other one whatever this says), e-mail it, push it. Without a row, the
+    defaults (``notifications.services.DEFAULTS``)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_prefs"
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
+    site = models.BooleanField(default=True)
     email = models.BooleanField()
     push = models.BooleanField()
 
@@ -121,7 +144,7 @@ class Preference(models.Model):
         )
 
     def __str__(self) -> str:
-        return f"{self.user} {self.kind}: email {self.email}, push {self.push}"
+        return f"{self.user} {self.kind}: site {self.site}, email {self.email}, push {self.push}"
 
 
 class PushSubscription(models.Model):

@@ -20,22 +20,27 @@ import base64
 import binascii
 import datetime
 import re
-from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 from django.dispatch import Signal
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.languages import known
 from accounts.selectors import verified_emails
 from broadcast import account_group, send_to_group
-from notifications import endpoints, statements
-from notifications.models import Delivery, Kind, Notification, Preference, PushSubscription
+from notifications import endpoints, site, statements
+from notifications.models import (
+    Delivery,
+    Kind,
+    Notification,
+    Preference,
+    PushSubscription,
+    words_of,
+)
 
 LATEST = 50
 """How many notifications ``GET /notifications.json`` lists."""
@@ -49,10 +54,16 @@ DEFAULTS: dict[str, tuple[bool, bool]] = {
     Kind.ROUND_PAIRED: (False, True),
     Kind.TOURNAMENT_FORFEIT: (False, True),
     Kind.REPORT_CLOSED: (False, True),
+    Kind.FOLLOW_PLAYING: (False, False),
 }
 """Each kind's (e-mail, push) without a choice of the account's: e-mail for a challenge
 and for your move in a correspondence game (DESIGN.md), push for everything on the
-devices the account asked it on."""
+devices the account asked it on (but a kind that is off by default)."""
+
+OFF_BY_DEFAULT = frozenset({Kind.FOLLOW_PLAYING})
+"""The kinds the site shows (and sends) only to an account that turned them on
+(``Preference.site``): a followed account starting a game. Every other kind the site
+always shows."""
 
 delivery_due = Signal()
 """Sent after a commit that wrote deliveries: this process's outbox sends them at once
@@ -75,7 +86,8 @@ class EndpointRefused(NotificationError):
 
 
 def notification_json(notification: Notification) -> dict[str, Any]:
-    """N: ``{"id", "kind", "text", "url", "created" (ISO 8601), "read"}``."""
+    """N: ``{"id", "kind", "text", "url", "created" (ISO 8601), "read"}``, its text in the
+    active language (the reader's)."""
     return {
         "id": notification.pk,
         "kind": str(notification.kind),
@@ -86,56 +98,68 @@ def notification_json(notification: Notification) -> dict[str, Any]:
     }
 
 
+def _stored_json(notification: Notification) -> dict[str, Any]:
+    """What an account's sockets are sent (``account.notification``): the notification
+    as stored, its words to be made by each socket in its own language (``socket_json``)."""
+    return {
+        "id": notification.pk,
+        "kind": str(notification.kind),
+        "params": notification.params,
+        "url": notification.url,
+        "created": notification.created_at.isoformat(),
+        "read": notification.read_at is not None,
+    }
+
+
+def socket_json(stored: dict[str, Any]) -> dict[str, Any]:
+    """N of a notification sent to an account's sockets (``_stored_json``), its text made
+    in the active language (the socket's): a lobby consumer's ``account.notification``."""
+    said = {key: value for key, value in stored.items() if key != "params"}
+    return {**said, "text": words_of(str(stored["kind"]), stored.get("params") or {})}
+
+
 def notify(
     *,
     user_id: int,
     kind: str,
-    text: str | Callable[[], str],
+    params: dict[str, Any],
     url: str,
     subject: str = "",
     email: bool = True,
     now: datetime.datetime | None = None,
-) -> Notification:
+) -> Notification | None:
     """Tell the account ``user_id`` that something happened (call it inside the event's
-    transaction): the stored notification, its deliveries as the account chose (``email``
-    false: none by e-mail whatever the choice, e.g. a move in a game that is not by
-    correspondence; none either to an address not verified yet), and after the commit its
-    pages told. An unread ``your_move`` of the
-    same ``subject`` is refreshed instead of made again. ``text``: the words, or a function
-    that makes them (with gettext), called in the account's language (read with what
-    telling it needs, in the same statement: no query of its own on a move's path)."""
+    transaction): the stored notification (its ``kind`` and ``params``, plain JSON values
+    its kind's words are made from when it is read: ``notifications.texts``), its
+    deliveries as the account chose (``email`` false: none by e-mail whatever the
+    choice, e.g. a move in a game that is not by correspondence; none either to an
+    address not verified yet), and after the commit its pages told. An unread
+    ``your_move`` of the same ``subject`` is refreshed instead of made again. The address
+    of the request being served (``site.current``) is kept for the e-mail's links. None
+    for a kind the account did not turn on (``OFF_BY_DEFAULT``). Everything telling the
+    account needs is read in one statement: no query of its own on a move's path."""
     if kind not in DEFAULTS:
         raise NotificationError(gettext("unknown kind %(kind)s") % {"kind": repr(kind)})
     now = now or timezone.now()
     told = statements.recipient(user_id=user_id, kind=kind, subject=subject)
-    if callable(text):
-        with translation.override(known(told.language) or settings.LANGUAGE_CODE):
-            text = text()
-    text = text[:300]
+    if kind in OFF_BY_DEFAULT and not told.site:
+        return None
+    values = {
+        "user_id": user_id,
+        "kind": kind,
+        "params": params,
+        "url": url,
+        "subject": subject,
+        "site": site.current(),
+        "created_at": now,
+    }
+    notification = Notification(**values)
     if kind == Kind.YOUR_MOVE and subject and told.waiting is not None:
-        statements.refresh(pk=told.waiting, text=text, url=url, now=now)
-        refreshed = Notification(
-            pk=told.waiting, user_id=user_id, kind=kind, text=text, url=url, subject=subject
-        )
-        refreshed.created_at = now
-        _tell_pages(refreshed, unread=told.unread)
-        return refreshed
-    notification = Notification(
-        user_id=user_id, kind=kind, text=text, url=url, subject=subject, created_at=now
-    )
-    [notification.pk] = statements.insert(
-        Notification,
-        [
-            {
-                "user_id": user_id,
-                "kind": kind,
-                "text": text,
-                "url": url,
-                "subject": subject,
-                "created_at": now,
-            }
-        ],
-    )
+        notification.pk = told.waiting
+        statements.refresh(pk=told.waiting, params=params, url=url, site=notification.site, now=now)
+        _tell_pages(notification, unread=told.unread)
+        return notification
+    [notification.pk] = statements.insert(Notification, [values])
     by_email = DEFAULTS[kind][0] if told.email is None else told.email
     by_push = DEFAULTS[kind][1] if told.push is None else told.push
     deliveries = []
@@ -161,7 +185,7 @@ def notify_many(
     *,
     user_ids: list[int],
     kind: str,
-    text: str | Callable[[], str],
+    params: dict[str, Any],
     url: str | dict[int, str],
     subject: str = "",
     email: bool = True,
@@ -170,39 +194,26 @@ def notify_many(
 ) -> list[Notification]:
     """``notify`` for each account of ``user_ids`` at once (a tournament starting, a round
     paired: hundreds of accounts in one transaction), in a few queries whatever their
-    number: the accounts' languages and addresses, their choices and devices read, the
-    notifications and deliveries written, in bulk. ``text``: the words, or a function that
-    makes them, called once in each language of the accounts; ``url``: one for all, or
-    each account's (``{user_id: url}``). No refreshing of an unread one (``notify`` does
-    that for ``your_move`` only), unless ``refresh``: an account's notification of this
-    kind and subject, read or not, is updated instead (its words and page, made ``now``,
-    unread again; no delivery again), so that it has one at most (an arena's games).
-    E-mail only to a verified address, as ``notify``."""
+    number: the accounts' addresses, their choices and devices read, the notifications
+    and deliveries written, in bulk. ``params``: one for all; ``url``: one for all, or
+    each account's (``{user_id: url}``). A kind that is off by default
+    (``OFF_BY_DEFAULT``) goes to the accounts that turned it on only. No refreshing of an
+    unread one (``notify`` does that for ``your_move`` only), unless ``refresh``: an
+    account's notification of this kind and subject, read or not, is updated instead
+    (its parameters and page, made ``now``, unread again; no delivery again), so that it
+    has one at most (an arena's games). E-mail only to a verified address, as
+    ``notify``."""
     if kind not in DEFAULTS:
         raise NotificationError(gettext("unknown kind %(kind)s") % {"kind": repr(kind)})
+    if kind in OFF_BY_DEFAULT:
+        user_ids = turned_on(user_ids=user_ids, kind=kind)
     if not user_ids:
         return []
     now = now or timezone.now()
+    address = site.current()
     urls = url if isinstance(url, dict) else dict.fromkeys(user_ids, url)
     addresses = verified_emails(user_ids)
-    accounts = {
-        pk: (addresses.get(pk, ""), language)
-        for pk, language in get_user_model()
-        .objects.filter(pk__in=user_ids)
-        .values_list("pk", "account__language")
-    }
-    words: dict[str, str] = {}
-
-    def text_in(language: str) -> str:
-        if not callable(text):
-            return text[:300]
-        chosen = known(language) or settings.LANGUAGE_CODE
-        if chosen not in words:
-            with translation.override(chosen):
-                words[chosen] = text()[:300]
-        return words[chosen]
-
-    refreshed = _refreshed(user_ids, kind, subject, now, text_in, urls, accounts) if refresh else []
+    refreshed = _refreshed(user_ids, kind, subject, now, params, urls, address) if refresh else []
     if refreshed:
         again = {notification.user_id for notification in refreshed}
         user_ids = [user_id for user_id in user_ids if user_id not in again]
@@ -210,9 +221,10 @@ def notify_many(
         Notification(
             user_id=user_id,
             kind=kind,
-            text=text_in(accounts.get(user_id, ("", ""))[1] or ""),
+            params=params,
             url=urls[user_id],
             subject=subject,
+            site=address,
             created_at=now,
         )
         for user_id in user_ids
@@ -237,7 +249,7 @@ def notify_many(
     deliveries = []
     for notification in made:
         by_email, by_push = chosen.get(notification.user_id, DEFAULTS[kind])
-        if email and by_email and accounts.get(notification.user_id, ("", ""))[0]:
+        if email and by_email and addresses.get(notification.user_id):
             deliveries.append(Delivery(**_delivery(notification, Delivery.Channel.EMAIL, now)))
         if by_push:
             for subscription_id in devices.get(notification.user_id, []):
@@ -258,17 +270,31 @@ def notify_many(
     return [*refreshed, *made]
 
 
+def turned_on(*, user_ids: list[int], kind: str) -> list[int]:
+    """Those of ``user_ids`` (in their order) that turned ``kind`` on for the site: of a
+    kind that is off by default (``OFF_BY_DEFAULT``), the accounts with a choice saying so;
+    of any other kind, all of them."""
+    if kind not in OFF_BY_DEFAULT or not user_ids:
+        return list(user_ids)
+    on = set(
+        Preference.objects.filter(user_id__in=user_ids, kind=kind, site=True).values_list(
+            "user_id", flat=True
+        )
+    )
+    return [user_id for user_id in user_ids if user_id in on]
+
+
 def _refreshed(
     user_ids: list[int],
     kind: str,
     subject: str,
     now: datetime.datetime,
-    text_in: Callable[[str], str],
+    params: dict[str, Any],
     urls: dict[int, str],
-    accounts: dict[int, tuple[str, str]],
+    address: str,
 ) -> list[Notification]:
     """``notify_many(refresh=True)``: the accounts' latest notifications of ``kind`` about
-    ``subject`` (those that have one), saying their new words, made ``now``, unread."""
+    ``subject`` (those that have one), saying what ``params`` say, made ``now``, unread."""
     latest = dict(
         Notification.objects.filter(user_id__in=user_ids, kind=kind, subject=subject)
         .order_by("created_at", "pk")
@@ -279,20 +305,21 @@ def _refreshed(
             pk=pk,
             user_id=user_id,
             kind=kind,
-            text=text_in(accounts.get(user_id, ("", ""))[1] or ""),
+            params=params,
             url=urls[user_id],
             subject=subject,
+            site=address,
             created_at=now,
         )
         for user_id, pk in latest.items()
     ]
-    statements.renew(rows=[(n.pk, n.text, n.url) for n in found], now=now)
+    statements.renew(rows=[(n.pk, n.url) for n in found], params=params, site=address, now=now)
     return found
 
 
 def _tell_many(notifications: list[Notification]) -> None:
-    """After the commit: each account's ``notification`` on its lobby sockets, the
-    unread counts read in one query."""
+    """After the commit: each account's ``account.notification`` on its lobby sockets
+    (as ``_tell_pages``), the unread counts read in one query."""
 
     def tell() -> None:
         ids = [notification.user_id for notification in notifications]
@@ -305,7 +332,7 @@ def _tell_many(notifications: list[Notification]) -> None:
         for notification in notifications:
             event = {
                 "type": "account.notification",
-                "notification": notification_json(notification),
+                "notification": _stored_json(notification),
                 "unread": unread.get(notification.user_id, 0),
             }
             send_to_group(account_group(notification.user_id), event)
@@ -331,15 +358,15 @@ def _delivery(
 
 
 def _tell_pages(notification: Notification, *, unread: int | None = None) -> None:
-    """After the commit: ``{"type": "notification", "notification": N, "unread": n}`` to
-    the account's lobby sockets (``unread`` as counted in the transaction, else counted
-    then)."""
+    """After the commit: ``account.notification`` to the account's lobby sockets, each
+    then sending ``{"type": "notification", "notification": N, "unread": n}`` in its own
+    language (``socket_json``; ``unread`` as counted in the transaction, else counted then)."""
     user_id = notification.user_id
 
     def tell() -> None:
         event = {
             "type": "account.notification",
-            "notification": notification_json(notification),
+            "notification": _stored_json(notification),
             "unread": unread_count(user_id) if unread is None else unread,
         }
         send_to_group(account_group(user_id), event)
@@ -405,28 +432,55 @@ def mark_read(*, user_id: int, ids: list[int] | None) -> int:
 # The account's choices
 
 
-def choices(*, user_id: int, kind: str) -> tuple[bool, bool]:
-    """(e-mail, push) for ``kind``: the account's choice, else the default."""
-    chosen = Preference.objects.filter(user_id=user_id, kind=kind).values_list("email", "push")
-    return tuple(chosen.first() or DEFAULTS[kind])  # type: ignore[return-value]
+class Choice(NamedTuple):
+    """An account's choice for a kind: shown on the site (always, but for a kind that is
+    off by default), e-mailed, pushed."""
+
+    site: bool
+    email: bool
+    push: bool
 
 
-def all_choices(*, user_id: int) -> dict[str, tuple[bool, bool]]:
-    """Every kind's (e-mail, push) for the account, in the kinds' order."""
+def default_choice(kind: str) -> Choice:
+    """``kind``'s choice for an account that made none (``DEFAULTS``, ``OFF_BY_DEFAULT``)."""
+    return Choice(kind not in OFF_BY_DEFAULT, *DEFAULTS[kind])
+
+
+def choices(*, user_id: int, kind: str) -> Choice:
+    """The account's choice for ``kind``, else the default."""
+    chosen = Preference.objects.filter(user_id=user_id, kind=kind)
+    found = chosen.values_list("site", "email", "push").first()
+    return _choice(kind, *found) if found else default_choice(kind)
+
+
+def all_choices(*, user_id: int) -> dict[str, Choice]:
+    """Every kind's choice for the account, in the kinds' order."""
     chosen = {
-        row[0]: (row[1], row[2])
-        for row in Preference.objects.filter(user_id=user_id).values_list("kind", "email", "push")
+        row[0]: _choice(*row)
+        for row in Preference.objects.filter(user_id=user_id).values_list(
+            "kind", "site", "email", "push"
+        )
     }
-    return {kind: chosen.get(kind, default) for kind, default in DEFAULTS.items()}
+    return {kind: chosen.get(kind) or default_choice(kind) for kind in DEFAULTS}
+
+
+def _choice(kind: str, site: bool, email: bool, push: bool) -> Choice:
+    return Choice(site or kind not in OFF_BY_DEFAULT, email, push)
 
 
 @transaction.atomic
-def choose(*, user_id: int, kind: str, email: bool, push: bool) -> None:
-    """The account's choice for ``kind``."""
+def choose(*, user_id: int, kind: str, email: bool, push: bool, site: bool | None = None) -> None:
+    """The account's choice for ``kind``: e-mail it, push it, and for a kind that is off
+    by default (``OFF_BY_DEFAULT``) show it at all (``site``; None: as it was). Every
+    other kind the site always shows."""
     if kind not in DEFAULTS:
         raise NotificationError(gettext("unknown kind %(kind)s") % {"kind": repr(kind)})
+    if kind not in OFF_BY_DEFAULT:
+        site = True
+    elif site is None:
+        site = choices(user_id=user_id, kind=kind).site
     Preference.objects.update_or_create(
-        user_id=user_id, kind=kind, defaults={"email": email, "push": push}
+        user_id=user_id, kind=kind, defaults={"site": site, "email": email, "push": push}
     )
 
 

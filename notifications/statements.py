@@ -7,8 +7,8 @@ machine, and a correspondence move told through the ORM made nine (the mover's
 ``your_move`` read; the opponent's looked for, made, its account's address, choice and
 devices read, its deliveries made; two unread counts): 3.3 ms of CPU. Here a move makes
 five statements: the mover's ``your_move`` read (``mark_seen``); everything telling the
-opponent needs, its unread ``your_move`` for the game, its language and its verified
-address among it, in one (``recipient``);
+opponent needs, its unread ``your_move`` for the game and its verified address among it,
+in one (``recipient``);
 the notification and its deliveries stored (``insert``); the mover's unread count after
 the commit (``unread_count``). Each is a parameterised statement on the models' own
 tables and columns (read from their ``_meta``, quoted by the connection), the same on
@@ -28,7 +28,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Field, Model
 
-from accounts.models import Account, EmailAddress
+from accounts.models import EmailAddress
 from notifications.models import Notification, Preference, PushSubscription
 
 
@@ -41,35 +41,43 @@ def _names(model: type[Model], *fields: str) -> tuple[str, ...]:
 
 @functools.cache
 def _sql() -> dict[str, str]:
-    table, user, subject, kind, read_at, text, url, created_at, pk = _names(
-        Notification, "user", "subject", "kind", "read_at", "text", "url", "created_at", "id"
+    table, user, subject, kind, read_at, params, url, site, created_at, pk = _names(
+        Notification,
+        "user",
+        "subject",
+        "kind",
+        "read_at",
+        "params",
+        "url",
+        "site",
+        "created_at",
+        "id",
     )
     unread = f"{user} = %s AND {subject} = %s AND {kind} = %s AND {read_at} IS NULL"
     users, user_pk = _names(get_user_model(), "id")
     addresses, address_user, email, primary, verified = _names(
         EmailAddress, "user", "email", "primary", "verified"
     )
-    prefs, pref_user, pref_kind, pref_email, pref_push = _names(
-        Preference, "user", "kind", "email", "push"
+    prefs, pref_user, pref_kind, pref_site, pref_email, pref_push = _names(
+        Preference, "user", "kind", "site", "email", "push"
     )
     devices, device_pk, device_user = _names(PushSubscription, "id", "user")
-    accounts, account_user, language = _names(Account, "user", "language")
     return {
         "seen": f"UPDATE {table} SET {read_at} = %s WHERE {unread}",
         "refresh": (
-            f"UPDATE {table} SET {text} = %s, {url} = %s, {created_at} = %s WHERE {pk} = %s"
+            f"UPDATE {table} SET {params} = %s, {url} = %s, {site} = %s, {created_at} = %s"
+            f" WHERE {pk} = %s"
         ),
         "renew": (
-            f"UPDATE {table} SET {text} = %s, {url} = %s, {created_at} = %s, {read_at} = NULL"
-            f" WHERE {pk} = %s"
+            f"UPDATE {table} SET {params} = %s, {url} = %s, {site} = %s, {created_at} = %s,"
+            f" {read_at} = NULL WHERE {pk} = %s"
         ),
         "recipient": (
             f"SELECT e.{email}, p.{pref_email}, p.{pref_push}, d.{device_pk},"
             f" (SELECT COUNT(*) FROM {table} WHERE {user} = u.{user_pk} AND {read_at} IS NULL),"
             f" (SELECT MIN({pk}) FROM {table} WHERE {user} = u.{user_pk} AND {subject} = %s"
-            f" AND {kind} = %s AND {read_at} IS NULL), a.{language}"
+            f" AND {kind} = %s AND {read_at} IS NULL), p.{pref_site}"
             f" FROM {users} u"
-            f" LEFT JOIN {accounts} a ON a.{account_user} = u.{user_pk}"
             f" LEFT JOIN {addresses} e ON e.{address_user} = u.{user_pk}"
             f" AND e.{primary} = %s AND e.{verified} = %s"
             f" LEFT JOIN {prefs} p ON p.{pref_user} = u.{user_pk} AND p.{pref_kind} = %s"
@@ -128,35 +136,46 @@ def mark_seen(*, user_id: int, subject: str, kind: str, now: datetime.datetime) 
         return int(cursor.rowcount)
 
 
-def refresh(*, pk: int, text: str, url: str, now: datetime.datetime) -> None:
-    """The notification ``pk`` now saying ``text`` and made ``now``."""
-    with connection.cursor() as cursor:
-        cursor.execute(_sql()["refresh"], [text, url, _moment(now), pk])
+def _params(params: dict[str, Any]) -> Any:
+    """``params`` as the JSON column takes them (as the ORM prepares them)."""
+    return Notification._meta.get_field("params").get_db_prep_save(params, connection)
 
 
-def renew(*, rows: list[tuple[int, str, str]], now: datetime.datetime) -> None:
-    """Each notification ``(pk, text, url)`` now saying ``text``, leading to ``url``, made
-    ``now`` and unread again: one statement run for all (an arena's thousand players)."""
-    moment = _moment(now)
+def refresh(
+    *, pk: int, params: dict[str, Any], url: str, site: str, now: datetime.datetime
+) -> None:
+    """The notification ``pk`` now saying what ``params`` say, caused at ``site``, made
+    ``now``."""
     with connection.cursor() as cursor:
-        cursor.executemany(_sql()["renew"], [[text, url, moment, pk] for pk, text, url in rows])
+        cursor.execute(_sql()["refresh"], [_params(params), url, site, _moment(now), pk])
+
+
+def renew(
+    *, rows: list[tuple[int, str]], params: dict[str, Any], site: str, now: datetime.datetime
+) -> None:
+    """Each notification ``(pk, url)`` now saying what ``params`` say, leading to ``url``,
+    caused at ``site``, made ``now`` and unread again: one statement run for all (an
+    arena's thousand players)."""
+    moment, said = _moment(now), _params(params)
+    with connection.cursor() as cursor:
+        cursor.executemany(_sql()["renew"], [[said, url, site, moment, pk] for pk, url in rows])
 
 
 @dataclass(frozen=True)
 class Recipient:
     """What telling an account needs: its verified address ("" for none: none is mailed
     before it is verified, ``accounts.selectors.verified_email``), its choice for the kind
-    (e-mail, push; None without one of its own), its devices, its unread count, and its
-    unread notification of the kind about the subject (``waiting``: its id, or None), and
-    the language it chose ("" for none)."""
+    (e-mail, push; None without one of its own; ``site``: whether it turned the kind on,
+    None without a choice), its devices, its unread count, and its unread notification
+    of the kind about the subject (``waiting``: its id, or None)."""
 
     address: str
     email: bool | None
     push: bool | None
+    site: bool | None
     devices: list[int]
     unread: int
     waiting: int | None
-    language: str
 
 
 def recipient(*, user_id: int, kind: str, subject: str) -> Recipient:
@@ -166,16 +185,16 @@ def recipient(*, user_id: int, kind: str, subject: str) -> Recipient:
         cursor.execute(_sql()["recipient"], [subject, kind, True, True, kind, user_id])
         rows = cursor.fetchall()
     if not rows:
-        return Recipient("", None, None, [], 0, None, "")
-    address, by_email, by_push, _, unread, waiting, language = rows[0]
+        return Recipient("", None, None, None, [], 0, None)
+    address, by_email, by_push, _, unread, waiting, on_site = rows[0]
     return Recipient(
         address=str(address or ""),
         email=None if by_email is None else bool(by_email),
         push=None if by_push is None else bool(by_push),
+        site=None if on_site is None else bool(on_site),
         devices=[int(row[3]) for row in rows if row[3] is not None],
         unread=int(unread),
         waiting=None if waiting is None else int(waiting),
-        language=str(language or ""),
     )
 
 

@@ -80,14 +80,16 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def notification_settings(request: HttpRequest) -> HttpResponse:
     """`/notifications/settings/`: for each kind, e-mail it or not, push it or not (the
-    site always shows it); the devices that get pushes; an address not verified yet, with
-    a button that mails its link again (none is e-mailed before)."""
+    site always shows it, but a kind that is off by default: show it or not); the devices
+    that get pushes; an address not verified yet, with a button that mails its link again
+    (none is e-mailed before)."""
     user_id = request.user.pk
     if request.method == "POST":
         for kind in services.DEFAULTS:
             services.choose(
                 user_id=user_id,
                 kind=kind,
+                site=request.POST.get(f"{kind}-site") == "1",
                 email=request.POST.get(f"{kind}-email") == "1",
                 push=request.POST.get(f"{kind}-push") == "1",
             )
@@ -95,8 +97,15 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
         return redirect("notifications:settings")
     context: dict[str, Any] = {
         "choices": [
-            {"kind": kind, "label": Kind(kind).label, "email": email, "push": push}
-            for kind, (email, push) in services.all_choices(user_id=user_id).items()
+            {
+                "kind": kind,
+                "label": Kind(kind).label,
+                "switch": kind in services.OFF_BY_DEFAULT,
+                "site": choice.site,
+                "email": choice.email,
+                "push": choice.push,
+            }
+            for kind, choice in services.all_choices(user_id=user_id).items()
         ],
         "has_email": bool(request.user.email),
         "unverified_email": unverified_email(request.user),
@@ -148,8 +157,8 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         return render(
             request, "400.html", {"message": "this unsubscribe link is not valid"}, status=400
         )
-    _, push = services.choices(user_id=user_id, kind=kind)
-    services.choose(user_id=user_id, kind=kind, email=False, push=push)
+    chosen = services.choices(user_id=user_id, kind=kind)
+    services.choose(user_id=user_id, kind=kind, email=False, push=chosen.push)
     context = {"kind": Kind(kind).label.lower()}
     return render(request, "notifications/unsubscribed.html", context)
 

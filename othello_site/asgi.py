@@ -18,6 +18,7 @@ from bots.middleware import TokenAuthMiddleware  # noqa: E402
 from bots.routing import websocket_urlpatterns as bot_websockets  # noqa: E402
 from games.workers import clockwatch  # noqa: E402
 from notifications import loop as outbox_loop  # noqa: E402
+from notifications import site  # noqa: E402
 from othello_site import body_limit, websocket_flow  # noqa: E402
 from othello_site.origins import SameOriginValidator  # noqa: E402
 from pairing import loop as pairing_loop  # noqa: E402
@@ -40,17 +41,23 @@ pairing_loop.start_when_serving()
 tournament_loop.start_when_serving()
 # Every process sends the notifications' deliveries it claims (notifications.loop).
 outbox_loop.start_when_serving()
+# A server without SITE_URL says so once: e-mails link to the requests' own addresses.
+site.warn_when_serving()
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Only the site's own pages may open its sockets: Origin is scheme, host and port.
         "websocket": SameOriginValidator(
-            AuthMiddlewareStack(
-                # The visitor's language for the consumer's words (accounts.middleware).
-                SocketLanguage(
-                    # A Bearer token on the handshake acts as its account (a bad one: refused).
-                    TokenAuthMiddleware(URLRouter([*bot_websockets, *site_websockets]))
+            # The socket's Origin, for the links of the e-mails its moves cause.
+            site.SocketSite(
+                AuthMiddlewareStack(
+                    # The visitor's language for the consumer's words (accounts.middleware).
+                    SocketLanguage(
+                        # A Bearer token on the handshake acts as its account (a bad one:
+                        # refused).
+                        TokenAuthMiddleware(URLRouter([*bot_websockets, *site_websockets]))
+                    )
                 )
             )
         ),

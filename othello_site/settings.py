@@ -56,8 +56,9 @@ Environment variables:
     EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL
                      that server's port (default 25), login and encryption (on/off)
     DEFAULT_FROM_EMAIL  the mails' sender (default "Othello & Go <noreply@localhost>")
-    SITE_URL         the site's address as the outside sees it, for the links in e-mails
-                     (default http://127.0.0.1:8000)
+    SITE_URL         the site's address as the outside sees it, for the links in e-mails;
+                     unset, the server says so at start and links each e-mail to the
+                     address of the request that caused it (else http://127.0.0.1:8000)
     VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY  Web Push's key pair (PEM or base64url); unset,
                      one is made once and kept in VAPID_KEY_FILE (default vapid_key.pem
                      beside the database)
@@ -263,6 +264,8 @@ ABSOLUTE_URL_OVERRIDES = {
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The request's address, for the links of the e-mails it causes (notifications.site).
+    "notifications.site.RequestSite",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "accounts.middleware.SessionForEveryVisitor",
     "django.middleware.common.CommonMiddleware",
@@ -548,9 +551,10 @@ def _smtp(environ: Mapping[str, str], host: str) -> dict[str, Any]:
 globals().update(email_settings(os.environ))
 
 # Notifications (the notifications app): the address the site's links in e-mails start
-# with, and Web Push's VAPID key pair (made once and kept beside the database when not
-# given) and the contact a push service may write to.
-SITE_URL = os.environ.get("SITE_URL", "").strip() or "http://127.0.0.1:8000"
+# with ("": the address of the request that caused each, notifications.site), and Web
+# Push's VAPID key pair (made once and kept beside the database when not given) and the
+# contact a push service may write to.
+SITE_URL = os.environ.get("SITE_URL", "").strip()
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
 VAPID_KEY_FILE = Path(os.environ.get("VAPID_KEY_FILE", "").strip() or BASE_DIR / "vapid_key.pem")

@@ -44,6 +44,7 @@ from games.realtime.sockets import (
 )
 from games.services import GameError
 from games.workers import clockwatch
+from notifications import services as notifications
 from pairing import services
 from pairing.selectors import lobby_sockets, seek_json
 from pairing.services import PairingError, SeekRequest
@@ -334,11 +335,12 @@ class LobbyConsumer(DirectDispatchConsumer):
 
     async def account_notification(self, event: dict[str, Any]) -> None:
         """Something happened for this socket's account (notifications.services.notify):
-        ``{"type": "notification", "notification": N, "unread": n}``."""
+        ``{"type": "notification", "notification": N, "unread": n}``, N's text in the
+        socket's language."""
         await self.send_json(
             {
                 "type": "notification",
-                "notification": event["notification"],
+                "notification": notifications.socket_json(event["notification"]),
                 "unread": event["unread"],
             }
         )

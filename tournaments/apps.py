@@ -10,6 +10,8 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games import selectors, signals
+        from notifications import texts
+        from notifications.models import Kind
         from tournaments import selectors as tournament_selectors
         from tournaments import services
 
@@ -18,3 +20,7 @@ class TournamentsConfig(AppConfig):
         signals.game_finished.connect(
             services.game_finished, dispatch_uid="tournaments.game_finished"
         )
+        # How its notifications read (made when read).
+        texts.register(Kind.TOURNAMENT_STARTING, services.starting_text)
+        texts.register(Kind.ROUND_PAIRED, services.paired_text)
+        texts.register(Kind.TOURNAMENT_FORFEIT, services.dropped_text)

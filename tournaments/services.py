@@ -28,7 +28,7 @@ import logging
 import math
 import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -383,7 +383,7 @@ def _start(tournament: Tournament, now: datetime.datetime) -> None:
     notifications.notify_many(
         user_ids=players,
         kind=Kind.TOURNAMENT_STARTING,
-        text=lambda: _("%(name)s is starting.") % {"name": tournament.name},
+        params={"name": tournament.name},
         url=tournament.get_absolute_url(),
         subject=f"tournament:{tournament.pk}",
         now=now,
@@ -457,7 +457,7 @@ def _drop_absent(facts: selectors.Facts, now: datetime.datetime) -> None:
     notifications.notify_many(
         user_ids=dropped,
         kind=Kind.TOURNAMENT_FORFEIT,
-        text=lambda: _dropped_words(tournament),
+        params={"name": tournament.name, "system": tournament.system},
         url=tournament.get_absolute_url(),
         subject=f"tournament:{tournament.pk}",
         now=now,
@@ -465,10 +465,27 @@ def _drop_absent(facts: selectors.Facts, now: datetime.datetime) -> None:
     _tell_standings(tournament)
 
 
-def _dropped_words(tournament: Tournament) -> str:
-    """What a player ``_drop_absent`` dropped is told, in the active language."""
-    values = {"name": tournament.name}
-    if tournament.system == Tournament.System.ARENA:
+def starting_text(params: Mapping[str, Any]) -> str:
+    """A ``tournament_starting`` notification's words, in the active language."""
+    return _("%(name)s is starting.") % {"name": params["name"]}
+
+
+def paired_text(params: Mapping[str, Any]) -> str:
+    """A ``round_paired`` notification's words (a game ready, or a bye in a round), in
+    the active language."""
+    if params.get("bye"):
+        return _("%(name)s, round %(round)s: you have a bye, which scores as a win.") % {
+            "name": params["name"],
+            "round": params["bye"],
+        }
+    return _("%(name)s: your game is ready.") % {"name": params["name"]}
+
+
+def dropped_text(params: Mapping[str, Any]) -> str:
+    """What a player ``_drop_absent`` dropped is told (``tournament_forfeit``), in the
+    active language."""
+    values = {"name": params["name"]}
+    if params["system"] == Tournament.System.ARENA:
         return (
             _(
                 "%(name)s: you lost a game by not making your first move in time, and you are "
@@ -476,7 +493,7 @@ def _dropped_words(tournament: Tournament) -> str:
             )
             % values
         )
-    if tournament.system == Tournament.System.ROUNDROBIN:
+    if params["system"] == Tournament.System.ROUNDROBIN:
         return (
             _(
                 "%(name)s: you lost a game by not making your first move in time, and you are "
@@ -615,7 +632,7 @@ def _tell_paired(
     notifications.notify_many(
         user_ids=list(urls),
         kind=Kind.ROUND_PAIRED,
-        text=lambda: _("%(name)s: your game is ready.") % {"name": name},
+        params={"name": name},
         url=urls,
         subject=subject,
         email=False,
@@ -625,10 +642,7 @@ def _tell_paired(
     notifications.notify_many(
         user_ids=byes,
         kind=Kind.ROUND_PAIRED,
-        text=lambda: (
-            _("%(name)s, round %(round)s: you have a bye, which scores as a win.")
-            % {"name": name, "round": number}
-        ),
+        params={"name": name, "bye": number},
         url=tournament.get_absolute_url(),
         subject=subject,
         email=False,

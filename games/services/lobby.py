@@ -26,7 +26,7 @@ from games.rules import go
 from games.rules.clock import TimeControl
 from games.rules.sgf import Setup
 from games.selectors import COLORS, color_of, playing_count
-from games.services import clock, computer
+from games.services import clock, computer, tell
 from games.services.base import (
     GameError,
     end_aborted,
@@ -105,6 +105,8 @@ def create_game(
     if game.rated:
         refuse_engine(player.user_id, field="rated")
     game.save()
+    if game.status == Game.Status.ACTIVE:  # against the computer: it starts at once
+        tell.started([game])
     nudge_computer(game)
     return game
 
@@ -200,6 +202,7 @@ def join_game(*, player: Player, game_id: str, name: str) -> Game:
         refuse_engine(player.user_id)
     _take_free_seat(game, player, name, now=timezone.now())
     game.save()
+    tell.started([game])
     on_commit(lambda: events.broadcast_state(game))
     on_commit(events.broadcast_lobby)
     return game
@@ -276,6 +279,7 @@ def start_games(pairs: Sequence[NewPair]) -> list[Game]:
         games.append(game)
     made = Game.objects.bulk_create(games)
     if made:
+        tell.started(made)
         on_commit(events.broadcast_lobby)
     return made
 

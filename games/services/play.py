@@ -181,7 +181,8 @@ def apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Mov
     # A move that does not end play writes only what a move changes: building and
     # encoding the UPDATE of every column (ten of them JSON) was a fifth of a move's cost.
     game.save(update_fields=None if position.is_over else MOVED_FIELDS)
-    tell.moved(game, mover=moves[0].color)
+    played = None if move.point is None else position.format_point(move.point)
+    tell.moved(game, mover=moves[0].color, played=played)
     nudge_computer(game)
     on_commit(lambda: events.broadcast_moved(game, moves))
     return moves

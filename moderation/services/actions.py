@@ -23,6 +23,7 @@ enforce it (accounts.standing), and what must stop at once:
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from contextlib import suppress
 from typing import Any
 
@@ -221,6 +222,11 @@ def _withdraw(user_id: int, *, rated_only: bool = False) -> None:
         tournaments.withdraw(user_id=user_id, tournament_id=tournament_id)
 
 
+def report_closed_text(params: Mapping[str, Any]) -> str:
+    """A ``report_closed`` notification's words, in the active language."""
+    return gettext(THANKS) % {"name": params["name"]}
+
+
 def _close_reports(entry: Action, *, tell: bool) -> None:
     """The account's open reports closed by ``entry``; with ``tell``, their reporters
     notified (``report_closed``, one notification each)."""
@@ -233,7 +239,7 @@ def _close_reports(entry: Action, *, tell: bool) -> None:
     notifications.notify_many(
         user_ids=reporters,
         kind=Kind.REPORT_CLOSED,
-        text=lambda: gettext(THANKS) % {"name": name},
+        params={"name": name},
         url=entry.account.get_absolute_url(),
         subject=f"account:{entry.account_id}",
         now=entry.at,

@@ -12,15 +12,19 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
 from django.contrib.auth.models import User
+from django.core import mail
 from django.test import Client
 
 from accounts.players import Player
 from games import selectors, services
 from games.models import Game
 from games.rules.clock import TimeControl
+from notifications import channels, outbox
 from notifications.models import Delivery, Notification
 from othello_site.asgi import application
+from tests.conftest import FrozenClock
 from tests.pairing.test_consumers import HEADERS, TIMEOUT
 from tests.support.helpers import verified_account
 
@@ -125,18 +129,62 @@ def test_the_end_of_a_game_tells_its_away_players() -> None:
     ]
 
 
+def mailed(settings: Any) -> list[Any]:
+    """The e-mails the outbox sends now (Django's test outbox)."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    outbox.deliver(process="test", send=channels.send)
+    return list(mail.outbox)
+
+
+def test_the_your_move_email_says_the_opponents_move_and_the_time_left(
+    settings: Any, frozen_clock: FrozenClock
+) -> None:
+    (_, black), (_, white) = account("ann"), account("bob")
+    game = game_between(black, white, CORRESPONDENCE)  # 3 days a move
+
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    frozen_clock.advance(5 * 3600 + 60)  # sent 5 hours later (held by the hourly cap, say)
+
+    [message] = mailed(settings)
+    assert message.to == ["bob@example.org"]
+    assert "Your move against ann (Othello 8×8)" in message.subject
+    [(html, _)] = message.alternatives
+    for body in (message.body, html):
+        assert "ann played d3." in body
+        assert "You have 2\xa0days, 18\xa0hours left to move." in body
+
+
+def test_a_go_move_is_named_as_the_board_names_it_and_a_pass_as_a_pass(
+    settings: Any,
+) -> None:
+    (ann, black), (_, white) = account("ann"), account("bob")
+    game = services.create_game(
+        player=black, kind="go", size=9, color="black", name="", time_control=CORRESPONDENCE
+    )
+    game = services.join_game(player=white, game_id=game.public_id, name="")
+
+    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
+    assert "ann played C7." in mailed(settings)[-1].body
+    services.pass_turn(player=white, game_id=game.public_id, ply=1)
+    [*_, to_ann] = mailed(settings)
+    assert to_ann.to == [ann.email] and "bob passed." in to_ann.body
+
+
 @asynccontextmanager
-async def bell(username: str) -> AsyncIterator[WebsocketCommunicator]:
+async def bell(username: str, *, language: str = "") -> AsyncIterator[WebsocketCommunicator]:
+    """A page's bell (its lobby socket) of ``username``'s, in ``language`` (its cookie)
+    if given."""
+
     def cookie() -> str:
         browser = Client()
         browser.force_login(User.objects.get(username=username))
         browser.get("/games/")
         return browser.cookies["sessionid"].value
 
-    headers = [
-        *HEADERS,
-        (b"cookie", f"sessionid={await database_sync_to_async(cookie)()}".encode()),
-    ]
+    cookies = f"sessionid={await database_sync_to_async(cookie)()}"
+    if language:
+        cookies += f"; {django_settings.LANGUAGE_COOKIE_NAME}={language}"
+    headers = [*HEADERS, (b"cookie", cookies.encode())]
     socket = WebsocketCommunicator(application, "/ws/lobby/?bell=1", headers=headers)
     assert (await socket.connect(timeout=TIMEOUT))[0]
     try:

@@ -25,10 +25,20 @@ from tests.support.helpers import verified_account
 
 pytestmark = pytest.mark.django_db
 
+CHALLENGES_YOU = "challenges you to a game of Othello 8\N{MULTIPLICATION SIGN}8"
+
+
+def challenger(name: str) -> dict[str, Any]:
+    """A ``challenge`` notification's parameters: ``name`` challenges to Othello 8x8."""
+    return {"name": name, "kind": "othello", "size": 8}
+
+
+BOB = challenger("Bob")
+
 
 def challenge_for(name: str = "ann") -> Delivery:
     user = verified_account(name, email=f"{name}@example.org")
-    services.notify(user_id=user.pk, kind=Kind.CHALLENGE, text="Bob challenges you", url="/g/")
+    services.notify(user_id=user.pk, kind=Kind.CHALLENGE, params=BOB, url="/g/")
     return Delivery.objects.get(notification__user=user)
 
 
@@ -168,7 +178,7 @@ def test_an_account_gets_20_notification_emails_an_hour_and_the_rest_later(
     start = frozen_clock.now
     for number in range(25):  # one a second, each sent at once while the hour allows
         services.notify(
-            user_id=ann.pk, kind=Kind.CHALLENGE, text=f"Challenge {number}", url=f"/g{number}/"
+            user_id=ann.pk, kind=Kind.CHALLENGE, params=challenger(f"p{number}"), url=f"/g{number}/"
         )
         drain()
         frozen_clock.advance(1)
@@ -182,7 +192,7 @@ def test_an_account_gets_20_notification_emails_an_hour_and_the_rest_later(
     assert {row.attempts for row in waiting} == {0}
     assert Notification.objects.filter(user=ann).count() == 25
     # Another account is not held back by ann's cap.
-    services.notify(user_id=bob.pk, kind=Kind.CHALLENGE, text="For bob", url="/b/")
+    services.notify(user_id=bob.pk, kind=Kind.CHALLENGE, params=BOB, url="/b/")
     drain()
     assert mails_to(bob) == 1
 
@@ -195,15 +205,15 @@ def test_an_account_gets_20_notification_emails_an_hour_and_the_rest_later(
         assert mails_to(ann) == 21 + second
     assert not Delivery.objects.exclude(status="sent").exists()  # none lost, none given up
     assert sorted(message.subject for message in mail.outbox if message.to == [ann.email]) == (
-        sorted(f"Othello & Go: Challenge {number}" for number in range(25))
+        sorted(f"Othello & Go: p{number} {CHALLENGES_YOU}" for number in range(25))
     )
 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_processes_claiming_at_once_send_an_account_20_an_hour_between_them() -> None:
     ann = verified_account("ann", email="ann@example.org")
-    for number in range(25):
-        services.notify(user_id=ann.pk, kind=Kind.CHALLENGE, text=f"{number}", url="/g/")
+    for _ in range(25):
+        services.notify(user_id=ann.pk, kind=Kind.CHALLENGE, params=BOB, url="/g/")
 
     claimed = at_once(
         lambda: outbox.claim(process="a", limit=13), lambda: outbox.claim(process="b", limit=13)
@@ -218,7 +228,7 @@ def test_a_push_service_that_says_gone_ends_the_subscription() -> None:
     PushSubscription.objects.create(
         user=user, endpoint="https://push.example/1", p256dh="k", auth="a"
     )
-    services.notify(user_id=user.pk, kind=Kind.CHALLENGE, text="Bob challenges you", url="/g/")
+    services.notify(user_id=user.pk, kind=Kind.CHALLENGE, params=BOB, url="/g/")
 
     def gone(delivery: Delivery) -> None:
         raise outbox.Gone("410")
@@ -243,7 +253,7 @@ def test_an_email_has_a_text_and_an_html_part_and_a_one_click_unsubscribe(
 
     [message] = mail.outbox
     assert message.to == ["ann@example.org"]
-    assert message.subject == "Othello & Go: Bob challenges you"
+    assert message.subject == f"Othello & Go: Bob {CHALLENGES_YOU}"
     assert "https://games.example.org/g/" in message.body
     [(html, kind)] = message.alternatives
     assert kind == "text/html" and 'href="https://games.example.org/g/"' in html

@@ -114,7 +114,12 @@ def refused(answer: HttpResponse) -> str:
 
 def challenged(user: User) -> None:
     """A challenge to ``user``: pushed to each of its devices once the outbox runs."""
-    services.notify(user_id=user.pk, kind=Kind.CHALLENGE, text="Bob challenges you", url="/g/")
+    services.notify(
+        user_id=user.pk,
+        kind=Kind.CHALLENGE,
+        params={"name": "Bob", "kind": "othello", "size": 8},
+        url="/g/",
+    )
     outbox.deliver(process="test", send=channels.send)
 
 

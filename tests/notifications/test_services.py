@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from notifications import services
+from notifications import services, texts
 from notifications.models import Delivery, Kind, Notification, PushSubscription
 from tests.support.helpers import verified_account
 from tests.support.push_service import Device, FakeDNS
@@ -35,13 +35,17 @@ def subscribe(user: User, n: int = 1) -> None:
 
 
 def notify(user: User, kind: str = Kind.CHALLENGE, **fields: Any) -> Notification:
-    return services.notify(
+    """A notification saying ``text`` as it is: these tests are about storing and
+    delivering (the words made when read: test_texts.py)."""
+    told = services.notify(
         user_id=user.pk,
         kind=kind,
-        text=fields.pop("text", "Bob challenges you"),
+        params={texts.LEGACY: fields.pop("text", "Bob challenges you")},
         url=fields.pop("url", "/games/x/"),
         **fields,
     )
+    assert told is not None
+    return told
 
 
 @pytest.mark.parametrize(
@@ -95,7 +99,7 @@ def test_your_move_is_one_notification_and_one_mail_until_the_player_moves() -> 
     for text in ("Your move (1)", "Your move (2)"):
         notify(ann, Kind.YOUR_MOVE, subject="game:g1", text=text)
 
-    assert list(Notification.objects.values_list("text", flat=True)) == ["Your move (2)"]
+    assert [notification.text for notification in Notification.objects.all()] == ["Your move (2)"]
     assert Delivery.objects.count() == 1
 
     assert services.seen(user_id=ann.pk, subject="game:g1") == 1  # Ann moved
@@ -193,7 +197,7 @@ def test_notify_many_tells_each_account_as_it_chose_in_a_few_queries(
     urls = {user_id: f"/games/{user_id}/" for user_id in ids}
     with django_assert_max_num_queries(8):
         made = services.notify_many(
-            user_ids=ids, kind=Kind.ROUND_PAIRED, text="Your game is ready", url=urls
+            user_ids=ids, kind=Kind.ROUND_PAIRED, params={"name": "Open"}, url=urls
         )
     assert [notification.user_id for notification in made] == ids
     assert Notification.objects.get(user=bob).url == f"/games/{bob.pk}/"
@@ -203,7 +207,7 @@ def test_notify_many_tells_each_account_as_it_chose_in_a_few_queries(
         ("bob", "email"),
     ]
     with pytest.raises(services.NotificationError):
-        services.notify_many(user_ids=ids, kind="nonsense", text="", url="")
+        services.notify_many(user_ids=ids, kind="nonsense", params={}, url="")
 
 
 def test_notify_many_refreshing_keeps_one_notification_an_account_unread_again() -> None:
@@ -211,7 +215,11 @@ def test_notify_many_refreshing_keeps_one_notification_an_account_unread_again()
     subscribe(ann, 1)
     first = timezone.now()
     services.notify_many(
-        user_ids=[ann.pk], kind=Kind.ROUND_PAIRED, text="Game 1", url="/games/1/", subject="t:1"
+        user_ids=[ann.pk],
+        kind=Kind.ROUND_PAIRED,
+        params={"name": "Open 1"},
+        url="/games/1/",
+        subject="t:1",
     )
     Notification.objects.update(read_at=first)
     pushed = Delivery.objects.count()
@@ -219,7 +227,7 @@ def test_notify_many_refreshing_keeps_one_notification_an_account_unread_again()
     made = services.notify_many(
         user_ids=[ann.pk, bob.pk],
         kind=Kind.ROUND_PAIRED,
-        text="Game 2",
+        params={"name": "Open 2"},
         url={ann.pk: "/games/2/", bob.pk: "/games/3/"},
         subject="t:1",
         refresh=True,
@@ -227,7 +235,7 @@ def test_notify_many_refreshing_keeps_one_notification_an_account_unread_again()
     )
     [again] = Notification.objects.filter(user=ann)
     assert (again.text, again.url, again.read_at, again.created_at) == (
-        "Game 2",
+        "Open 2: your game is ready.",
         "/games/2/",
         None,
         later,
@@ -240,7 +248,7 @@ def test_notify_many_refreshing_keeps_one_notification_an_account_unread_again()
     services.notify_many(
         user_ids=[ann.pk],
         kind=Kind.ROUND_PAIRED,
-        text="Game 9",
+        params={"name": "Open 9"},
         url="/",
         subject="t:2",
         refresh=True,

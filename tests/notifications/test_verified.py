@@ -84,7 +84,12 @@ def test_a_correspondence_move_is_mailed_only_once_the_address_is_verified() -> 
 def test_a_mail_written_for_an_address_no_longer_verified_is_not_sent() -> None:
     _, ann = person("ann")
     address = verify_address(ann)
-    notifications.notify(user_id=ann.pk, kind=Kind.CHALLENGE, text="Bob challenges you", url="/")
+    notifications.notify(
+        user_id=ann.pk,
+        kind=Kind.CHALLENGE,
+        params={"name": "Bob", "kind": "othello", "size": 8},
+        url="/",
+    )
     address.verified = False
     address.save()
 
@@ -101,7 +106,7 @@ def test_many_accounts_told_at_once_are_mailed_at_their_verified_addresses_only(
     notifications.choose(user_id=bob.pk, kind=Kind.ROUND_PAIRED, email=True, push=False)
 
     notifications.notify_many(
-        user_ids=[ann.pk, bob.pk], kind=Kind.ROUND_PAIRED, text="Round 2", url="/"
+        user_ids=[ann.pk, bob.pk], kind=Kind.ROUND_PAIRED, params={"name": "Open"}, url="/"
     )
     send_the_outbox()
     assert [message.to for message in mail.outbox] == [["bob@example.org"]]

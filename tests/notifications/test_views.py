@@ -23,8 +23,15 @@ def logged_in(name: str = "ann") -> tuple[Client, User]:
     return browser, user
 
 
-def tell(user: User, text: str = "Bob challenges you") -> Notification:
-    return services.notify(user_id=user.pk, kind=Kind.CHALLENGE, text=text, url="/games/g/")
+def tell(user: User, name: str = "Bob", kind: str = "othello", size: int = 8) -> Notification:
+    told = services.notify(
+        user_id=user.pk,
+        kind=Kind.CHALLENGE,
+        params={"name": name, "kind": kind, "size": size},
+        url="/games/g/",
+    )
+    assert told is not None
+    return told
 
 
 def test_the_json_lists_the_accounts_notifications() -> None:
@@ -38,7 +45,7 @@ def test_the_json_lists_the_accounts_notifications() -> None:
     assert answer["notifications"][0] == {
         "id": second.pk,
         "kind": "challenge",
-        "text": "second",
+        "text": "second challenges you to a game of Othello 8×8",  # noqa: RUF001
         "url": "/games/g/",
         "created": second.created_at.isoformat(),
         "read": False,
@@ -61,11 +68,11 @@ def test_marking_read_by_ids_or_all() -> None:
 
 def test_the_page_lists_them_and_the_bell_counts_them() -> None:
     browser, ann = logged_in()
-    tell(ann, "Bob challenges you to Go 9×9")  # noqa: RUF001
+    tell(ann, "Bob", "go", 9)
 
     page = browser.get("/notifications/").content.decode()
 
-    assert "Bob challenges you to Go 9×9" in page  # noqa: RUF001
+    assert "Bob challenges you to a game of Go 9×9" in page  # noqa: RUF001
     assert 'id="bell-count"' in page and 'data-unread="1"' in page
     assert Client().get("/notifications/").status_code == 302  # to the login page
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts import standing
 from accounts.models import Account
@@ -75,11 +75,8 @@ def seeking(user: Any, *, rated: bool = False) -> None:
 
 
 def told(user: Any) -> list[str]:
-    return list(
-        Notification.objects.filter(user=user, kind=Kind.REPORT_CLOSED).values_list(
-            "text", flat=True
-        )
-    )
+    found = Notification.objects.filter(user=user, kind=Kind.REPORT_CLOSED).order_by("pk")
+    return [notification.text for notification in found]
 
 
 def test_a_mute_for_hours_ends_then_and_is_logged_with_its_reason() -> None:
@@ -213,7 +210,8 @@ def test_a_reporter_is_told_in_its_own_language() -> None:
 
     act(mod, "bob", "mute")
 
-    assert told(ann) == ["L'équipe a agi suite à votre signalement de bob. Merci."]
+    with translation.override("fr"):  # as her pages and mails read it
+        assert told(ann) == ["L'équipe a agi suite à votre signalement de bob. Merci."]
 
 
 def test_dismiss_closes_the_reports_and_tells_nobody() -> None:

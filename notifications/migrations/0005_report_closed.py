@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("notifications", "0003_tournament_forfeit"),
+        ("notifications", "0004_rendered_when_read"),
     ]
 
     operations = [
@@ -23,6 +23,7 @@ class Migration(migrations.Migration):
                     ("round_paired", "A tournament round paired"),
                     ("tournament_forfeit", "A tournament game lost unplayed"),
                     ("report_closed", "Staff acted on your report"),
+                    ("follow_playing", "A player you follow starting a game"),
                 ],
                 max_length=20,
             ),
@@ -40,6 +41,7 @@ class Migration(migrations.Migration):
                     ("round_paired", "A tournament round paired"),
                     ("tournament_forfeit", "A tournament game lost unplayed"),
                     ("report_closed", "Staff acted on your report"),
+                    ("follow_playing", "A player you follow starting a game"),
                 ],
                 max_length=20,
             ),
