@@ -89,9 +89,7 @@ def unmoved(
 
 def started(ann: AbstractBaseUser, bob: AbstractBaseUser, control: TimeControl = CLOCK) -> Game:
     """A game where Ann (Black) and Bob each made their first move: Ann's clock runs."""
-    game = games.create_game(
-        player=player(ann), kind="othello", size=8, color="black", name="", time_control=control
-    )
+    game = waiting_game(ann, time_control=control)
     games.join_game(player=player(bob), game_id=game.public_id, name="")
     for ply, (who, point) in enumerate(zip((ann, bob), FIRST_MOVES, strict=True)):
         games.play(player=player(who), game_id=game.public_id, ply=ply, point=point)
