@@ -29,15 +29,17 @@ def refused(
     field: str | None = None,
     status: int = 400,
     back: str | None = None,
+    details: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    """The refusal ``code`` with ``message``: ``{"error", "message", "field"}`` with
-    ``status`` for a request that wants JSON. Else a page: with ``back`` (the page whose
+    """The refusal ``code`` with ``message``: ``{"error", "message", "field"}`` (and
+    ``details``' keys: a playban's ``until``) with ``status`` for a request that wants
+    JSON. Else a page: with ``back`` (the page whose
     form was posted), 302 there with the message shown above it; without, the site's error
     page with ``status``, ``403.html`` for a 403 (who may do this), ``400.html`` for any
     other (the message in words, then "Nothing was changed.": a message as the services
     write them, lower case without a final stop)."""
     if api.wants_json(request):
-        return api.error_json(code, message, field=field, status=status)
+        return api.error_json(code, message, field=field, status=status, details=details)
     if back is not None:
         messages.error(request, message)
         return redirect(back)

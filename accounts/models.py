@@ -34,7 +34,8 @@ class Account(models.Model):
     saved: every account has its row), when its moves wait for a confirmation
     (``confirm_moves``, ``accounts.preferences``), and what staff decided about it
     (``muted_until`` or ``muted_for_good``, ``engine``; a closed account is Django's
-    ``is_active=False``), set by the moderation app and read through ``accounts.standing``."""
+    ``is_active=False``) or earned by its games (``playban_until`` and its
+    ``playban_reason``), set by the moderation app and read through ``accounts.standing``."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account"
@@ -68,6 +69,20 @@ class Account(models.Model):
         default=False,
         db_default=False,
         help_text=gettext_lazy("Marked by staff for engine use: no rated game, no leaderboard."),
+    )
+    playban_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=gettext_lazy(
+            "Playbanned until then: no seek, no pool, no tournament to join (moderation's "
+            "playbans, for games let end without a move or left to time out)."
+        ),
+    )
+    playban_reason = models.CharField(
+        max_length=8,
+        blank=True,
+        db_default="",
+        help_text=gettext_lazy("Why: no_move (games let end without a move) or left."),
     )
 
     confirm_moves = models.CharField(

@@ -13,9 +13,11 @@ moderation app, which sits above every app that reads them: none of those import
 - The leaderboards list only the accounts in good standing (``in_good_standing``): not
   marked for engine use, not closed.
 
-A playban (the moderation app's next area, ``moderation.services.playbans``) belongs
-here the same way: its end on the account's row, read by the seeks, the pools and the
-tournaments' joins.
+- A playbanned account (``playbanned``: moderation.services.playbans, for games it let
+  end without its move or left to time out) seeks no game, joins no pool and no
+  tournament until its playban ends: the pools (``seekers``) and the tournaments' joins
+  refuse it with ``playban`` and the playban's ``until``. Its challenges, its joining a
+  friend's game and its pairings in a tournament it is already in go on.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any
 
 from django.db.models import Q
 from django.utils import formats, timezone
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import Account
@@ -75,23 +78,86 @@ def muted(user_id: int | None, *, now: datetime.datetime | None = None) -> Mute 
     return None
 
 
-def engine_ids(user_ids: Iterable[int | None]) -> set[int]:
-    """Which of ``user_ids`` are marked for engine use (one query; none for no ids)."""
-    return bots_and_engines(user_ids)[1]
+PLAYBAN_REASONS = {
+    "no_move": gettext_noop("you let games end without making your first move"),
+    "left": gettext_noop("you left a game you had started"),
+}
+"""Why an account is playbanned, by ``Account.playban_reason`` (``gettext`` it)."""
 
 
-def bots_and_engines(user_ids: Iterable[int | None]) -> tuple[set[int], set[int]]:
-    """Which of ``user_ids`` are bots, and which are marked for engine use, in one query
-    (the pools read both for a burst of seeks)."""
+@dataclass(frozen=True)
+class Playban:
+    """An account's playban in force: until ``until``, for ``reason`` (a key of
+    ``PLAYBAN_REASONS``)."""
+
+    until: datetime.datetime
+    reason: str
+
+    def until_json(self) -> str:
+        """``until`` as the refusals carry it: ISO 8601."""
+        return self.until.isoformat()
+
+    def words(self, *, now: datetime.datetime | None = None) -> str:
+        """The refusal in the active language: until when (the server's time zone named),
+        how long that is from ``now`` (default: now), and why."""
+        shown = timezone.localtime(self.until)
+        when = f"{formats.time_format(shown, 'TIME_FORMAT')} {shown.tzname()}"
+        why = PLAYBAN_REASONS.get(self.reason, PLAYBAN_REASONS["no_move"])
+        return gettext(
+            "you cannot seek a game, join a pool or join a tournament until %(until)s "
+            "(in %(left)s): %(why)s"
+        ) % {
+            "until": when,
+            "left": timeuntil(self.until, now or timezone.now()),
+            "why": gettext(why),
+        }
+
+
+def playbanned(user_id: int | None, *, now: datetime.datetime | None = None) -> Playban | None:
+    """The playban of the account ``user_id`` in force at ``now`` (default: now), None
+    when it may seek (and for a guest)."""
+    if user_id is None:
+        return None
+    return seekers([user_id], now=now).playbans.get(user_id)
+
+
+@dataclass(frozen=True)
+class Seekers:
+    """Of some accounts, those the pools treat apart: the ``bots`` (they never seek), those
+    marked for engine use (``engines``: no rated seek), and the ``playbans`` in force (no
+    seek at all), by account."""
+
+    bots: set[int]
+    engines: set[int]
+    playbans: dict[int, Playban]
+
+
+def seekers(user_ids: Iterable[int | None], *, now: datetime.datetime | None = None) -> Seekers:
+    """Which of ``user_ids`` are bots, which are marked for engine use, and which are
+    playbanned at ``now`` (default: now), in one query (the pools read them for a burst
+    of seeks; none for no ids)."""
     wanted = {user_id for user_id in user_ids if user_id is not None}
     if not wanted:
-        return set(), set()
-    found = Account.objects.filter(user_id__in=wanted).filter(Q(is_bot=True) | Q(engine=True))
-    rows = list(found.values_list("user_id", "is_bot", "engine"))
-    return (
-        {user_id for user_id, bot, _ in rows if bot},
-        {user_id for user_id, _, engine in rows if engine},
+        return Seekers(set(), set(), {})
+    now = now or timezone.now()
+    found = Account.objects.filter(user_id__in=wanted).filter(
+        Q(is_bot=True) | Q(engine=True) | Q(playban_until__gt=now)
     )
+    rows = list(found.values_list("user_id", "is_bot", "engine", "playban_until", "playban_reason"))
+    return Seekers(
+        bots={user_id for user_id, bot, *_ in rows if bot},
+        engines={user_id for user_id, _, engine, *_ in rows if engine},
+        playbans={
+            user_id: Playban(until, reason)
+            for user_id, _, _, until, reason in rows
+            if until is not None and until > now
+        },
+    )
+
+
+def engine_ids(user_ids: Iterable[int | None]) -> set[int]:
+    """Which of ``user_ids`` are marked for engine use (one query; none for no ids)."""
+    return seekers(user_ids).engines
 
 
 def is_engine(user_id: int | None) -> bool:

@@ -39,7 +39,7 @@ def home(request: HttpRequest) -> HttpResponse:
         **form_context(NewGameForm(initial=new_game_initial(request))),
         **lobby,
         "waiting_for_you": waiting_for_you(lobby["my_games"], lobby["your_move"]),
-        **pairing.pools(logged_in=request.user.is_authenticated),
+        **pairing.pools(user_id=request.user.pk if request.user.is_authenticated else None),
         "player_name": remembered_name(request.session, request.user),
         "following": players.following(request.user) if request.user.is_authenticated else None,
     }

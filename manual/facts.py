@@ -13,6 +13,7 @@ from games.rules import Color
 from games.rules.base import ENGLISH, Words
 from games.rules.clock import TimeControl
 from manual.diagrams import Diagram
+from moderation import playban_rules
 from pairing import matching, pools
 from players import glicko2
 from tournaments.systems import arena
@@ -160,4 +161,18 @@ def tournaments() -> dict[str, Any]:
         "berserk_bonus": arena.BERSERK_BONUS,
         "berserk_moves": arena.BERSERK_MOVES,
         "last_minutes": int(arena.LAST_MINUTE.total_seconds() // 60),
+    }
+
+
+def playbans() -> dict[str, int]:
+    """The playbans' figures (moderation.playban_rules): how many games ended without a
+    move within how many hours earn one, the first one's minutes, the days within which
+    a repeat doubles it, and the longest's hours."""
+    hour = 3600
+    return {
+        "no_moves": playban_rules.NO_MOVES,
+        "within_hours": int(playban_rules.WITHIN.total_seconds()) // hour,
+        "first_minutes": int(playban_rules.FIRST_BAN.total_seconds()) // 60,
+        "remembered_days": playban_rules.REMEMBERED.days,
+        "longest_hours": int(playban_rules.LONGEST_BAN.total_seconds()) // hour,
     }

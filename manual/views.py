@@ -51,7 +51,11 @@ def _figures(slug: str) -> dict[str, Any]:
     if slug == "tournaments":
         return {**facts.tournaments(), "first_move_seconds": settings.FIRST_MOVE_SECONDS}
     if slug == "fair-play":
-        return {"daily_reports": REPORTS_A_DAY, "reasons": Report.Reason.choices}
+        return {
+            "daily_reports": REPORTS_A_DAY,
+            "reasons": Report.Reason.choices,
+            "playbans": facts.playbans(),
+        }
     return {}
 
 

@@ -1,6 +1,7 @@
-"""The admin shows the reports and the moderation log, read-only, each linked to the
-account's case at the staff desk, where staff act (moderation.views): an action is never
-made nor changed here, so that each one has its log entry and its effects."""
+"""The admin shows the reports, the moderation log and the playbans, read-only, each
+linked to the account's case at the staff desk, where staff act (moderation.views): an
+action is never made nor changed here, so that each one has its log entry and its
+effects."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy
 
-from moderation.models import Action, Report
+from moderation.models import Action, Playban, Report
 
 
 class ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -29,7 +30,7 @@ class ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
     @admin.display(description=gettext_lazy("at the desk"))
-    def desk_link(self, row: Report | Action) -> SafeString:
+    def desk_link(self, row: Report | Action | Playban) -> SafeString:
         username = row.account.get_username()
         url = reverse("moderation:account", args=[username])
         return format_html('<a href="{}">{}</a>', url, username)
@@ -63,3 +64,13 @@ class ActionAdmin(ReadOnly):
     list_select_related = ("staff", "account")
     date_hierarchy = "at"
     fields = readonly_fields = ("at", "staff", "desk_link", "action", "reason", "until")
+
+
+@admin.register(Playban)
+class PlaybanAdmin(ReadOnly):
+    list_display = ("at", "desk_link", "reason", "until", "lifted_at")
+    list_filter = ("reason", "at")
+    search_fields = ("account__username",)
+    list_select_related = ("account",)
+    date_hierarchy = "at"
+    fields = readonly_fields = ("at", "desk_link", "reason", "until", "lifted_at")

@@ -6,6 +6,11 @@ naming a game or a chat line where it happened; it stays open until a staff acti
 the reported account closes it. An ``Action`` is the moderation log's entry: who did
 what to whom, when and why (lila's ``modules/report`` and ``modules/mod``). What an
 action changes lives on the account's own row (``accounts.Account``), never here.
+
+A ``Playban`` is one the server gave an account for its ``PlaybanOffence``s, the games
+it let end without its move or left (lila's ``modules/playban``): kept here for the next
+one's length and for the desk; the playban in force is the account's row's
+(``Account.playban_until``).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ class Action(models.Model):
         UNMARK_ENGINE = "unmark_engine", _("Clear the engine mark")
         CLOSE = "close", pgettext_lazy("moderation", "Close the account")
         DISMISS = "dismiss", _("Dismiss the reports")
+        LIFT_PLAYBAN = "lift_playban", _("Lift the playban")
 
     at = models.DateTimeField(db_index=True)
     staff = models.ForeignKey(
@@ -106,3 +112,62 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reporter} reports {self.account}: {self.reason}"
+
+
+REASONS = (
+    ("no_move", _("Games let end without a first move")),
+    ("left", _("A started game left")),
+)
+"""Why a playban was given, as the offences that earned it (moderation.playban_rules)."""
+
+
+class Playban(models.Model):
+    """``account`` kept out of the seeks, the pools and the tournaments' joins from ``at``
+    until ``until``, for ``reason``; ``lifted_at``: when staff lifted it (an action of the
+    log), if they did."""
+
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="playbans"
+    )
+    reason = models.CharField(max_length=8, choices=REASONS)
+    at = models.DateTimeField()
+    until = models.DateTimeField()
+    lifted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-at", "-pk")
+        indexes = (models.Index(fields=["account", "-at"], name="playban_account_latest"),)
+
+    def __str__(self) -> str:
+        return f"{self.account} {self.reason} {self.at:%Y-%m-%d %H:%M} until {self.until:%H:%M}"
+
+
+class PlaybanOffence(models.Model):
+    """``game`` ended at ``at`` without ``account``'s move (``no_move``) or with it gone
+    (``left``); ``playban``: the playban that counted it, null while none has."""
+
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=8, choices=REASONS)
+    at = models.DateTimeField()
+    playban = models.ForeignKey(
+        Playban, null=True, blank=True, on_delete=models.SET_NULL, related_name="offences"
+    )
+
+    class Meta:
+        ordering = ("at", "pk")
+        constraints = (
+            models.UniqueConstraint(fields=["account", "game"], name="playban_offence_once"),
+        )
+        indexes = (
+            models.Index(
+                fields=["account", "at"],
+                name="playban_offence_uncounted",
+                condition=models.Q(playban__isnull=True),
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.account} {self.reason} {self.at:%Y-%m-%d %H:%M}"

@@ -2,8 +2,9 @@
 
 A case is an account as the desk shows it: its open reports (with the games and chat
 lines they name), and beside them its recent games, its rating history, its earlier
-actions, its mean review accuracy over its reviewed rated games, and where it stands
-(muted, marked for engine use, closed).
+actions, its mean review accuracy over its reviewed rated games, its latest playbans
+(with the games that earned them), and where it stands (muted, marked for engine use,
+closed, playbanned).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from django.db.models import Q
 from accounts import standing
 from games import services as games
 from games.models import Analysis, Game
-from moderation.models import Action, Report
+from moderation.models import Action, Playban, PlaybanOffence, Report
 from players import selectors as players
 from players.models import RatingChange
 
@@ -41,11 +42,22 @@ class Accuracy:
 
 
 @dataclass(frozen=True)
+class GivenPlayban:
+    """A playban the account was given, and the ``offences`` it counted (their games
+    read), oldest first."""
+
+    playban: Playban
+    offences: list[PlaybanOffence]
+
+
+@dataclass(frozen=True)
 class Case:
     """An account at the desk: ``reports`` (open ones, newest first, their reporters,
     games and chat lines read), ``games`` (its latest, each with ``my_change``),
     ``ratings`` (its latest rating changes), ``actions`` (the log's entries about it,
-    newest first), ``accuracy``, and where it stands: ``mute``, ``engine``, ``closed``."""
+    newest first), ``accuracy``, ``playbans`` (its latest, newest first, each with
+    ``games``: the offences it counted, their games read), and where it stands: ``mute``,
+    ``engine``, ``closed``, ``playban`` (the one in force)."""
 
     account: Any
     reports: list[Report]
@@ -55,6 +67,8 @@ class Case:
     accuracy: Accuracy
     mute: standing.Mute | None
     engine: bool
+    playbans: list[GivenPlayban]
+    playban: standing.Playban | None
 
     @property
     def closed(self) -> bool:
@@ -111,7 +125,20 @@ def case_of(account: Any, reports: list[Report] | None = None) -> Case:
         accuracy=mean_accuracy(account.pk),
         mute=standing.muted(account.pk),
         engine=standing.is_engine(account.pk),
+        playbans=playbans_of(account.pk),
+        playban=standing.playbanned(account.pk),
     )
+
+
+def playbans_of(user_id: int, limit: int = RECENT) -> list[GivenPlayban]:
+    """The account's latest ``limit`` playbans, newest first, each with the offences it
+    counted, oldest first, their games read."""
+    found = list(Playban.objects.filter(account_id=user_id)[:limit])
+    counted = PlaybanOffence.objects.filter(playban__in=found).select_related("game")
+    by_playban: dict[int | None, list[PlaybanOffence]] = {}
+    for offence in counted:
+        by_playban.setdefault(offence.playban_id, []).append(offence)
+    return [GivenPlayban(playban, by_playban.get(playban.pk, [])) for playban in found]
 
 
 def mean_accuracy(user_id: int) -> Accuracy:

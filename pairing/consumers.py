@@ -12,8 +12,9 @@ Client to server: ``seek`` {kind, size, clock and its settings, rated, range}, a
 ``seeking`` {seek}; ``cancel_seek``, answered ``seek_cancelled``. When paired, every lobby
 socket of the session gets ``paired`` {game_id}. Errors: ``{"type": "error", "code",
 "message", "field"}`` with ``bad_request`` (the field named), ``login_required`` (a rated
-seek from a guest), ``not_allowed`` (a rated seek from an account marked for engine use),
-``unavailable`` (the database cannot be reached), ``rate_limited``.
+seek from a guest), ``playban`` (any seek from a playbanned account, with ``until``),
+``not_allowed`` (a rated seek from an account marked for engine use), ``unavailable``
+(the database cannot be reached), ``rate_limited``.
 
 A socket opened without a session gets one, so that its seek, the seat it is paired
 into and the socket share it (a browser's page always gave it one before). The seeks a
@@ -253,7 +254,7 @@ class LobbyConsumer(DirectDispatchConsumer):
                 await self._to_session({"type": "seek_cancelled"})
         except (GameError, PairingError) as error:
             field = getattr(error, "field", None)
-            details = getattr(error, "details", {})  # a mute's ``until``
+            details = getattr(error, "details", {})  # a mute's or a playban's ``until``
             await self.send_json(
                 {
                     "type": "error",

@@ -13,6 +13,7 @@ from django.db.models import Count
 from django.utils import translation
 from django.utils.translation import gettext
 
+from accounts import standing
 from games.models import Game
 from games.rules.clock import SETTINGS, TimeControl
 from pairing.matching import window
@@ -87,10 +88,12 @@ def pairing_of(game: Game) -> Pairing | None:
     return Pairing.objects.filter(game=game).first()
 
 
-def pools(*, logged_in: bool) -> dict[str, Any]:
-    """What the home page shows of the pools: each one-click pool with how many wait in
-    it (``entries``), their seeks for the page's script, the counts, and whether rated
-    pools are offered (accounts only)."""
+def pools(*, user_id: int | None) -> dict[str, Any]:
+    """What the home page shows of the pools to the account ``user_id`` (None: a guest):
+    each one-click pool with how many wait in it (``entries``), their seeks for the page's
+    script, the counts, whether rated pools are offered (accounts only), and the words of
+    the account's playban in force (``playban``: why and until when it may not seek)."""
+    playban = standing.playbanned(user_id)
     counts = seeking_counts()
     entries = [
         {
@@ -107,8 +110,9 @@ def pools(*, logged_in: bool) -> dict[str, Any]:
     return {
         "pools": entries,
         "seeks": [pool.seek(rated=False) for pool in POOLS],
-        "logged_in": logged_in,
+        "logged_in": user_id is not None,
         "seeking": counts,
+        "playban": None if playban is None else playban.words(),
     }
 
 

@@ -58,7 +58,7 @@ from players.models import Rating
 logger = logging.getLogger(__name__)
 
 RATING_LIMIT = 4000.0
-CODES = ("unavailable", "bad_request", "login_required", "not_allowed")
+CODES = ("unavailable", "bad_request", "login_required", "playban", "not_allowed")
 # A PostgreSQL advisory lock's key: one wave at a time across every process.
 WAVE_LOCK_KEY = 0x5EE1C0DE
 # Pairs made in one transaction: a wave of 1,000 seekers is 5 (each of 5 queries), and
@@ -71,16 +71,25 @@ _local_wave = threading.Lock()
 
 class PairingError(Exception):
     """A seek refused: ``code`` is ``bad_request`` (``field`` names the field at fault),
-    ``login_required`` (a rated seek from a guest) or ``not_allowed`` (a rated seek from an
-    account marked for engine use, naming ``rated``)."""
+    ``login_required`` (a rated seek from a guest), ``playban`` (an account playbanned:
+    ``details`` carries its ``until``) or ``not_allowed`` (a rated seek from an account
+    marked for engine use, naming ``rated``)."""
 
-    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         if code not in CODES:
             raise ValueError(f"unknown error code {code!r}")
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.field = field
+        self.details = details or {}
 
 
 def ratings_of(asked: Sequence[tuple[Any, str]]) -> list[float]:
@@ -136,8 +145,9 @@ def seek(
     Raises PairingError: ``bad_request`` naming the field (the fields and limits of
     creating a game: ``kind``, ``size``, ``clock`` and its settings; ``rated`` a boolean,
     and only with a clock; ``range`` null or [low, high]), ``login_required`` for a rated
-    seek from a guest, ``not_allowed`` naming ``rated`` for one from an account marked
-    for engine use.
+    seek from a guest, ``playban`` (with its ``until``) for any seek from a playbanned
+    account, ``not_allowed`` naming ``rated`` for a rated one from an account marked for
+    engine use.
     """
     [made] = seek_many([SeekRequest(player, user, name, message, now)])
     if isinstance(made, PairingError):
@@ -154,13 +164,16 @@ def seek_many(requests: Sequence[SeekRequest]) -> list[Seek | PairingError]:
 
     A process's lobby sockets store the seeks that arrive together this way
     (pairing.consumers): one transaction, and a few queries, for a burst of them."""
-    bots, engines = standing.bots_and_engines(request.player.user_id for request in requests)
+    seekers = standing.seekers(
+        (request.player.user_id for request in requests),
+        now=min((request.now for request in requests), default=None),
+    )
     made: list[Seek | PairingError] = []
     users: list[Any] = []
     for request in requests:
         try:
             with translation.override(request.language or translation.get_language()):
-                made.append(_new_seek(request, bots=bots, engines=engines))
+                made.append(_new_seek(request, seekers))
             users.append(request.user)
         except PairingError as error:
             made.append(error)
@@ -184,10 +197,10 @@ def seek_many(requests: Sequence[SeekRequest]) -> list[Seek | PairingError]:
     return made
 
 
-def _new_seek(request: SeekRequest, *, bots: set[int], engines: set[int]) -> Seek:
+def _new_seek(request: SeekRequest, seekers: standing.Seekers) -> Seek:
     """The seek ``request`` asks for, not yet stored nor rated; raises PairingError as
-    ``seek`` (``bots``, ``engines``: the accounts among the requests' that are bots, that
-    are marked for engine use)."""
+    ``seek`` (``seekers``: the accounts among the requests' that are bots, that are marked
+    for engine use, that are playbanned)."""
     player, message = request.player, request.message
     if not player.session_key:
         raise PairingError("bad_request", gettext("Seeking needs a session: load a page first"))
@@ -202,9 +215,14 @@ def _new_seek(request: SeekRequest, *, bots: set[int], engines: set[int]) -> See
     bounds = _range(message.get("range"))
     if rated and player.user_id is None:
         raise PairingError("login_required", gettext("log in to play rated games"))
-    if player.user_id in bots:
+    if player.user_id in seekers.bots:
         raise PairingError("bad_request", gettext("Bots do not seek: people challenge them"))
-    if rated and player.user_id in engines:
+    playban = seekers.playbans.get(player.user_id) if player.user_id is not None else None
+    if playban is not None and playban.until > request.now:
+        raise PairingError(
+            "playban", playban.words(now=request.now), details={"until": playban.until_json()}
+        )
+    if rated and player.user_id in seekers.engines:
         raise PairingError("not_allowed", gettext(standing.ENGINE_REFUSAL), field="rated")
     clock = control.to_json() if control is not None else None
     category = matching.category(kind, size, clock)
@@ -235,14 +253,24 @@ def cancel_seek(*, player: Player) -> bool:
 
 
 @transaction.atomic
-def withdraw_seeks(*, user_id: int, rated_only: bool = False) -> int:
+def withdraw_seeks(
+    *, user_id: int, rated_only: bool = False, told: dict[str, Any] | None = None
+) -> int:
     """The account's seeks withdrawn from every session, or with ``rated_only`` its rated
-    ones (staff closed the account, or marked it for engine use): how many. No wave
-    pairs them after the commit."""
+    ones (staff closed the account, or marked it for engine use; a playban): how many. No
+    wave pairs them after the commit, and then each of their sessions' lobby sockets hears
+    ``told`` (default: ``seek_cancelled``; a playban's refusal says why)."""
     seeks = Seek.objects.filter(user_id=user_id)
     if rated_only:
         seeks = seeks.filter(rated=True)
+    sessions = sorted(set(seeks.values_list("session_key", flat=True)))
     deleted, _ = seeks.delete()
+    news = {"type": "pairing.news", "message": told or {"type": "seek_cancelled"}, "skip": ""}
+    for session_key in sessions:
+        transaction.on_commit(
+            functools.partial(broadcast.send_to_group, seeker_group(session_key), news),
+            robust=True,
+        )
     return deleted
 
 

@@ -73,14 +73,23 @@ DAY = datetime.timedelta(days=1)
 
 class TournamentError(Exception):
     """A request refused: ``code`` (``bad_request``, ``not_found``, ``not_a_player``,
-    ``rate_limited``, ``muted``, ``not_allowed``), the ``field`` at fault when there is one,
-    and a message for a person."""
+    ``rate_limited``, ``muted``, ``playban``, ``not_allowed``), the ``field`` at fault when
+    there is one, a message for a person, and what the refusal carries besides
+    (``details``: a playban's ``until``)."""
 
-    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        field: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.field = field
+        self.details = details or {}
 
 
 # Creating, joining, withdrawing, pausing
@@ -181,11 +190,14 @@ def _locked(tournament_id: int) -> Tournament:
 @transaction.atomic
 def join(*, user_id: int, tournament_id: int, now: datetime.datetime | None = None) -> Entry:
     """The account in the tournament (again, after a withdrawal or a pause: back in).
-    A finished tournament, or a round robin that has started, takes nobody; a rated one
-    takes no account marked for engine use (``not_allowed``)."""
+    A finished tournament, or a round robin that has started, takes nobody; none takes a
+    playbanned account (``playban``, with its ``until``: an entrant still in is left in,
+    and paired); a rated one takes no account marked for engine use (``not_allowed``)."""
     tournament = _locked(tournament_id)
+    now = now or timezone.now()
     if tournament.status == Tournament.Status.FINISHED:
         raise TournamentError("bad_request", _("This tournament is over."))
+    _refuse_playbanned(tournament, user_id, now)
     if tournament.rated and standing.is_engine(user_id):
         raise TournamentError("not_allowed", _(standing.ENGINE_REFUSAL))
     if (
@@ -194,16 +206,32 @@ def join(*, user_id: int, tournament_id: int, now: datetime.datetime | None = No
     ):
         raise TournamentError("bad_request", _("A round robin takes nobody once it has started."))
     entry, made = Entry.objects.get_or_create(
-        tournament=tournament, user_id=user_id, defaults={"joined_at": now or timezone.now()}
+        tournament=tournament, user_id=user_id, defaults={"joined_at": now}
     )
     if not made and (entry.withdrawn or entry.paused):
         # Back: from now (an arena's player paused for a game it never started is not
         # paused again for that game).
         entry.withdrawn = entry.paused = False
-        entry.joined_at = now or timezone.now()
+        entry.joined_at = now
         entry.save(update_fields=["withdrawn", "paused", "joined_at"])
     _tell_standings(tournament)
     return entry
+
+
+def _refuse_playbanned(tournament: Tournament, user_id: int, now: datetime.datetime) -> None:
+    """Raise TournamentError("playban") when the account is playbanned at ``now`` and
+    would come in (a new entrant, or one back from a withdrawal or a pause); an entrant
+    still in stays in."""
+    playban = standing.playbanned(user_id, now=now)
+    if playban is None:
+        return
+    if Entry.objects.filter(
+        tournament=tournament, user_id=user_id, withdrawn=False, paused=False
+    ).exists():
+        return
+    raise TournamentError(
+        "playban", playban.words(now=now), details={"until": playban.until_json()}
+    )
 
 
 @transaction.atomic

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import answers
+from accounts import answers, standing
 from accounts.api import token_route
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of
@@ -142,8 +142,18 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "table": _table(data),
         "rounds": _rounds(data),
         "username": request.user.get_username() if request.user.is_authenticated else None,
+        "playban": _playban(request, entry),
     }
     return render(request, "tournaments/tournament.html", context)
+
+
+def _playban(request: HttpRequest, entry: Any) -> str | None:
+    """Why and until when the visitor cannot join (a playban in force), where it would
+    join; None when it may, or is in."""
+    if not request.user.is_authenticated or (entry and not entry.withdrawn and not entry.paused):
+        return None
+    playban = standing.playbanned(request.user.pk)
+    return None if playban is None else playban.words()
 
 
 def _table(data: dict[str, Any]) -> dict[str, Any]:
@@ -248,7 +258,9 @@ def _acted(request: HttpRequest, tournament_id: int, action: Any) -> HttpRespons
         if error.code == "not_found":
             raise Http404(error.message) from None
         back = reverse("tournament", kwargs={"tournament_id": tournament_id})
-        return answers.refused(request, error.code, error.message, field=error.field, back=back)
+        return answers.refused(
+            request, error.code, error.message, field=error.field, back=back, details=error.details
+        )
     return redirect("tournament", tournament_id=tournament_id)
 
 

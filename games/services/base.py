@@ -215,7 +215,8 @@ def finish(game: Game, *, result: str) -> None:
 def end_aborted(game: Game, reason: str) -> None:
     """``game`` ends ``aborted`` now, for ``reason`` (a ``Game.AbortReason``): no result
     (so no winner, no rating change), no clock running, no request pending; saved, and
-    everyone gets ``state`` once the transaction commits (the lobby too: its lists change)."""
+    ``signals.game_aborted`` told in this transaction; everyone gets ``state`` once the
+    transaction commits (the lobby too: its lists change)."""
     game.status = Game.Status.ABORTED
     game.abort_reason = reason
     game.result = ""
@@ -223,6 +224,7 @@ def end_aborted(game: Game, reason: str) -> None:
     game.undo_request = ""
     stop_clocks(game)
     game.save()
+    signals.game_aborted.send(sender=Game, game=game)
     on_commit(lambda: events.broadcast_state(game))
     on_commit(events.broadcast_lobby)
 

@@ -1,7 +1,8 @@
 """Moderation's use cases, one module an area, as Zulip's ``zerver/actions``: ``reports``
 (an account reporting another), ``actions`` (a staff member's action on an account, the
-log's entry written with it). Playbans, when they come, are an area of their own here
-(``playbans``), setting a flag on the account's row as the actions do.
+log's entry written with it), ``playbans`` (the games an account let end without its
+move or left, and the playbans they earn: a flag on the account's row, as the actions
+set).
 
 Each use case is one transaction; an action locks the account's row first, so that two
 staff acting at once on one account are applied one after the other, each logged.

@@ -2,8 +2,9 @@
 
 The account's row is locked first, so that two staff acting at once on one account are
 applied one after the other, each with its entry (``Action``), in the order they
-committed. Every action closes the account's open reports; every one but ``dismiss``
-tells their reporters (``report_closed``, in each reporter's language).
+committed. Every action but ``lift_playban`` closes the account's open reports; every
+one but ``dismiss`` tells their reporters (``report_closed``, in each reporter's
+language).
 
 What each action changes is a flag on the account's own row, read by the apps that
 enforce it (accounts.standing), and what must stop at once:
@@ -17,7 +18,10 @@ enforce it (accounts.standing), and what must stop at once:
   withdrawn, its waiting games and the challenges to it called off, its games in
   progress resigned (the games' resign), and it withdrawn from every tournament not
   finished;
-- ``dismiss``: nothing but the reports closed.
+- ``dismiss``: nothing but the reports closed;
+- ``lift_playban``: the playban in force ends (``Account.playban_until``; the playban
+  kept, marked lifted: moderation.services.playbans); the reports stay open, as it
+  decides nothing about them.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from games import services as games
 from games.models import Game
 from games.services import GameError
 from moderation.models import TEXT_MAX, Action, Report
+from moderation.services import playbans
 from moderation.services.errors import ModerationError
 from notifications import services as notifications
 from notifications.models import Kind
@@ -92,11 +97,12 @@ def act(
     row = Account.objects.select_for_update().get_or_create(user=user)[0]
     now = now or timezone.now()
     until = now + datetime.timedelta(hours=length) if length is not None else None
-    EFFECTS[action](user, row, until)
+    EFFECTS[action](user, row, until, now)
     entry = Action.objects.create(
         at=now, staff_id=staff_id, account=user, action=action, reason=reason, until=until
     )
-    _close_reports(entry, tell=action != Action.Kind.DISMISS)
+    if action != Action.Kind.LIFT_PLAYBAN:
+        _close_reports(entry, tell=action != Action.Kind.DISMISS)
     return entry
 
 
@@ -130,22 +136,27 @@ def _hours(hours: Any) -> int | None:
     return hours
 
 
-# The effects, each given the account (locked), its row (locked) and a mute's end
+# The effects, each given the account (locked), its row (locked), a mute's end and the
+# time of the action
 
 
-def _mute(user: Any, row: Account, until: datetime.datetime | None) -> None:
+def _mute(user: Any, row: Account, until: datetime.datetime | None, now: datetime.datetime) -> None:
     row.muted_until = until
     row.muted_for_good = until is None
     row.save(update_fields=["muted_until", "muted_for_good"])
 
 
-def _unmute(user: Any, row: Account, until: datetime.datetime | None) -> None:
+def _unmute(
+    user: Any, row: Account, until: datetime.datetime | None, now: datetime.datetime
+) -> None:
     row.muted_until = None
     row.muted_for_good = False
     row.save(update_fields=["muted_until", "muted_for_good"])
 
 
-def _mark_engine(user: Any, row: Account, until: datetime.datetime | None) -> None:
+def _mark_engine(
+    user: Any, row: Account, until: datetime.datetime | None, now: datetime.datetime
+) -> None:
     row.engine = True
     row.save(update_fields=["engine"])
     pairing.withdraw_seeks(user_id=user.pk, rated_only=True)
@@ -153,12 +164,16 @@ def _mark_engine(user: Any, row: Account, until: datetime.datetime | None) -> No
     _withdraw(user.pk, rated_only=True)
 
 
-def _unmark_engine(user: Any, row: Account, until: datetime.datetime | None) -> None:
+def _unmark_engine(
+    user: Any, row: Account, until: datetime.datetime | None, now: datetime.datetime
+) -> None:
     row.engine = False
     row.save(update_fields=["engine"])
 
 
-def _close(user: Any, row: Account, until: datetime.datetime | None) -> None:
+def _close(
+    user: Any, row: Account, until: datetime.datetime | None, now: datetime.datetime
+) -> None:
     user.is_active = False
     user.save(update_fields=["is_active"])
     pairing.withdraw_seeks(user_id=user.pk)
@@ -167,8 +182,16 @@ def _close(user: Any, row: Account, until: datetime.datetime | None) -> None:
     _withdraw(user.pk)
 
 
-def _dismiss(user: Any, row: Account, until: datetime.datetime | None) -> None:
+def _dismiss(
+    user: Any, row: Account, until: datetime.datetime | None, now: datetime.datetime
+) -> None:
     """Nothing changes but the reports, closed."""
+
+
+def _lift_playban(
+    user: Any, row: Account, until: datetime.datetime | None, now: datetime.datetime
+) -> None:
+    playbans.lift(row, now)
 
 
 EFFECTS = {
@@ -178,6 +201,7 @@ EFFECTS = {
     Action.Kind.UNMARK_ENGINE: _unmark_engine,
     Action.Kind.CLOSE: _close,
     Action.Kind.DISMISS: _dismiss,
+    Action.Kind.LIFT_PLAYBAN: _lift_playban,
 }
 
 

@@ -4,6 +4,7 @@ to the help."""
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import re
 from html.parser import HTMLParser
@@ -16,6 +17,7 @@ from games import services
 from games.rules.clock import TimeControl
 from manual import diagrams
 from manual.topics import TOPICS
+from moderation import playban_rules
 from pairing import pools
 
 pytestmark = pytest.mark.django_db
@@ -172,6 +174,18 @@ def test_the_pages_quote_the_code() -> None:
 
     go = text_of("/help/rules-go/")
     assert "Total 22 18.5" in go and "Result: B+3.5" in go
+
+
+def test_the_fair_play_page_quotes_the_playbans_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    fair_play = text_of("/help/fair-play/")
+    assert "lets 3 games within 24 hours end at the first-move deadline" in fair_play
+    assert "for 15 minutes. Each time it happens again within 7 days, the wait doubles" in fair_play
+    assert "up to 24 hours" in fair_play
+
+    monkeypatch.setattr(playban_rules, "NO_MOVES", 4)
+    monkeypatch.setattr(playban_rules, "FIRST_BAN", datetime.timedelta(minutes=10))
+    changed = text_of("/help/fair-play/")
+    assert "lets 4 games within 24 hours" in changed and "for 10 minutes" in changed
 
 
 def test_the_review_help_says_how_accuracy_is_worked_out_without_the_repositorys_files() -> None:

@@ -40,15 +40,18 @@ def logged_in(user: AbstractBaseUser) -> Client:
 CLOCK = TimeControl.fischer(main_time=300, increment=5)
 
 
-def waiting_game(creator: AbstractBaseUser, *, rated: bool = False) -> Game:
-    """A game of 8x8 Othello with a clock that ``creator`` (Black) made, waiting."""
+def waiting_game(
+    creator: AbstractBaseUser, *, rated: bool = False, time_control: TimeControl = CLOCK
+) -> Game:
+    """A game of 8x8 Othello with a clock (``CLOCK`` unless given) that ``creator``
+    (Black) made, waiting."""
     return games.create_game(
         player=player(creator),
         kind="othello",
         size=8,
         color="black",
         name="",
-        time_control=CLOCK,
+        time_control=time_control,
         rated=rated,
     )
 

@@ -1,13 +1,16 @@
-"""moderation.admin: the reports and the log shown read-only, each linked to the
-account's case at the desk."""
+"""moderation.admin: the reports, the log and the playbans shown read-only, each linked
+to the account's case at the desk."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from moderation import services
-from moderation.models import Action, Report
+from moderation.models import Action, Playban, Report
 from tests.moderation.helpers import account, game_between, reported, said
 
 pytestmark = pytest.mark.django_db
@@ -44,3 +47,18 @@ def test_the_admin_shows_reports_and_the_log_linked_to_the_desk_and_changes_noth
         == 403
     )
     assert Action.objects.get().reason == "insults" and Report.objects.count() == 1
+
+
+def test_the_admin_lists_the_playbans_linked_to_the_desk(admin_client: Client) -> None:
+    ann = account("ann")
+    at = timezone.now()
+    given = Playban.objects.create(
+        account=ann, reason="left", at=at, until=at + datetime.timedelta(minutes=15)
+    )
+
+    listed = admin_client.get("/admin/moderation/playban/").content.decode()
+    one = admin_client.get(f"/admin/moderation/playban/{given.pk}/change/").content.decode()
+
+    assert 'href="/moderation/ann/"' in listed and 'href="/moderation/ann/"' in one
+    assert "/admin/moderation/playban/add/" not in listed
+    assert admin_client.get("/admin/moderation/playban/add/").status_code == 403

@@ -45,12 +45,13 @@ PURE = (
     "games.gtpbot",
     "notifications.endpoints",
     "notifications.pinned",
+    "moderation.playban_rules",
     "players.glicko2",
     "tournaments.systems",
 )
 """Plain Python: no Django (nor Channels, which needs it), ever: the rules, the engines,
 and the pure calculations of the apps above (where a push may go, a rating, a
-tournament's pairing and scores)."""
+tournament's pairing and scores, a playban)."""
 FRAMEWORKS = ("django", "channels", "daphne", "asgiref")
 
 
