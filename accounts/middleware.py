@@ -42,9 +42,11 @@ class ChosenLanguage:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         language = languages.of_request(request)
-        translation.activate(language)
-        request.LANGUAGE_CODE = translation.get_language()  # type: ignore[attr-defined]
-        response = self.get_response(request)
+        # Only for this request: the thread that served it (a test's, a pool's) goes back to
+        # the language it had, so that nothing read later speaks this visitor's.
+        with translation.override(language):
+            request.LANGUAGE_CODE = translation.get_language()  # type: ignore[attr-defined]
+            response = self.get_response(request)
         languages.remember(request, response)
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
         response.headers.setdefault("Content-Language", language)
