@@ -1,4 +1,4 @@
-"""Every page gives a visitor a session (DESIGN.md, "Pairing"), so that a guest's seek,
+"""Every page gives a visitor a session (docs/api/README.md#who-you-are), so that a guest's seek,
 the seat it is paired into and the lobby socket share one; and speaks the visitor's
 language."""
 

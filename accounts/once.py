@@ -1,4 +1,4 @@
-"""Forms that do one thing however often they are sent (DESIGN.md, "One name per
+"""Forms that do one thing however often they are sent (docs/api/README.md, "One name per
 player"): a double click, a resent request. A form carries a one-time token
 (``FORM_TOKEN``, made by ``{% form_token %}`` or by the page's script); the first POST
 with it does the work and keeps what it made, and any later POST with the same token from

@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class BotsConfig(AppConfig):
     """Personal API tokens, bot accounts, and the bots' side of their challenges
-    (DESIGN.md, "Bots")."""
+    (docs/bots.md)."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "bots"

@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class ChallengesConfig(AppConfig):
     """Challenges: a waiting game reserved for one account (a person or a bot), its
-    answer, its expiry (DESIGN.md, "Notifications, challenges, follows, blocks")."""
+    answer, its expiry (docs/api/http.md#post-playersusernamechallenge)."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "challenges"

@@ -1,4 +1,4 @@
-"""The limits that keep a public server up (DESIGN.md, "Limits").
+"""The limits that keep a public server up (docs/api/README.md#limits).
 
 - A websocket may send ``SOCKET_MESSAGES`` messages within ``SOCKET_WINDOW`` seconds;
   beyond, ``rate_limited``, and a socket that keeps flooding is closed with

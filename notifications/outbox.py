@@ -1,6 +1,6 @@
 """The outbox: the deliveries the notifications wrote, sent once each, by whichever
-process claims them first (Zulip's queue workers; DESIGN.md "Delivery is never lost and
-never doubled").
+process claims them first (Zulip's queue workers; docs/architecture.md#design-notes,
+"Notifications that are never lost nor doubled").
 
 A process claims up to ``BATCH`` due deliveries at a time (``claim``: in one transaction,
 rows locked with SKIP LOCKED on PostgreSQL, the whole database on SQLite), holding each

@@ -57,7 +57,7 @@ DEFAULTS: dict[str, tuple[bool, bool]] = {
     Kind.FOLLOW_PLAYING: (False, False),
 }
 """Each kind's (e-mail, push) without a choice of the account's: e-mail for a challenge
-and for your move in a correspondence game (DESIGN.md), push for everything on the
+and for your move in a correspondence game (docs/api/http.md), push for everything on the
 devices the account asked it on (but a kind that is off by default)."""
 
 OFF_BY_DEFAULT = frozenset({Kind.FOLLOW_PLAYING})

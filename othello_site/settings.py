@@ -390,9 +390,9 @@ def _channel_layer() -> dict[str, Any]:
     url = os.environ.get("REDIS_URL", "").strip()
     if not url:
         return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
-    # channels-redis's defaults lose messages under load (DESIGN.md). The limits are per
+    # channels-redis's defaults lose messages under load (docs/operations.md). The limits are per
     # daphne process, budgeted for 1,000 open websockets (500 two-player games), and
-    # bench/load.py measures them (README, "Load"):
+    # bench/load.py measures them (docs/benchmarks.md#load):
     # - capacity: every consumer of one process shares that process's one Redis list, and
     #   a message beyond `capacity` is dropped silently. A group_send puts one entry per
     #   process in it (naming that process's sockets of the game), so the worst burst is
@@ -564,7 +564,7 @@ VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip() or "mailto:noreply@l
 # exempt, and may be plain http: a private deployment's own push service, the tests'.
 PUSH_ENDPOINT_ALLOW = [host.lower().strip("[]") for host in _list("PUSH_ENDPOINT_ALLOW")]
 
-# The players' languages (DESIGN.md; Django's own internationalisation: the catalogues
+# The players' languages (docs/api/http.md; Django's own internationalisation: the catalogues
 # in locale/, compiled by the two README commands). URLs carry no language: the visitor's
 # choice (session, account) or the browser's Accept-Language decides.
 LANGUAGE_CODE = "en"

@@ -2,7 +2,7 @@
 
 As lila's ``MatchMaking``: one function from the waiting seekers to the pairs, the
 score of a pair written out, the loop around it (``pairing.services.wave``) only feeding
-it and applying its answer. DESIGN.md ("Pairing") pins the rules:
+it and applying its answer. docs/guide.md#pairing states the rules:
 
 - two seeks are compatible when they are in the same pool (kind, size, clock settings
   and ``rated`` equal: ``pool_key``), come from different sessions and different

@@ -1,4 +1,4 @@
-"""The home page's one-click pools (DESIGN.md, "Pairing"): pure data, no Django.
+"""The home page's one-click pools (docs/guide.md#pairing): pure data, no Django.
 
 Each pool is a seek's kind, size and clock; the page offers each casual, and rated to an
 account. A custom seek may name any other settings: it makes a pool of its own.
@@ -86,4 +86,4 @@ POOLS = (
     _correspondence("othello", 8, 3),
     _correspondence("go", 19, 3),
 )
-"""The presets DESIGN.md pins, in the grid's order."""
+"""The presets docs/guide.md#pairing lists, in the grid's order."""

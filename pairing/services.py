@@ -65,7 +65,7 @@ WAVE_LOCK_KEY = 0x5EE1C0DE
 # a pair a chunk's failure would hold back waits at most that many others' work.
 CHUNK = 100
 SEEK_GRACE_SECONDS = 5
-"""How long a seek outlives its session's last lobby socket (DESIGN.md, fourth edition)."""
+"""How long a seek outlives its session's last lobby socket (docs/api/websocket.md)."""
 _local_wave = threading.Lock()
 
 
@@ -339,7 +339,7 @@ def _check_game_fields(message: dict[str, Any]) -> tuple[str, int, TimeControl |
     form = NewGameForm(data)
     if not form.is_valid():
         field, errors = next(iter(form.errors.items()))
-        # The create form's own words (DESIGN.md: checked as POST /games/new/ checks them).
+        # The create form's own words (docs/api/websocket.md: as POST /games/new/ checks them).
         raise PairingError("bad_request", " ".join(errors), field=field)
     time_control: TimeControl | None = form.cleaned_data["time_control"]
     return kind, data["size"], time_control

@@ -3,8 +3,8 @@
 The rating update is Glickman's algorithm ("Example of the Glicko-2 system", 2013),
 steps 1 to 8, with the volatility found by the Illinois algorithm (epsilon 1e-6); the
 shape is scalachess's ``RatingCalculator``: the caller stores the ratings before and
-after, nothing here reads a clock or a database. This product's choices (DESIGN.md,
-"Accounts, rated games, ratings"): every rated game is its own rating period, a new
+after, nothing here reads a clock or a database. This product's choices
+(docs/guide.md#ratings): every rated game is its own rating period, a new
 player is 1500 / RD 350 / volatility 0.06, tau 0.75, RD kept within [45, 350] after each
 game, and before a game each player's RD grows with the days since their last rated
 game in the category (``after_inactivity``).

@@ -11,6 +11,8 @@ need_package /usr/sbin/nginx nginx "the proxy recipe's test (tests/site/test_pro
 # otherwise they are skipped, and the summary says why.
 if [ "${WITH_KATAGO:-}" = 1 ]; then sh scripts/katago.sh; fi
 . scripts/_messages.sh
+# The habits that catch slips: conflict markers, whitespace, big files (.pre-commit-config.yaml).
+.venv/bin/pre-commit run --all-files --show-diff-on-failure
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy

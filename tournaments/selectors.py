@@ -311,7 +311,7 @@ def standings(facts: Facts, names: dict[int, str]) -> list[dict[str, Any]]:
 
 
 def tournament_json(tournament: Tournament, facts: Facts | None = None) -> dict[str, Any]:
-    """T: ``GET /tournaments/<id>.json`` (DESIGN.md, "Tournaments")."""
+    """T: ``GET /tournaments/<id>.json`` (docs/api/http.md#get-tournamentsidjson)."""
     facts = facts or facts_of(tournament)
     names = usernames(
         {entry.user_id for entry in facts.entries}

@@ -3,7 +3,7 @@
 The server (games.workers.engines) sends a review as a plain mapping
 (``services.AnalysisJob`` as a dict; the worker imports no Django) and a ply, and
 gets the verdict on the position after that many moves back as JSON-ready data:
-``{"to_move", "eval", "exact", "best", "pv"}`` (DESIGN.md, "Review"), and for Go
+``{"to_move", "eval", "exact", "best", "pv"}`` (docs/api/http.md#the-review), and for Go
 ``"played"`` too: the value of the move that led there for its mover, from which the
 server reckons its loss (``go_review``). Othello's analyser of each game is kept in the
 worker process between its positions, so that the exact solver's tables serve the whole

@@ -1,5 +1,5 @@
 """An explored position's verdict, from plain data: what the engines' worker processes run
-for ``explore.json`` (DESIGN.md, "Review").
+for ``explore.json`` (docs/api/http.md#post-gamesidexplorejson).
 
 The server (``games.services.explore`` builds the job, ``games.workers.engines`` runs it)
 sends a job as a plain mapping, which crosses into a worker process that imports no

@@ -25,7 +25,7 @@ level 9. GNU Go's levels alone differ too little (on 9x9 its level 0 tied its
 level 5 and won 7 of 20 games against level 10), and at any level GNU Go is
 many stones stronger than someone who has just learnt the rules; the random
 moves make the range.
-docs/gnugo.md has the measurements.
+docs/engines/gnugo.md has the measurements.
 
 A ``genmove`` that takes longer than its time limit, or an engine that dies,
 costs the process: it is killed, and the move is asked again of a new one at

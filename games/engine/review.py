@@ -11,7 +11,7 @@ included).
 'mistake'
 
 ``annotate`` adds what the replay page shows of a stored review and the JSON lacks
-(DESIGN.md: the page draws what the JSON holds, nothing recomputed in the browser): for
+(docs/api/http.md: the page draws what the JSON holds, nothing recomputed in the browser): for
 each move, the move its mover should have played and the advice in words (as lichess's
 ``Advice.scala`` writes "Blunder. Nxe5 was best."), and each player's summary with the
 accuracy of games.engine.accuracy.

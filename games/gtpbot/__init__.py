@@ -1,4 +1,4 @@
-"""The bridge that runs any GTP engine as a bot of this server (DESIGN.md, "Bots").
+"""The bridge that runs any GTP engine as a bot of this server (docs/bots.md#the-bridge).
 
     python -m games.gtpbot --url URL --token T [--kinds othello,go --sizes 8,9,19] \
         -- ENGINE ARGS...

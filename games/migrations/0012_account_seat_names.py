@@ -1,5 +1,5 @@
 # ruff: noqa: RUF012 (Django's migrations use class-level lists)
-"""One name per player (DESIGN.md): an account's seat is named by its username. Every seat
+"""One name per player (docs/api/README.md): an account's seat is named by its username. Every seat
 an account holds, and every chat line it wrote, takes the account's username, whatever
 name was typed for it before. Guests' seats keep theirs; nothing to undo going back."""
 

@@ -2,7 +2,7 @@
 
 The server keeps the timestamps (when a turn began) and passes the elapsed
 milliseconds in; nothing here reads a clock, so tests pass fixed times (the shape of
-scalachess's ``Clock``). Systems, as DESIGN.md pins them:
+scalachess's ``Clock``). Systems, as docs/guide.md#clocks tells them:
 
 - ``fischer``: main time; each move adds ``increment`` once made in time.
 - ``absolute``: main time for the whole game.

@@ -1,4 +1,4 @@
-"""The engines' review of a finished game (DESIGN.md, "Review"): requests, claims, results.
+"""The engines' review of a finished game (docs/api/http.md#the-review): requests, claims, results.
 
 A request (``request_analysis``) queues a finished game once; the engines' worker
 processes (games.workers.engines) claim queued reviews with ``claim_analyses``, behind the

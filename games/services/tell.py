@@ -1,5 +1,5 @@
 """What the games tell their players, and the players' followers, through notifications
-(DESIGN.md, "Notifications"), in the transaction of the move, the end or the start that
+(docs/api/http.md#notifications), in the transaction of the move, the end or the start that
 caused it; and how those notifications read (``register_words``: made when read, in the
 reader's language, from what is stored).
 

@@ -1,4 +1,4 @@
-"""HTTP routes of the engines' review (DESIGN.md, "Review"): thin, the services decide.
+"""HTTP routes of the engines' review (docs/api/http.md#the-review): thin, the services decide.
 
 - ``POST /games/<id>/analysis/``: queue a finished game's review: 202 ``{"status"}``
   while queued or running, 200 once done, 409 ``{"error"}`` for a game not finished,

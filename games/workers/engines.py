@@ -12,15 +12,15 @@ engine move has a time limit of its own (the level's budget; GNU Go's, with a fa
 The worker processes, and the GNU Go they start, end within a fraction of a second of
 the server process, however it ends (``games.engine.lifeline``).
 
-The same engines review finished games (``services.claim_analyses``, DESIGN.md
-"Review"), behind the moves the computer owes: a review is claimed only when an engine
+The same engines review finished games (``services.claim_analyses``, docs/api/http.md
+"The review"), behind the moves the computer owes: a review is claimed only when an engine
 stays free for the turns after it, at most ``ANALYSES`` at once in a process, and it
 analyses one position at a time, giving its engine back (its claim released, to be taken
 up again from the last stored position) whenever the turns owed fill the other engines
 (or every engine is busy).
 
-And they answer the positions people try on a replay (``explore.json``, DESIGN.md
-"Review"; ``explore``): the web request hands its job (``games.engine.explore``, plain
+And they answer the positions people try on a replay (``explore.json``, docs/api/http.md
+"The review"; ``explore``): the web request hands its job (``games.engine.explore``, plain
 data) to its process's pool and awaits the verdict, so the search never runs in the web
 process (where it would hold the GIL that every other request of the process needs).
 

@@ -1,4 +1,4 @@
-// The engines' review on the replay page (DESIGN.md, "Review"): asks for it, follows
+// The engines' review on the replay page (docs/guide.md#the-review): asks for it, follows
 // its progress, and shows it: an evaluation graph under the board, scaled in discs or
 // points with its zero line and the judged moves as dots (the value under the pointer
 // or at the shown move; click: go to that move; focused, the keys step through it), the

@@ -62,7 +62,7 @@ def test_a_guest_who_signs_up_keeps_the_seat_now_the_accounts() -> None:
     assert signed_up.response.status_code == 302
     assert session_of(ann) != signed_up.guest_session, "login gave the session a new key"
     seen = state(ann, game_id)
-    # The seat now the account's, under its username (DESIGN.md, "One name per player").
+    # The seat now the account's, under its username (docs/api/README.md#one-name-per-player).
     assert (seen["you"], seen["players"]["black"], seen["accounts"]["black"]) == (
         "black",
         "ann",

@@ -1,6 +1,6 @@
-"""One name per player (DESIGN.md, fourth edition): an account's seat is named by its
+"""One name per player (docs/api/README.md): an account's seat is named by its
 username whatever a form says, and a guest cannot sit down under an account's name; nor
-(fifth edition, "Accounts and names") under one that looks like it, nor hold an invisible
+under one that looks like it, nor hold an invisible
 or control character in a name (accounts.names)."""
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ def test_the_look_alikes_are_one_skeleton_and_the_others_are_not() -> None:
 
     assert {names.skeleton(typed) for typed in taken} == {"alice"}
     assert "alice" not in {names.skeleton(typed) for typed in free}
-    # Refused anyway, but one name with "alice" all the same (DESIGN.md).
+    # Refused anyway, but one name with "alice" all the same (docs/api/README.md).
     assert names.skeleton("alice\u200b") == names.skeleton("al\u00adice") == "alice"
 
 

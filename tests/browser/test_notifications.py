@@ -21,7 +21,7 @@ NewContext = Callable[..., BrowserContext]
 VIEWPORTS = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 ONE_DAY = TimeControl.correspondence(days=1).describe()
 LIVE = 2_000
-"""How soon an open page hears of a notification (DESIGN.md: within 2 s), in ms."""
+"""How soon an open page hears of a notification (docs/api/websocket.md: within 2 s), in ms."""
 
 
 def correspondence_game(

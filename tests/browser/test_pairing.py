@@ -103,7 +103,7 @@ def test_seek_again_from_a_called_off_game_seeks_at_once(
 def test_a_reload_while_seeking_keeps_the_seek_and_the_time_waited(
     new_context: NewContext, base_url: str
 ) -> None:
-    """DESIGN.md, fourth edition: a seek outlives its page by 5 s; the page that loads
+    """docs/api/websocket.md, "The lobby": a seek outlives its page by 5 s; the page that loads
     meanwhile says it is still looking, with the time already waited."""
     page = new_context(viewport=DESKTOP).new_page()
     watcher = new_context(viewport=PHONE).new_page()

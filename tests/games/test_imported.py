@@ -1,4 +1,4 @@
-"""An imported record belongs to nobody (DESIGN.md, "Accounts and names"): whatever its
+"""An imported record belongs to nobody (docs/api/README.md#one-name-per-player): whatever its
 PB and PW say, its seats are no account's, it is on no player's list nor the home page's,
 and its comments are the record's, never a seat's chat."""
 

@@ -410,7 +410,7 @@ def test_archive_filters_and_counts_moves() -> None:
     assert [game.pk for game in records.archive(kind="go")] == [other.pk, go.pk]
     assert [game.pk for game in records.archive(size=9)] == [go.pk]
     assert [game.pk for game in records.archive(status="waiting")] == [other.pk]
-    # By account, in any case (DESIGN.md, "One name per player"); guests' names are not
+    # By account, in any case (docs/api/README.md#one-name-per-player); guests' names are not
     # accounts, and a part of a name finds nothing.
     assert [game.pk for game in records.archive(player="ZOE")] == [other.pk]
     assert [game.pk for game in records.archive(player="nobody")] == []

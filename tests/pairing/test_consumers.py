@@ -1,5 +1,5 @@
-"""pairing.consumers through the real ASGI application: the lobby's seeks (DESIGN.md,
-"Pairing"). Each socket presents a session cookie got as a browser gets it (a page)."""
+"""pairing.consumers through the real ASGI application: the lobby's seeks (docs/api/websocket.md,
+"The lobby"). Each socket presents a session cookie got as a browser gets it (a page)."""
 
 from __future__ import annotations
 
@@ -256,7 +256,7 @@ def forget_after(seconds: float) -> int:
 
 
 async def test_a_reloaded_page_finds_its_seek_waiting_with_the_time_waited() -> None:
-    """DESIGN.md, fourth edition: a seek outlives its session's last lobby socket by 5 s,
+    """docs/api/websocket.md, "The lobby": a seek outlives its session's last lobby socket by 5 s,
     and a socket that opens meanwhile is told ``seeking`` at once."""
     cookie = await database_sync_to_async(visit)()
     async with lobby(cookie) as ws:

@@ -216,7 +216,7 @@ def test_a_game_ended_before_ply_2_moves_no_rating() -> None:
 def test_a_rated_game_moves_ratings_only_once_each_side_has_moved(
     moves_before: int, resigner: str, counted: bool
 ) -> None:
-    """DESIGN.md, fourth edition: a resignation (a timeout, a forfeit) is not a move."""
+    """docs/api/README.md, G's `ratings`: a resignation (a timeout, a forfeit) is not a move."""
     black, white = account("ann"), account("bob")
     game = rated_game(black, white)
     opening(game, black, white, plies=moves_before)

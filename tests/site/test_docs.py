@@ -12,6 +12,10 @@
 - The README is at most ``README_MAX_LINES`` lines, starts with the two commands, links
   every page of ``docs/``, and every relative link of the README and of the pages points
   to a file that exists.
+- No tracked text file names a Markdown file that the repository does not hold (read
+  from the file's folder, the root or ``docs/``; addresses on other sites left out), and
+  an anchor after one (``#section``), or a Markdown link's own ``(#section)``, is one of
+  that page's headings.
 
 Consumers and modules are found by searching the packages, not by their paths, so that
 moving a module keeps the checks.
@@ -20,8 +24,10 @@ moving a module keeps the checks.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import re
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,8 +39,8 @@ ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 API = DOCS / "api"
-HTTP_DOC = API / "http.md"
-WEBSOCKET_DOC = API / "websocket.md"
+HTTP_DOC = ROOT / "docs/api/http.md"
+WEBSOCKET_DOC = ROOT / "docs/api/websocket.md"
 API_README = API / "README.md"
 
 README_MAX_LINES = 150
@@ -47,6 +53,10 @@ _LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _REFERENCE = re.compile(r"^\s*\[[^\]]+\]:\s*(\S+)", re.MULTILINE)
 _FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
+_ADDRESS = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"'`<>()\[\]]*")
+_MARKDOWN_NAME = re.compile(r"(?<![\w./-])([\w./-]*[\w-]\.md)(?!\w)(?:#([\w-]*))?")
+_OWN_ANCHOR = re.compile(r"\]\(#([^)\s]*)\)")
+_HEADING = re.compile(r"^#{1,6}[ \t]+(.*?)[ \t#]*$", re.MULTILINE)
 
 
 # The project's modules
@@ -322,3 +332,125 @@ def test_every_relative_link_points_to_a_file(path: Path) -> None:
             continue
         found = (path.parent / target).resolve()
         assert found.exists(), f"{path.relative_to(ROOT)} links {target}, which does not exist"
+
+
+# Files the repository cites
+
+
+def tracked_files() -> set[str]:
+    """The paths git tracks, from the root."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    return {path for path in listed.split("\0") if path}
+
+
+def tracked_texts() -> Iterator[tuple[Path, str]]:
+    """Every tracked file that is text (UTF-8, no NUL byte) and its text."""
+    for name in sorted(tracked_files()):
+        path = ROOT / name
+        if not path.is_file():
+            continue
+        data = path.read_bytes()
+        if b"\0" in data:
+            continue
+        try:
+            yield path, data.decode()
+        except UnicodeDecodeError:
+            continue
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub makes of a Markdown text's headings (fenced code left out): lower
+    case, punctuation dropped, spaces as hyphens, a repeated one followed by -1, -2..."""
+    made: set[str] = set()
+    for heading in _HEADING.findall(_FENCE.sub("", text)):
+        anchor = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+        repeat = 0
+        while (candidate := f"{anchor}-{repeat}" if repeat else anchor) in made:
+            repeat += 1
+        made.add(candidate)
+    return made
+
+
+@functools.cache
+def page_anchors(page: Path) -> set[str]:
+    return anchors(page.read_text())
+
+
+def unheld_citations(path: Path, text: str, tracked: set[str]) -> list[str]:
+    """What ``text`` (the file ``path``'s) names that the repository does not hold: a
+    Markdown file's name not found among the ``tracked`` files from ``path``'s folder, the
+    root or ``docs/`` (never outside the repository; addresses on other sites left out),
+    and an anchor that no heading of its page makes."""
+    where = path.relative_to(ROOT)
+    text = _ADDRESS.sub("", text)
+    own = anchors(text) if path.suffix == ".md" else set()
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for name, anchor in _MARKDOWN_NAME.findall(line):
+            held = None
+            for base in (path.parent, ROOT, DOCS):
+                resolved = (base / name).resolve()
+                if resolved.is_relative_to(ROOT) and str(resolved.relative_to(ROOT)) in tracked:
+                    held = resolved
+                    break
+            if held is None:
+                found.append(f"{where}:{number}: {name}, which the repository does not hold")
+            elif anchor and anchor not in page_anchors(held):
+                found.append(f"{where}:{number}: {name}#{anchor}, a heading {name} lacks")
+        if path.suffix == ".md":
+            for anchor in _OWN_ANCHOR.findall(line):
+                if anchor not in own:
+                    found.append(f"{where}:{number}: #{anchor}, a heading this page lacks")
+    return found
+
+
+def test_every_markdown_file_a_file_names_is_in_the_repository() -> None:
+    tracked = tracked_files()
+    assert "docs/api/http.md" in tracked
+    unheld = [
+        citation
+        for path, text in tracked_texts()
+        for citation in unheld_citations(path, text, tracked)
+    ]
+    assert not unheld, "files cite what the repository does not hold:\n" + "\n".join(unheld)
+
+
+def spelt(text: str) -> str:
+    """``text`` with each ``{md}`` as ".md": examples that this file, itself checked, does
+    not cite."""
+    return text.replace("{md}", ".md")
+
+
+@pytest.mark.parametrize(
+    ("text", "unheld"),
+    [
+        # The contract pinned outside the repository, named as the code named it.
+        ('"""The layers (DESIGN{md}, "Layers"): imports point down."""', ["DESIGN{md}"]),
+        ("# see ../shared/DESIGN{md}", ["../shared/DESIGN{md}"]),
+        ("# see README{md}, docs/bots{md} and api/http{md} (from docs/)", []),
+        ("# docs/api/http{md}#the-review, ../../docs/guide{md}#pairing", []),
+        ("# docs/gnugo{md} has the measurements", ["docs/gnugo{md}"]),
+        ("# http{md} is read from the citing folder, the root or docs/ only", ["http{md}"]),
+        ("# docs/api/http{md}#the-reviews", ["docs/api/http{md}#the-reviews"]),
+        ("# [its docs](https://example.org/docs/Analysis_Engine{md}#top)", []),
+    ],
+)
+def test_a_name_the_repository_does_not_hold_is_found(text: str, unheld: list[str]) -> None:
+    citing = ROOT / "tests/site/citing.py"
+    found = unheld_citations(citing, spelt(text), tracked_files())
+    assert [line.split(": ")[1].split(",")[0] for line in found] == [spelt(name) for name in unheld]
+
+
+def test_an_anchor_of_a_markdown_page_is_one_of_its_headings() -> None:
+    page = ROOT / "docs" / spelt("citing{md}")
+    text = "# Title\n\n## `GET /games/<id>/` twice\n\n```sh\n# not a heading\n```\n"
+    for anchor, held in [
+        ("title", True),
+        ("get-gamesid-twice", True),
+        ("not-a-heading", False),
+        ("missing", False),
+    ]:
+        found = unheld_citations(page, text + f"[link](#{anchor})\n", tracked_files())
+        assert (not found) is held, (anchor, found)

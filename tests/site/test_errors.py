@@ -1,4 +1,4 @@
-"""The site's error pages (DESIGN.md, fourth edition): with DEBUG off, 400, 403, 404 and
+"""The site's error pages (docs/operations.md#two-ways-to-run-it): with DEBUG off, 400, 403, 404 and
 500 wear the site's look and say what happened, never Django's debug pages."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The layers (DESIGN.md, "Layers"): imports point down only, and no two modules import
+"""The layers (docs/architecture.md): imports point down only, and no two modules import
 each other, however far round; an app's templates (``templates/<app>/``) load, include,
 extend and link only what belongs to their layer or below.
 

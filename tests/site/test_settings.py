@@ -152,7 +152,7 @@ def test_nothing_set_is_production_safe() -> None:
 def test_the_embedded_default_makes_a_key_once_and_keeps_it_beside_the_database(
     tmp_path: Path,
 ) -> None:
-    """DESIGN.md, fourth edition: `manage.py runserver` (the README's serve command) runs
+    """docs/operations.md: `manage.py runserver` (the README's serve command) runs
     with DEBUG off unless DEBUG=1, with a key made once and kept."""
     kept = tmp_path / "secret_key.txt"
     first = settings_with(argv=("manage.py", "runserver"), SECRET_KEY_FILE=str(kept))
@@ -308,7 +308,7 @@ def test_redis_url_selects_redis_with_deliberate_limits() -> None:
     assert layer["BACKEND"] == "othello_site.channel_layer.ResilientRedisChannelLayer"
     [host] = layer["CONFIG"]["hosts"]
     assert host["address"] == "redis://cache.example:6379/0"
-    assert host["max_connections"] > 100  # redis-py's default, too few (DESIGN.md)
+    assert host["max_connections"] > 100  # redis-py's default, too few (docs/operations.md)
     assert layer["CONFIG"]["capacity"] > 100  # channels-redis's default, too few
 
 

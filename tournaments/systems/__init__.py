@@ -3,7 +3,7 @@
 As lila's ``modules/tournament`` (``arena/ScoringSystem.scala``,
 ``arena/PairingSystem.scala``) and ``modules/swiss``: the Django app feeds these functions
 from the database on a tick (the entrants and every pairing so far, as ``records``' values)
-and stores their answers. DESIGN.md ("Tournaments") pins the rules.
+and stores their answers. docs/guide.md#tournaments states the rules.
 
 - ``records``: what goes in (``Entrant``, ``Played``) and the ``Standing`` of a Swiss or a
   McMahon; ``PairingError``.

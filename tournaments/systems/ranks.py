@@ -1,7 +1,7 @@
 """Go ranks as whole numbers, for McMahon's bar: 30k = 0 .. 1k = 29, 1d = 30 .. 9d = 38.
 
 The numbers are OGS's rank number ``R = ln(rating / 525) x 23.15`` rounded down and kept
-within 30k..9d, so a rank shown as OGS shows it (DESIGN.md, "Go ranks") reads back as the
+within 30k..9d, so a rank shown as OGS shows it (docs/guide.md#ratings) reads back as the
 number it came from.
 
 >>> parse_rank("30k"), parse_rank("1k"), parse_rank("1d"), parse_rank("9d")

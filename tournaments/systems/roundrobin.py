@@ -1,7 +1,7 @@
 """Round robin: every pair meets once, the rounds made by the circle method.
 
 One seat stays, the others turn one place a round; with an odd count the fixed seat is
-empty and whoever faces it has the bye (as ``(player, None)``, the DESIGN's bye: the
+empty and whoever faces it has the bye (as ``(player, None)``, docs/api/http.md's bye: the
 player in black, white null). Colours: the fixed seat's game alternates round by round,
 and the others' by board, so each player's colours alternate (with an even count, once
 in the tournament a player has the same colour twice running) and nobody has more than

@@ -343,7 +343,7 @@ def test_claim_hands_the_guest_seats_to_the_account(
         assert selectors.color_of(game, account) == color
         assert selectors.color_of(game, black) is None
         assert getattr(game, f"{color}_session_key") == "new-session"
-    # The account's seats take its username (DESIGN.md, "One name per player").
+    # The account's seats take its username (docs/api/README.md#one-name-per-player).
     assert (reload(as_white).white_name, reload(playing).black_name) == ("ann", "ann")
     assert selectors.color_of(reload(playing), white) == "white"
     assert reload(strangers).black_user is None

@@ -433,7 +433,7 @@ def test_home_lists_open_games_your_games_and_finished_games() -> None:
 
 
 def test_home_gives_a_visitor_a_session() -> None:
-    """DESIGN.md, third edition ("Pairing"): every page gives a visitor a session, so
+    """docs/api/README.md#who-you-are: every page gives a visitor a session, so
     that a guest's seek, seat and lobby socket share it."""
     browser = Client()
     response = browser.get("/")

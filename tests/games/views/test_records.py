@@ -511,7 +511,7 @@ def test_the_archive_filters(client: Client) -> None:
 def test_the_archive_finds_a_players_games_by_account_never_by_a_typed_name(
     client: Client,
 ) -> None:
-    """DESIGN.md, "One name per player": ``player`` is an account's username (in any
+    """docs/api/README.md#one-name-per-player: ``player`` is an account's username (in any
     case); a guest's seat that once carried the same name is not the account's."""
     typed = services.create_game(
         player=Player(session_key="g"), kind="go", size=9, color="black", name="Carol"
