@@ -40,7 +40,7 @@ from django.utils import timezone
 
 import broadcast
 from accounts.players import Player
-from games.engine import analysis
+from gameengine import analysis
 from games.models import Game
 from games.realtime import events
 from games.services import GameError
@@ -265,7 +265,7 @@ def gnu_go_unless_katago_asked(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def no_kept_go_engine() -> Iterator[None]:
-    """The review's Go engine, kept between positions (games.engine.analysis), ends with
+    """The review's Go engine, kept between positions (gameengine.analysis), ends with
     the test that started it."""
     yield
     analysis.close()

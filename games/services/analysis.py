@@ -24,13 +24,14 @@ from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from games import rules, selectors
-from games.engine.gnugo import gnugo_command
-from games.engine.othello.review import EXACT_EMPTIES
-from games.engine.review import annotate, judgement, move_loss
+import gamerules as rules
+from gameengine.gnugo import gnugo_command
+from gameengine.othello.review import EXACT_EMPTIES
+from gameengine.review import annotate, judgement, move_loss
+from gamerules.base import Color
+from games import selectors
 from games.models import Analysis, Game, Move
 from games.realtime import events
-from games.rules.base import Color
 from games.services.base import (
     GameError,
     check_point_shape,
@@ -145,7 +146,7 @@ def _engine_name(kind: str) -> str:
 def analysis_json(game_id: str) -> dict[str, Any] | None:
     """``GET /games/<id>/analysis.json``: None before any request. The stored positions
     gain what each move meant for its mover, and the players their summary
-    (``games.engine.review.annotate``)."""
+    (``gameengine.review.annotate``)."""
     analysis = Analysis.objects.filter(game__public_id=game_id).select_related("game").first()
     if analysis is None:
         return None
@@ -226,7 +227,7 @@ EXPLORE_KATAGO_SECONDS = 20.0
 @dataclass(frozen=True)
 class Exploration:
     """An explored position: ``answer``, the JSON of ``explore.json`` without the
-    engine's verdict, and ``job``, the engine's work on it (``games.engine.explore``'s
+    engine's verdict, and ``job``, the engine's work on it (``gameengine.explore``'s
     plain mapping; None when no engine is asked), which ``games.workers.engines`` runs
     in a worker process and whose verdict joins the answer."""
 
@@ -311,7 +312,7 @@ def explore(*, game_id: str, ply: object, moves: object, engine: object = False)
 
 
 def _explore_job(game: Game, line: list[tuple[rules.Color, rules.Point | None]]) -> dict[str, Any]:
-    """The engine's job on the position ``line`` reaches (``games.engine.explore``)."""
+    """The engine's job on the position ``line`` reaches (``gameengine.explore``)."""
     settings: dict[str, Any]
     if game.kind == Game.Kind.OTHELLO:
         settings = {"seconds": EXPLORE_SECONDS, "exact_empties": EXPLORE_EXACT}

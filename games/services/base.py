@@ -11,11 +11,12 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
+import gamerules as rules
 from accounts import standing
-from games import rules, signals
+from gamerules import go
+from games import signals
 from games.models import Game, Move
 from games.realtime import events
-from games.rules import go
 from games.services import tell
 
 # The contract's error codes, in the order that decides which one a request gets when

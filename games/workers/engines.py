@@ -3,14 +3,14 @@
 Each tick of the watch (games.workers.clockwatch) claims as many turns the computer owes as this
 process has engines free (``services.claim_turns``; ``COMPUTER_ENGINES`` a process,
 default 2: the machine's cores), hands each to a worker process of its own
-(``games.engine.answer``, which imports no Django: a pure engine, or GNU Go over its
+(``gameengine.answer``, which imports no Django: a pure engine, or GNU Go over its
 pipes) and stores the answer through ``services.computer_move`` or
 ``services.computer_count``. The thinking never runs on the event loop nor holds the GIL
 of the process that serves the sockets, so no other game waits for it; turns beyond the
 free engines wait in the database for the next tick (the longest waiting first). Each
 engine move has a time limit of its own (the level's budget; GNU Go's, with a fallback).
 The worker processes, and the GNU Go they start, end within a fraction of a second of
-the server process, however it ends (``games.engine.lifeline``).
+the server process, however it ends (``gameengine.lifeline``).
 
 The same engines review finished games (``services.claim_analyses``, docs/api/http.md
 "The review"), behind the moves the computer owes: a review is claimed only when an engine
@@ -20,7 +20,7 @@ up again from the last stored position) whenever the turns owed fill the other e
 (or every engine is busy).
 
 And they answer the positions people try on a replay (``explore.json``, docs/api/http.md
-"The review"; ``explore``): the web request hands its job (``games.engine.explore``, plain
+"The review"; ``explore``): the web request hands its job (``gameengine.explore``, plain
 data) to its process's pool and awaits the verdict, so the search never runs in the web
 process (where it would hold the GIL that every other request of the process needs).
 
@@ -78,11 +78,11 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext, ngettext
 
+from gameengine.analysis import verdict
+from gameengine.answer import answer
+from gameengine.explore import explore as explore_job
+from gameengine.lifeline import engine_worker
 from games import services
-from games.engine.analysis import verdict
-from games.engine.answer import answer
-from games.engine.explore import explore as explore_job
-from games.engine.lifeline import engine_worker
 
 logger = logging.getLogger(__name__)
 
@@ -331,7 +331,7 @@ class EnginePool:
             self.wake()
 
     async def explore(self, job: Mapping[str, Any], player: str) -> Verdict:
-        """The engine's verdict on ``job`` (``games.engine.explore``), asked by ``player``
+        """The engine's verdict on ``job`` (``gameengine.explore``), asked by ``player``
         (``Player.token``), from one of this pool's engines once the player's earlier
         explores have ended and the turns owed are served; ``{"engine_error"}`` when the
         job took longer than its time and ``EXPLORE_GRACE``. Raises ``EnginesBusy`` when
@@ -506,7 +506,7 @@ class EnginePool:
 
 
 async def explore(job: Mapping[str, Any], player: str) -> Verdict:
-    """The engine's verdict on ``job`` (``games.engine.explore``), asked by ``player``
+    """The engine's verdict on ``job`` (``gameengine.explore``), asked by ``player``
     (``Player.token``): from this process's pool when one serves on this event loop (a
     daphne process, ``runserver`` too: ``EnginePool.explore``, which may raise
     ``EnginesBusy``); else (the test client, a WSGI server) computed in a thread of this

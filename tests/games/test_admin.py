@@ -12,11 +12,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.players import Player
+from gamerules.sgf import import_collection, import_sgf
 from games import records, selectors, services
 from games.admin import MoveInline
 from games.models import ChatMessage, Game, Move
 from games.realtime import events
-from games.rules.sgf import import_collection, import_sgf
 from tests.games.services.test_scoring import BLACK_SIDE, INVADERS, WHITE_SIDE
 from tests.games.test_records import BLACK, new_game, play_random, rules_positions
 from tests.games.views.test_records import board_in, count_in, counted_go_game, stones_of

@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games import services
-from games.rules.clock import TimeControl
 
 pytestmark = pytest.mark.django_db
 

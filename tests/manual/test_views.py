@@ -13,8 +13,8 @@ import pytest
 from django.test import Client
 
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games import services
-from games.rules.clock import TimeControl
 from manual import diagrams
 from manual.topics import TOPICS
 from moderation import playban_rules

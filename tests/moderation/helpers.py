@@ -10,9 +10,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games import services as games
 from games.models import ChatMessage, Game
-from games.rules.clock import TimeControl
 from moderation import services
 from moderation.models import Report
 

@@ -22,9 +22,9 @@ from accounts import standing
 from accounts.models import Account
 from accounts.players import Player
 from challenges import services as challenges
+from gamerules.clock import TimeControl
 from games import services as games
 from games.models import Game
-from games.rules.clock import TimeControl
 from moderation import services
 from moderation.models import Action, Playban, PlaybanOffence
 from moderation.services import playbans

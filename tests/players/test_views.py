@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from accounts.players import Player
 from accounts.services import make_bot
+from gamerules.clock import TimeControl
 from games import services
 from games.models import Game
-from games.rules.clock import TimeControl
 from players import glicko2
 from players.models import Rating, RatingChange
 from tests.players.test_ratings import account, opening, rated_game

@@ -11,9 +11,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games import services as games
 from games.models import Game
-from games.rules.clock import TimeControl
 from tournaments import services
 from tournaments.models import Tournament
 

@@ -20,9 +20,9 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from gamerules import Color, GoPosition
 from games import services
 from games.models import ChatMessage, Game, Move
-from games.rules import Color, GoPosition
 from othello_site.asgi import application
 from tests.games.services.test_scoring import INVADED, INVADERS
 

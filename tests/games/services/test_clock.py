@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games import selectors, services
 from games.models import Game, Move, ServerProcess
-from games.rules.clock import TimeControl
 from games.services import GameError
 from tests.conftest import FrozenClock
 from tests.support.helpers import Events, reload

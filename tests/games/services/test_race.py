@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+import gamerules as rules
 from accounts.players import Player
-from games import rules, services
+from gamerules.clock import TimeControl
+from games import services
 from games.models import Game, Move
-from games.rules.clock import TimeControl
 from tests.support.concurrency import at_once
 
 ROUNDS = 30

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from accounts.players import Player
+from gamerules import Color, GoPosition
+from gamerules.sgf import export_sgf, import_sgf
 from games import records, selectors, services
 from games.models import Game
-from games.rules import Color, GoPosition
-from games.rules.sgf import export_sgf, import_sgf
 from games.services import GameError
 from tests.support.concurrency import at_once
 from tests.support.helpers import Events, Refused, reload

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
+from gameengine import gnugo
 from games import services
-from games.engine import gnugo
 from games.models import Analysis, Game
 from games.workers.engines import EnginePool
 from tests.games.test_records import new_game, play_random
