@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.rules.base import Words, gettext_noop
+from gamerules.base import Words, gettext_noop
 
 
 @dataclass(frozen=True)

@@ -42,10 +42,10 @@ import broadcast
 from accounts import services as account_services
 from accounts import standing
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games import limits
 from games import services as games
 from games.models import Game
-from games.rules.clock import TimeControl
 from games.services import GameError
 from games.services.base import refuse_muted
 from games.services.table import CHAT_MAX
