@@ -1,4 +1,4 @@
-"""Fixtures of the engine tests: the real GNU Go, or a fake engine that misbehaves on request.
+"""Fixtures of the engine tests: the real GNU Go or KataGo, or a fake engine that misbehaves.
 
 Tests that need GNU Go take the ``gnugo_path`` fixture: without it installed they
 are skipped with the reason, unless the environment variable CI is set (the CI
@@ -12,11 +12,11 @@ import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from gameengine.gnugo import GNUGO_PATH, available
+from tests.support.katago import real_katago  # noqa: F401  (the fixture, for these tests)
 
 FAKE_GTP = Path(__file__).with_name("fake_gtp.py")
 
@@ -50,27 +50,3 @@ def fake_program(tmp_path: Path) -> Callable[..., str]:
         return str(program)
 
     return make
-
-
-KATAGO_DIR = Path(os.environ.get("KATAGO_DIR") or Path(__file__).parents[2] / ".katago")
-
-
-@pytest.fixture(scope="session")
-def real_katago() -> dict[str, Any]:
-    """The settings of the KataGo that ``scripts/katago.sh`` installed (``KATAGO_DIR``,
-    default .katago); skips the test when it is not installed, with the reason, unless
-    the run opted in (``WITH_KATAGO=1``, as ``.ci/run`` does) or CI is set: then it fails."""
-    program = KATAGO_DIR / "katago"
-    if not program.exists():
-        reason = f"KataGo is not installed in {KATAGO_DIR} (sh scripts/katago.sh)"
-        if os.environ.get("WITH_KATAGO") == "1" or os.environ.get("CI"):
-            pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
-    return {
-        "command": [str(program)],
-        "model": str(KATAGO_DIR / "model.bin.gz"),
-        "analysis_config": str(KATAGO_DIR / "analysis.cfg"),
-        "gtp_config": str(KATAGO_DIR / "gtp.cfg"),
-        "review_visits": 1,
-        "top_visits": 8,
-    }

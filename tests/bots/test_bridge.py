@@ -1,5 +1,6 @@
-"""The bridge (gtpbot) against a real daphne: a fake GTP engine in-process, GNU Go
-in a bridge process that is killed mid-game and started again."""
+"""The bots' bridge (gtpbot) against a real daphne: a fake GTP engine in-process, GNU Go
+in a bridge process that is killed mid-game and started again, a bad token refused.
+gtpbot's own tests (tests/gtpbot/) need no server."""
 
 from __future__ import annotations
 
@@ -17,8 +18,6 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 from websockets.typing import Origin
 
-from gtpbot import coords
-from gtpbot.__main__ import parse
 from gtpbot.bridge import Bridge, Config
 from tests.support.clients import Browser, Follower
 from tests.support.daphne import ROOT, Daphne, embedded
@@ -27,71 +26,6 @@ FAKE_GTP = Path(__file__).resolve().parents[1] / "gameengine" / "fake_gtp.py"
 GNUGO = "/usr/games/gnugo"
 LONG = 180
 GENERIC = "I am not accepting challenges at the moment."  # a bridge's decline gives no reason
-
-
-@pytest.mark.parametrize(
-    ("point", "kind", "size", "top", "vertex"),
-    [
-        ((0, 0), "go", 19, True, "A19"),
-        ((18, 18), "go", 19, True, "T1"),
-        ((4, 8), "go", 9, True, "J5"),
-        ((0, 0), "othello", 8, True, "a1"),
-        ((0, 0), "othello", 8, False, "a8"),
-        ((9, 9), "othello", 10, True, "j10"),
-    ],
-)
-def test_points_and_vertices(
-    point: tuple[int, int], kind: str, size: int, top: bool, vertex: str
-) -> None:
-    assert coords.to_vertex(point, kind=kind, size=size, top_row_one=top) == vertex
-    assert coords.to_point(vertex, kind=kind, size=size, top_row_one=top) == point
-    assert coords.to_point(vertex.upper(), kind=kind, size=size, top_row_one=top) == point
-
-
-@pytest.mark.parametrize("vertex", ["Z1", "A0", "A20", "", "I5x"])
-def test_a_vertex_off_the_board_is_refused(vertex: str) -> None:
-    with pytest.raises(ValueError):
-        coords.to_point(vertex, kind="go", size=19)
-
-
-@pytest.mark.parametrize(
-    ("clock", "settings", "left"),
-    [
-        (None, None, None),
-        ({"system": "correspondence", "days": 3}, None, None),
-        (
-            {"system": "byoyomi", "main_time": 300, "period_time": 30, "periods": 5},
-            "time_settings 300 30 1",
-            "time_left black 12 1",
-        ),
-        (
-            {"system": "canadian", "main_time": 60, "period_time": 300, "stones": 10},
-            "time_settings 60 300 10",
-            "time_left black 12 4",
-        ),
-        ({"system": "fischer", "main_time": 180, "increment": 2}, "time_settings 180 0 0", None),
-    ],
-)
-def test_clocks_in_gtp(clock: Any, settings: str | None, left: str | None) -> None:
-    assert coords.time_settings(clock) == settings
-    if clock is not None and settings is not None:
-        side = {"remaining_ms": 12_500, "overtime": left is not None, "stones": 4}
-        expected = left or "time_left black 12 0"
-        assert coords.time_left({**clock, "black": side}, "black") == expected
-
-
-def test_what_a_bot_supports() -> None:
-    options: dict[str, Any] = {"kinds": ["go"], "sizes": [9, 19], "clocks": ["none"]}
-    assert coords.supported({"kind": "go", "size": 9, "clock": None}, **options) is None
-    assert coords.supported({"kind": "othello", "size": 8}, **options) == "kind othello not played"
-    fischer = {"kind": "go", "size": 9, "clock": {"system": "fischer"}}
-    assert coords.supported(fischer, **options) == "clock fischer not played"
-
-
-def test_the_command_line() -> None:
-    config = parse(["--url", "http://h:1", "--token", "T", "--sizes", "9,19", "--", "e", "-x"])
-    assert config.engine == ["e", "-x"] and config.sizes == [9, 19]
-    assert config.kinds == ["othello", "go"] and config.ws_base == "ws://h:1"
 
 
 @pytest.fixture
