@@ -356,16 +356,13 @@ def test_a_framework_or_the_app_in_a_pure_package_is_found(
 
 
 def test_the_pure_packages_run_with_the_frameworks_blocked() -> None:
-    # As on a machine without Django: importing a framework fails, and each package still
-    # imports, plays, reads a record, answers a turn and reads a bridge's command line.
+    # As on a machine without Django (tests/support/no_frameworks.py makes importing a
+    # framework fail): each package imports, plays, reads a record, answers a turn and
+    # reads a bridge's command line.
     script = textwrap.dedent(
-        f"""
-        import importlib.abc, sys
-        class Blocked(importlib.abc.MetaPathFinder):
-            def find_spec(self, name, path=None, target=None):
-                if name.split(".")[0] in {FRAMEWORKS!r}:
-                    raise ImportError(f"{{name}} is blocked")
-        sys.meta_path.insert(0, Blocked())
+        """
+        import sys
+        import tests.support.no_frameworks
         try:
             import django
         except ImportError:
@@ -381,10 +378,11 @@ def test_the_pure_packages_run_with_the_frameworks_blocked() -> None:
         assert diff.flipped == ((3, 3),)
         record = import_sgf("(;GM[1]SZ[9];B[ee];W[])")
         assert import_sgf(export_sgf(record)) == record
-        turn = {{"kind": "othello", "level": 1, "snapshot": position.to_snapshot()}}
+        turn = {"kind": "othello", "level": 1, "snapshot": position.to_snapshot()}
         assert tuple(answer(turn)["point"]) in position.legal_moves()
         assert parse(["--url", "http://h:1", "--token", "T", "--", "e"]).engine == ["e"]
-        loaded = sorted(name for name in sys.modules if name.split(".")[0] in {FRAMEWORKS!r})
+        frameworks = tests.support.no_frameworks.FRAMEWORKS
+        loaded = sorted(name for name in sys.modules if name.split(".")[0] in frameworks)
         assert not loaded, loaded
         """
     )
@@ -392,6 +390,25 @@ def test_the_pure_packages_run_with_the_frameworks_blocked() -> None:
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("folder", ["gamerules", "gameengine", "gtpbot"])
+def test_the_pure_packages_suites_use_no_framework(folder: str) -> None:
+    # What lets them run with the frameworks blocked (docs/testing.md): no import of a
+    # framework or an app, no database.
+    apps = {package for package in PACKAGES if not is_pure(package)}
+    found = [
+        f"{path.relative_to(ROOT)}:{line} -> {target}"
+        for path in sorted((ROOT / "tests" / folder).rglob("*.py"))
+        for target, line in imported(".".join(path.relative_to(ROOT).with_suffix("").parts), path)
+        if target.split(".")[0] in {*FRAMEWORKS, *apps}
+    ]
+    found += [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "tests" / folder).rglob("*.py"))
+        if "django_db" in path.read_text()
+    ]
+    assert found == []
 
 
 def test_a_pure_module_importing_an_impure_one_is_found(tree: Path) -> None:
