@@ -251,6 +251,7 @@ INSTALLED_APPS = [
     "bots",
     "tournaments",
     "moderation",
+    "puzzles",
     "home",
     "manual",
 ]

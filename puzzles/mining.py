@@ -1,0 +1,176 @@
+"""Finding Othello puzzles: positions where exactly one move keeps the best result.
+
+Pure Python over the rules and the engine's exact solver (no Django), so that the
+engine workers run it and tests check it on table positions.
+
+A position is a puzzle (docs/api/puzzles.md) when:
+
+- it has ``MIN_EMPTIES`` to ``MAX_EMPTIES`` empty squares, the side to move has at
+  least two moves (a forced move or a pass asks nothing);
+- perfect play wins for the side to move, or else draws (a lost position is no
+  puzzle: every move loses);
+- exactly one move keeps that result: one winning move, or, where nothing wins,
+  one drawing move.
+
+The proof is the exact solver's (``games.engine.othello.endgame``). A null window
+at the root says whether a win (else a draw) is there; a null window on each move
+says whether it keeps the result, fewest replies first, stopping at the second
+keeper (no puzzle then); the one keeper is solved exactly for its ``value``.
+Margins count empty squares for nobody, as the review's ``eval`` does.
+
+>>> from games.rules.base import Color
+>>> position = OthelloPosition.from_rows(["....", ".WB.", ".BW.", "...."], Color.BLACK)
+>>> othello_puzzle(position) is None  # 16 squares: 12 empty, but every move loses
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from games.engine.othello.endgame import INFINITY, Solver
+from games.rules.base import Color, Move, Point
+from games.rules.othello import OthelloPosition
+
+__all__ = [
+    "MAX_EMPTIES",
+    "MIN_EMPTIES",
+    "Found",
+    "Miner",
+    "OthelloPuzzle",
+    "mine_othello_game",
+    "othello_puzzle",
+]
+
+MIN_EMPTIES = 10
+"""The fewest empty squares a puzzle leaves."""
+MAX_EMPTIES = 14
+"""The most empty squares a puzzle leaves: the review's exact solve starts there."""
+
+
+@dataclass(frozen=True, slots=True)
+class OthelloPuzzle:
+    """The one move (``solution``) that keeps ``result`` (``"win"`` or ``"draw"`` for the
+    side to move) and the exact final disc difference after it with perfect play, from
+    Black's side (``value``)."""
+
+    solution: Point
+    value: int
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A puzzle of a game: the position after the move of ``ply`` (0: the start)."""
+
+    ply: int
+    position: OthelloPosition
+    puzzle: OthelloPuzzle
+
+
+def _never() -> None:
+    """The solver's clock: a puzzle is proven however long it takes."""
+
+
+class Miner:
+    """The puzzles of positions of one board size; the solver's table is kept from one
+    position to the next, so a game's positions share what the first solve learnt."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._solver = Solver(size, _never)
+
+    @property
+    def nodes(self) -> int:
+        """The positions the solver visited so far."""
+        return self._solver.nodes
+
+    def puzzle(self, position: OthelloPosition) -> OthelloPuzzle | None:
+        """The puzzle ``position`` is, or None when it is none (see the module's rule).
+
+        Raises ``ValueError`` for a position of another size.
+        """
+        if position.size != self.size:
+            raise ValueError(f"a {self.size}x{self.size} miner, not {position.size}")
+        moves = position.legal_moves()
+        black, white = position.bitboards()
+        empties = self.size * self.size - (black | white).bit_count()
+        if len(moves) < 2 or not MIN_EMPTIES <= empties <= MAX_EMPTIES:
+            return None
+        own, other = (black, white) if position.to_move is Color.BLACK else (white, black)
+        solve = self._solver.solve
+        # The result to keep: a win needs a margin of 1 or more, a draw 0 or more.
+        if solve(own, other, 0, 1) >= 1:
+            needed, result = 1, "win"
+        elif solve(own, other, -1, 0) >= 0:
+            needed, result = 0, "draw"
+        else:
+            return None
+        keepers = []
+        for point, after in self._children(position, moves):
+            mover_after = after[1]
+            # The opponent, to move after it, gets at most -needed: the move keeps it.
+            if solve(after[0], mover_after, -needed, -needed + 1) <= -needed:
+                keepers.append((point, after))
+                if len(keepers) > 1:
+                    return None
+        [(solution, (them, us))] = keepers
+        margin = -solve(them, us, -INFINITY, INFINITY)
+        value = margin if position.to_move is Color.BLACK else -margin
+        return OthelloPuzzle(solution, value, result)
+
+    def _children(
+        self, position: OthelloPosition, moves: Sequence[Point]
+    ) -> list[tuple[Point, tuple[int, int]]]:
+        """Each move and the discs after it (the opponent's, then the mover's), the moves
+        leaving the opponent fewest replies first: winning moves usually do, so a second
+        keeper turns up early."""
+        ranked = []
+        for point in moves:
+            after = position.play(Move.place(point))[0]
+            black, white = after.bitboards()
+            discs = (black, white) if after.to_move is Color.BLACK else (white, black)
+            ranked.append((len(after.legal_moves()), point, discs))
+        ranked.sort()
+        return [(point, discs) for _, point, discs in ranked]
+
+
+def othello_puzzle(position: OthelloPosition) -> OthelloPuzzle | None:
+    """The puzzle ``position`` is, or None: ``Miner(position.size).puzzle(position)``."""
+    return Miner(position.size).puzzle(position)
+
+
+def mine_othello_game(
+    start: OthelloPosition, moves: Iterable[tuple[int, Point | None]]
+) -> list[Found]:
+    """The puzzles among the positions of a game from ``start``: ``moves`` are its moves
+    in order, each its ply and its point (None: a pass). Positions are tried from the
+    fewest empties up (the larger solves then find the smaller ones in the table).
+
+    Raises the rules' ``IllegalMoveError`` for a move the game could not have played.
+    """
+    candidates: list[tuple[int, OthelloPosition]] = []
+    position, played = start, 0
+    for ply, point in moves:
+        if _empties(position) < MIN_EMPTIES:
+            break
+        if _empties(position) <= MAX_EMPTIES:
+            candidates.append((played, position))
+        position = position.play(Move.pass_turn() if point is None else Move.place(point))[0]
+        played = ply
+    else:
+        if MIN_EMPTIES <= _empties(position) <= MAX_EMPTIES:
+            candidates.append((played, position))
+    miner = Miner(start.size)
+    found = []
+    for before, candidate in reversed(candidates):
+        puzzle = miner.puzzle(candidate)
+        if puzzle is not None:
+            found.append(Found(before, candidate, puzzle))
+    return sorted(found, key=lambda entry: entry.ply)
+
+
+def _empties(position: OthelloPosition) -> int:
+    black, white = position.bitboards()
+    return position.size * position.size - (black | white).bit_count()
