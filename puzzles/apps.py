@@ -8,3 +8,10 @@ class PuzzlesConfig(AppConfig):
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "puzzles"
+
+    def ready(self) -> None:
+        from games import signals
+        from puzzles import services
+
+        # Every game's end: an Othello game is queued for mining (PUZZLE_MINING).
+        signals.game_finished.connect(services.game_finished, dispatch_uid="puzzles.finished")

@@ -26,10 +26,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from games.engine.othello.endgame import INFINITY, Solver
+from games.rules import setup_position
 from games.rules.base import Color, Move, Point
 from games.rules.othello import OthelloPosition
 
@@ -39,6 +41,7 @@ __all__ = [
     "Found",
     "Miner",
     "OthelloPuzzle",
+    "mine_job",
     "mine_othello_game",
     "othello_puzzle",
 ]
@@ -169,6 +172,32 @@ def mine_othello_game(
         if puzzle is not None:
             found.append(Found(before, candidate, puzzle))
     return sorted(found, key=lambda entry: entry.ply)
+
+
+def mine_job(job: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The puzzles of a stored game sent as plain data, what an engine's worker process
+    runs: ``job`` has the game's ``kind``, ``size``, ``start`` (its setup, or None) and
+    ``moves`` (``[ply, [row, col] or None]`` each, the placements and passes in order).
+    Each puzzle is ``{"ply", "rows", "to_play", "solution": [row, col], "value"}``. Only
+    Othello is mined here: a Go game gives none.
+
+    Raises the rules' errors (``ValueError``s) for a game they cannot replay.
+    """
+    if job["kind"] != "othello":
+        return []
+    start = setup_position("othello", job["size"], job["start"])
+    assert isinstance(start, OthelloPosition)
+    moves = [(ply, None if point is None else (point[0], point[1])) for ply, point in job["moves"]]
+    return [
+        {
+            "ply": found.ply,
+            "rows": found.position.rows(),
+            "to_play": found.position.to_move.value,
+            "solution": list(found.puzzle.solution),
+            "value": found.puzzle.value,
+        }
+        for found in mine_othello_game(start, moves)
+    ]
 
 
 def _empties(position: OthelloPosition) -> int:
