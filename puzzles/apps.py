@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class PuzzlesConfig(AppConfig):
-    """Puzzles mined from the stored games (docs/api/puzzles.md): above games, players
+    """Puzzles mined from the stored games (docs/api/http.md, "Puzzles"): above games, players
     and the review, whose positions, rating calculator and exact solver it uses; told of
     each game's end (games.signals) to mine it in the background."""
 

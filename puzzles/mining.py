@@ -3,7 +3,7 @@
 Pure Python over the rules and the engine's exact solver (no Django), so that the
 engine workers run it and tests check it on table positions.
 
-A position is a puzzle (docs/api/puzzles.md) when:
+A position is a puzzle (docs/api/http.md, "Puzzles") when:
 
 - it has ``MIN_EMPTIES`` to ``MAX_EMPTIES`` empty squares, the side to move has at
   least two moves (a forced move or a pass asks nothing);

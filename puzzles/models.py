@@ -19,7 +19,7 @@ from players import glicko2
 
 
 class Puzzle(models.Model):
-    """A position with exactly one good move (docs/api/puzzles.md)."""
+    """A position with exactly one good move (docs/api/http.md, "Puzzles")."""
 
     class Kind(models.TextChoices):
         OTHELLO = "othello", gettext_lazy("Othello")

@@ -1,4 +1,4 @@
-"""The puzzles' use cases (docs/api/puzzles.md), each one transaction: mining a finished
+"""The puzzles' use cases (docs/api/http.md, "Puzzles"), each one transaction: mining a finished
 game (its positions replayed and tried by puzzles.mining outside any transaction, the
 puzzles found stored in one), answering a puzzle (both ratings moved by the players'
 Glicko-2 calculator), and the background mining's queue and its leases (as the reviews':
@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import datetime
 import json
-import random
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -26,9 +25,6 @@ from puzzles.models import Mining, Puzzle, PuzzleAttempt, PuzzleRating
 
 LEASE = datetime.timedelta(minutes=5)
 """How long a process holds a game's mining before another may take it over."""
-NEAR = 8
-"""The next puzzle is drawn from this many unanswered puzzles nearest the player's
-rating (either side)."""
 STATUS = {"bad_request": 400, "not_found": 404}
 
 
@@ -191,47 +187,6 @@ def release_mining(*, job: dict[str, Any], process: str, failed: bool = False) -
 # Solving
 
 
-def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
-    """The puzzle as ``next.json`` answers it."""
-    return {
-        "id": puzzle.pk,
-        "kind": puzzle.kind,
-        "size": puzzle.size,
-        "to_play": puzzle.to_play,
-        "board": puzzle.rows,
-        "rating": round(puzzle.rating),
-        "plays": puzzle.plays,
-    }
-
-
-def player_rating(account_id: int | None) -> glicko2.Rating:
-    """The puzzle rating of ``account_id`` (a guest's, None: a new player's)."""
-    if account_id is not None:
-        found = PuzzleRating.objects.filter(account_id=account_id).first()
-        if found is not None:
-            return found.glicko
-    return glicko2.NEW_PLAYER
-
-
-def next_puzzle(
-    *, kind: str, account_id: int | None, rng: random.Random | None = None
-) -> Puzzle | None:
-    """A puzzle of ``kind`` near the player's puzzle rating (a guest's: 1500) that the
-    account has not answered: one of the ``NEAR`` nearest either side, at random; None
-    when there is none. Two index range scans, however many puzzles are stored."""
-    rating = player_rating(account_id).rating
-    puzzles = Puzzle.objects.filter(kind=kind)
-    if account_id is not None:
-        answered = PuzzleAttempt.objects.filter(account_id=account_id, puzzle=OuterRef("pk"))
-        puzzles = puzzles.filter(~Exists(answered))
-    above = list(puzzles.filter(rating__gte=rating).order_by("rating")[:NEAR])
-    below = list(puzzles.filter(rating__lt=rating).order_by("-rating")[:NEAR])
-    nearest = sorted(above + below, key=lambda puzzle: abs(puzzle.rating - rating))[:NEAR]
-    if not nearest:
-        return None
-    return (rng or random).choice(nearest)
-
-
 def parse_point(point: object, size: int) -> tuple[int, int]:
     """``point`` as ``[row, col]`` (JSON) or ``"row,col"`` (a form's field) on a ``size``
     board. Raises PuzzleError("bad_request", field "point") otherwise."""
@@ -281,6 +236,9 @@ class Answer:
                 "puzzle": round(puzzle.rating),
                 "player": None if self.player is None else round(self.player),
             },
+            "game": None
+            if puzzle.game is None
+            else {"id": puzzle.game.public_id, "ply": puzzle.ply},
         }
 
 
@@ -300,7 +258,11 @@ def answer(*, puzzle_id: object, account_id: int | None, point: object) -> Answe
     ``not_found`` for no such puzzle, 400 ``bad_request`` naming ``point`` for a point
     malformed, off the board or not a legal move."""
     try:
-        puzzle = Puzzle.objects.select_for_update().get(pk=int(str(puzzle_id)))
+        puzzle = (
+            Puzzle.objects.select_for_update(of=("self",))
+            .select_related("game")
+            .get(pk=int(str(puzzle_id)))
+        )
     except (Puzzle.DoesNotExist, ValueError):
         raise PuzzleError("not_found", gettext("there is no such puzzle")) from None
     where = parse_point(point, puzzle.size)
