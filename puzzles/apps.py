@@ -11,7 +11,18 @@ class PuzzlesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import signals
-        from puzzles import services
+        from games.workers import engines
+        from puzzles import mining, services
 
         # Every game's end: an Othello game is queued for mining (PUZZLE_MINING).
         signals.game_finished.connect(services.game_finished, dispatch_uid="puzzles.finished")
+        # The engines mine the queued games when nothing more urgent waits.
+        engines.register_idle_work(
+            engines.IdleWork(
+                name="puzzles",
+                claim=services.claim_minings,
+                compute=mining.mine_job,
+                store=services.store_mined,
+                release=services.release_mining,
+            )
+        )

@@ -26,10 +26,12 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine.othello import choose_move
 from games.engine.othello.endgame import INFINITY, Solver
 from games.rules import setup_position
 from games.rules.base import Color, Move, Point
@@ -44,6 +46,7 @@ __all__ = [
     "mine_job",
     "mine_othello_game",
     "othello_puzzle",
+    "self_play",
 ]
 
 MIN_EMPTIES = 10
@@ -70,6 +73,16 @@ class Found:
     ply: int
     position: OthelloPosition
     puzzle: OthelloPuzzle
+
+    def json(self) -> dict[str, Any]:
+        """The puzzle as plain data: ``{"ply", "rows", "to_play", "solution", "value"}``."""
+        return {
+            "ply": self.ply,
+            "rows": self.position.rows(),
+            "to_play": self.position.to_move.value,
+            "solution": list(self.puzzle.solution),
+            "value": self.puzzle.value,
+        }
 
 
 def _never() -> None:
@@ -188,16 +201,32 @@ def mine_job(job: Mapping[str, Any]) -> list[dict[str, Any]]:
     start = setup_position("othello", job["size"], job["start"])
     assert isinstance(start, OthelloPosition)
     moves = [(ply, None if point is None else (point[0], point[1])) for ply, point in job["moves"]]
-    return [
-        {
-            "ply": found.ply,
-            "rows": found.position.rows(),
-            "to_play": found.position.to_move.value,
-            "solution": list(found.puzzle.solution),
-            "value": found.puzzle.value,
-        }
-        for found in mine_othello_game(start, moves)
-    ]
+    return [found.json() for found in mine_othello_game(start, moves)]
+
+
+def self_play(
+    size: int = 8, *, level: int = 10, opening: int = 8, seed: int | None = None
+) -> tuple[OthelloPosition, list[tuple[int, Point | None]]]:
+    """A game of the engine against itself at ``level``, its first ``opening`` moves drawn
+    at random (so that games differ): the start and the moves as ``mine_othello_game``
+    takes them."""
+    rng = random.Random(seed)
+    start = position = OthelloPosition.start(size)
+    moves: list[tuple[int, Point | None]] = []
+    while not position.is_over:
+        ply = len(moves) + 1
+        if position.must_pass:
+            moves.append((ply, None))
+            position = position.passed()
+            continue
+        if ply <= opening:
+            point: Point | None = rng.choice(position.legal_moves())
+        else:
+            point = choose_move(position, level=level, seed=rng.randrange(1 << 30))
+        assert point is not None
+        moves.append((ply, point))
+        position = position.play(Move.place(point))[0]
+    return start, moves
 
 
 def _empties(position: OthelloPosition) -> int:

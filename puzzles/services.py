@@ -71,17 +71,26 @@ def mining_job(game: Game) -> dict[str, Any]:
 def _store(game_id: int, found: list[dict[str, Any]]) -> int:
     """Store ``found`` (puzzles of the game ``game_id``) that are not stored yet; how many
     were new. Inside the caller's transaction."""
-    kind = Game.objects.values_list("kind", "size").get(pk=game_id)
+    kind, size = Game.objects.values_list("kind", "size").get(pk=game_id)
+    return store_found(kind=kind, size=size, found=found, game_id=game_id)
+
+
+def store_found(
+    *, kind: str, size: int, found: list[dict[str, Any]], game_id: int | None = None
+) -> int:
+    """Store the puzzles ``found`` (as ``puzzles.mining.mine_job`` gives them) of ``kind``
+    and ``size`` that are not stored yet, from the game ``game_id`` (None: the engine's
+    self-play, stored nowhere); how many were new."""
     made = 0
     for entry in found:
         key = position_key(entry["rows"], entry["to_play"])
-        if Puzzle.objects.filter(kind=kind[0], position=key).exists():
+        if Puzzle.objects.filter(kind=kind, position=key).exists():
             continue
         try:
             with transaction.atomic():
                 Puzzle.objects.create(
-                    kind=kind[0],
-                    size=kind[1],
+                    kind=kind,
+                    size=size,
                     position=key,
                     rows=entry["rows"],
                     to_play=entry["to_play"],
@@ -131,8 +140,9 @@ def claim_minings(
     *, process: str, limit: int, now: datetime.datetime | None = None
 ) -> list[dict[str, Any]]:
     """Up to ``limit`` games to mine that no process holds (queued, or whose lease ran
-    out), oldest first, each now held by ``process``; each as ``mining_job`` makes it."""
-    if limit <= 0:
+    out), oldest first, each now held by ``process``; each as ``mining_job`` makes it.
+    None while ``PUZZLE_MINING`` is off."""
+    if limit <= 0 or not settings.PUZZLE_MINING:
         return []
     now = now or timezone.now()
     open_ = Q(status__in=[Mining.Status.QUEUED, Mining.Status.RUNNING])

@@ -120,7 +120,8 @@ def test_a_queued_mining_is_held_by_one_process_until_its_lease_runs_out(setting
     assert services.claim_minings(process="one", limit=2, now=later) == []
 
 
-def test_a_released_mining_is_claimed_again_and_a_failed_one_never() -> None:
+def test_a_released_mining_is_claimed_again_and_a_failed_one_never(settings: Any) -> None:
+    settings.PUZZLE_MINING = True
     game = finished_game(UNIQUE_WIN, [(1, 1)])
     Mining.objects.create(game=game)
     [job] = services.claim_minings(process="one", limit=1)
