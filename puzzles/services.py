@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Q
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import rules
 from games.models import Game, Move
+from games.services.base import claim_leased
 from players import glicko2
 from puzzles.mining import mine_job
 from puzzles.models import Mining, Puzzle, PuzzleAttempt, PuzzleRating
@@ -142,29 +142,16 @@ def claim_minings(
     """Up to ``limit`` games to mine that no process holds (queued, or whose lease ran
     out), oldest first, each now held by ``process``; each as ``mining_job`` makes it.
     None while ``PUZZLE_MINING`` is off."""
-    if limit <= 0 or not settings.PUZZLE_MINING:
+    if not settings.PUZZLE_MINING:
         return []
-    now = now or timezone.now()
-    open_ = Q(status__in=[Mining.Status.QUEUED, Mining.Status.RUNNING])
-    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
-    if not Mining.objects.filter(open_ & free).exists():
-        return []
-    with transaction.atomic():
-        skip_locked = connection.features.has_select_for_update_skip_locked
-        minings = list(
-            Mining.objects.select_for_update(skip_locked=skip_locked)
-            .filter(open_ & free)
-            .select_related("game")
-            .order_by("requested_at")[:limit]
-        )
-        jobs = []
-        for mining in minings:
-            mining.worker = process
-            mining.lease_until = now + LEASE
-            mining.status = Mining.Status.RUNNING
-            mining.save(update_fields=["worker", "lease_until", "status"])
-            jobs.append(mining_job(mining.game))
-        return jobs
+    minings = claim_leased(
+        Mining.objects.select_related("game").order_by("requested_at"),
+        process=process,
+        limit=limit,
+        now=now or timezone.now(),
+        lease=LEASE,
+    )
+    return [mining_job(mining.game) for mining in minings]
 
 
 @transaction.atomic
