@@ -7,7 +7,8 @@ import datetime
 import random
 from typing import Any
 
-from django.db.models import Exists, OuterRef
+from django.core.cache import cache
+from django.db.models import Exists, Max, Min, OuterRef
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy
@@ -21,6 +22,7 @@ NEAR = 8
 """The next puzzle is drawn from this many unanswered puzzles nearest the player's
 rating (either side)."""
 COLOR_NAMES = {"black": gettext_lazy("Black"), "white": gettext_lazy("White")}
+DAY_SECONDS = 24 * 3600
 HISTORY = 20
 """The answers a profile lists."""
 
@@ -82,18 +84,25 @@ def next_puzzle(
 
 
 def puzzle_of_the_day(today: datetime.date | None = None) -> Puzzle | None:
-    """The day's Othello puzzle: the same for everyone all day, drawn by the date among
-    the puzzles stored before the day began; None when there are none."""
+    """The day's Othello puzzle, the same for everyone all day: drawn by the date among
+    the stored ones (an index seek, not a count), then kept for the day in the cache
+    that the processes share; None when there are none."""
     today = today or timezone.localdate()
-    start = timezone.make_aware(datetime.datetime.combine(today, datetime.time()))
-    puzzles = Puzzle.objects.filter(kind=Puzzle.Kind.OTHELLO, created_at__lt=start)
-    count = puzzles.count()
-    if not count:
-        puzzles = Puzzle.objects.filter(kind=Puzzle.Kind.OTHELLO)
-        count = puzzles.count()
-        if not count:
-            return None
-    return puzzles.order_by("pk")[random.Random(today.toordinal()).randrange(count)]
+    key = f"puzzles:daily:{today.isoformat()}"
+    kept = cache.get(key)
+    if kept is not None:
+        puzzle = Puzzle.objects.filter(pk=kept).first()
+        if puzzle is not None:
+            return puzzle
+    othello = Puzzle.objects.filter(kind=Puzzle.Kind.OTHELLO)
+    bounds = othello.aggregate(low=Min("pk"), high=Max("pk"))
+    if bounds["low"] is None:
+        return None
+    drawn = random.Random(today.toordinal()).randint(bounds["low"], bounds["high"])
+    puzzle = othello.filter(pk__gte=drawn).order_by("pk").first()
+    assert puzzle is not None
+    cache.set(key, puzzle.pk, DAY_SECONDS)
+    return puzzle
 
 
 def daily_part() -> dict[str, Any] | None:

@@ -45,6 +45,9 @@ def test_the_puzzle_of_the_day_is_the_same_all_day_and_none_without_puzzles() ->
     first = selectors.puzzle_of_the_day(today)
     assert first is not None
     assert selectors.puzzle_of_the_day(today) == first
+    for rating in range(1100, 1200, 10):
+        stored_puzzle(rating=rating)
+    assert selectors.puzzle_of_the_day(today) == first, "kept all day, whatever is mined"
 
 
 def test_a_profile_shows_the_rating_and_the_last_answers() -> None:
