@@ -68,6 +68,11 @@ TOPICS = (
         ),
     ),
     Topic(
+        "puzzles",
+        gettext_noop("Puzzles"),
+        gettext_noop("Positions from real games with one good move: solving them, their rating."),
+    ),
+    Topic(
         "bots",
         gettext_noop("Bots"),
         gettext_noop("Accounts played by programs: challenging them, and running your own."),

@@ -41,6 +41,8 @@ Environment variables:
     KATAGO_COMMAND   KataGo's program (default .katago/katago when sh scripts/katago.sh
                      installed it; "" keeps GNU Go): then it plays the computer's Go,
                      reviews Go games and answers the explore board
+    PUZZLE_MINING    off: finished games are not mined for puzzles in the background
+                     (manage.py mine_puzzles still mines them; default on)
     KATAGO_DIR       where scripts/katago.sh installs KataGo (default .katago)
     KATAGO_MODEL, KATAGO_ANALYSIS_CONFIG, KATAGO_GTP_CONFIG  its network and configuration
                      files (default model.bin.gz, analysis.cfg, gtp.cfg in KATAGO_DIR)
@@ -228,6 +230,9 @@ KATAGO: dict[str, Any] | None = (
 RATE_LIMITS = os.environ.get("RATE_LIMITS", "").strip().lower() != "off"
 RATELIMIT_ENABLE = RATE_LIMITS
 
+# puzzles: each finished game mined in the background by the engines unless PUZZLE_MINING=off.
+PUZZLE_MINING = os.environ.get("PUZZLE_MINING", "").strip().lower() != "off"
+
 INSTALLED_APPS = [
     # daphne first: its runserver serves websockets as well as HTTP.
     "daphne",
@@ -251,6 +256,7 @@ INSTALLED_APPS = [
     "bots",
     "tournaments",
     "moderation",
+    "puzzles",
     "home",
     "manual",
 ]

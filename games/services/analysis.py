@@ -19,8 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.conf import settings as django_settings
-from django.db import connection, transaction
-from django.db.models import Q
+from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
@@ -35,6 +34,7 @@ from games.realtime import events
 from games.services.base import (
     GameError,
     check_point_shape,
+    claim_leased,
     is_int,
     locked,
     on_board,
@@ -340,33 +340,21 @@ def claim_analyses(
 ) -> list[AnalysisJob]:
     """Up to ``limit`` reviews no process holds (queued, or whose lease ran out), oldest
     request first, each now held by ``process``."""
-    if limit <= 0:
-        return []
-    now = now or timezone.now()
-    open_ = Q(status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING])
-    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
-    if not Analysis.objects.filter(open_ & free).exists():
-        return []
-    with transaction.atomic():
-        skip_locked = connection.features.has_select_for_update_skip_locked
-        analyses = list(
-            Analysis.objects.select_for_update(skip_locked=skip_locked)
-            .filter(open_ & free)
-            .select_related("game")
-            .order_by("requested_at")[:limit]
+    analyses = claim_leased(
+        Analysis.objects.select_related("game").order_by("requested_at"),
+        process=process,
+        limit=limit,
+        now=now or timezone.now(),
+        lease=LEASE,
+    )
+    jobs = []
+    for analysis in analyses:
+        jobs.append(_job(analysis))
+        game = analysis.game
+        on_commit(
+            lambda game=game, a=analysis: events.broadcast_analysis(game, a.status, a.progress)
         )
-        jobs = []
-        for analysis in analyses:
-            analysis.worker = process
-            analysis.lease_until = now + LEASE
-            analysis.status = Analysis.Status.RUNNING
-            analysis.save(update_fields=["worker", "lease_until", "status"])
-            jobs.append(_job(analysis))
-            game = analysis.game
-            on_commit(
-                lambda game=game, a=analysis: events.broadcast_analysis(game, a.status, a.progress)
-            )
-        return jobs
+    return jobs
 
 
 def _job(analysis: Analysis) -> AnalysisJob:

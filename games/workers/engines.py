@@ -51,6 +51,12 @@ taken until the job ends. A process where no pool serves (the test client, a WSG
 server; daphne's ``runserver`` has one) runs the job in a thread of its own instead,
 with no queue.
 
+Last come the apps' idle work (``register_idle_work``: the puzzles' mining of finished
+games): one job at a time in a process, claimed only at a tick that claimed no review and
+left two engines free with no explore waiting, so that it never takes the last free
+engine; a job runs to its end in an engine's worker process (a few seconds), its claim a
+lease in the database that another process takes over once it runs out.
+
 KataGo's jobs (where ``KATAGO`` is set: the computer's Go moves, Go reviews, Go explores)
 run in one more worker process of their own, one at a time (``KataGoLane``): each takes
 the machine's cores, and there KataGo's GTP and analysis engines stay between jobs. The
@@ -107,6 +113,33 @@ killed process's lease runs out then."""
 
 Verdict = dict[str, Any]
 T = TypeVar("T")
+
+
+@dataclasses.dataclass(frozen=True)
+class IdleWork:
+    """Engine work of an app above, done when the engines have nothing more urgent.
+
+    ``claim(process=, limit=)`` returns up to ``limit`` jobs (plain data) now held by
+    ``process``; ``compute(job)`` runs in an engine's worker process (a module-level
+    function, no Django) and returns plain data; ``store(job=, process=, found=)``
+    keeps that; ``release(job=, process=, failed=)`` gives the job back (``failed``:
+    ``compute`` raised a ``ValueError``, the job cannot be done). All but ``compute`` run
+    through the pool's ``database``."""
+
+    name: str
+    claim: Callable[..., list[Any]]
+    compute: Callable[[Any], Any]
+    store: Callable[..., Any]
+    release: Callable[..., Any]
+
+
+_idle_work: dict[str, IdleWork] = {}
+
+
+def register_idle_work(work: IdleWork) -> None:
+    """Have every process's pool do ``work`` with its idle engines (once per name)."""
+    _idle_work[work.name] = work
+
 
 TURN, EXPLORE, REVIEW = 0, 1, 2
 """The KataGo lane's priorities, most urgent first."""
@@ -217,6 +250,7 @@ class EnginePool:
         self.busy = 0
         self.tasks: set[asyncio.Task[None]] = set()
         self.analysing = 0
+        self.idling = 0
         self.turns_waiting = False
         # The explores whose player has none before them here, waiting for an engine, in
         # the order they got there; each player's explores not ended yet, in order: the
@@ -311,6 +345,7 @@ class EnginePool:
                 continue
             self.explores.remove(queued)
             self._start_explore(queued, holder, database)
+        reviewing = False
         if self.size - self.busy >= 2 and self.analysing < ANALYSES:
             for job in await database(
                 services.claim_analyses, process=self.process, limit=ANALYSES - self.analysing
@@ -318,6 +353,16 @@ class EnginePool:
                 self.busy += 1
                 self.analysing += 1
                 self._start(self._analyse(job, database))
+                reviewing = True
+        if self.size - self.busy >= 2 and not (self.idling or self.explores or reviewing):
+            for work in list(_idle_work.values()):
+                jobs = await database(work.claim, process=self.process, limit=1)
+                for idle_job in jobs:
+                    self.busy += 1
+                    self.idling += 1
+                    self._start(self._idle(work, idle_job, database))
+                if jobs:
+                    return
 
     def _start(self, work: Awaitable[None]) -> None:
         task = asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
@@ -466,6 +511,21 @@ class EnginePool:
             await database(services.release_analysis, game_id=game_id, process=self.process)
         finally:
             self.analysing -= 1
+            self._free()
+
+    async def _idle(self, work: IdleWork, job: Any, database: Database) -> None:
+        """Do ``job`` of ``work`` in an engine's worker process and store what it found."""
+        try:
+            found = await self._run(functools.partial(work.compute, job))
+            await database(work.store, job=job, process=self.process, found=found)
+        except ValueError:
+            logger.exception("a job of %s cannot be done", work.name)
+            await database(work.release, job=job, process=self.process, failed=True)
+        except Exception:
+            logger.exception("a job of %s stopped", work.name)
+            await database(work.release, job=job, process=self.process)
+        finally:
+            self.idling -= 1
             self._free()
 
     async def _think(self, turn: services.Turn, database: Database) -> None:

@@ -30,6 +30,7 @@ HEADINGS = {
     "pairing": ["The pools", "Who plays whom"],
     "tournaments": ["Arena", "Swiss", "McMahon", "Round robin"],
     "review": ["A move's loss", "The marks", "Accuracy"],
+    "puzzles": ["Where the puzzles come from", "Solving a puzzle", "The puzzle rating"],
     "bots": ["Challenging a bot", "Running your own bot"],
     "fair-play": ["Reporting a player", "What staff can do", "Playbans"],
     "faq": ["Do I need an account?", "What does the ? after a rating mean?"],

@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pairing", "bots"),
     ("tournaments",),
     ("moderation",),
+    ("puzzles",),
     ("home", "manual"),
     ("othello_site",),
 )
@@ -50,6 +51,7 @@ PURE = (
     "notifications.pinned",
     "moderation.playban_rules",
     "players.glicko2",
+    "puzzles.mining",
     "tournaments.systems",
 )
 """Plain Python: no Django (nor Channels, which needs it), ever: the rules, the engines,
