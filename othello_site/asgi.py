@@ -22,6 +22,7 @@ from notifications import site  # noqa: E402
 from othello_site import body_limit, websocket_flow  # noqa: E402
 from othello_site.origins import SameOriginValidator  # noqa: E402
 from pairing import loop as pairing_loop  # noqa: E402
+from puzzles import services as puzzles  # noqa: E402
 from tournaments import loop as tournament_loop  # noqa: E402
 from tournaments.routing import websocket_urlpatterns as site_websockets  # noqa: E402
 
@@ -33,8 +34,9 @@ settings.SECRET_KEY  # noqa: B018
 websocket_flow.install()
 # And the limit of a request's body, where daphne reads it.
 body_limit.install()
-# Every process watches the clocks (and writes its heartbeat) as soon as daphne serves.
-clockwatch.start_when_serving()
+# Every process watches the clocks (and writes its heartbeat) as soon as daphne serves; its
+# engines mine the finished games for puzzles when nothing more urgent waits.
+clockwatch.start_when_serving(idle_work=[puzzles.MINING])
 # And one of them at a time pairs the seeks (pairing.loop).
 pairing_loop.start_when_serving()
 # And one of them at a time starts, pairs and finishes the tournaments (tournaments.loop).

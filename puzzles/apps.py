@@ -11,18 +11,9 @@ class PuzzlesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import signals
-        from games.workers import engines
-        from puzzles import mining, services
+        from puzzles import services
 
-        # Every game's end: an Othello game is queued for mining (PUZZLE_MINING).
+        # Every game's end: an Othello game is queued for mining (PUZZLE_MINING); the
+        # engines mine the queue when nothing more urgent waits (puzzles.services.MINING,
+        # handed to every process's pool by othello_site.asgi).
         signals.game_finished.connect(services.game_finished, dispatch_uid="puzzles.finished")
-        # The engines mine the queued games when nothing more urgent waits.
-        engines.register_idle_work(
-            engines.IdleWork(
-                name="puzzles",
-                claim=services.claim_minings,
-                compute=mining.mine_job,
-                store=services.store_mined,
-                release=services.release_mining,
-            )
-        )

@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 import gamerules as rules
 from games.models import Game, Move
 from games.services.base import claim_leased
+from games.workers.engines import IdleWork
 from players import glicko2
 from puzzles.mining import mine_job
 from puzzles.models import Mining, Puzzle, PuzzleAttempt, PuzzleRating
@@ -298,3 +299,14 @@ def answer(*, puzzle_id: object, account_id: int | None, point: object) -> Answe
         account_id=account_id, puzzle=puzzle, correct=correct, rating_after=rating.rating
     )
     return Answer(puzzle, correct, True, rating.rating)
+
+
+MINING = IdleWork(
+    name="puzzles",
+    claim=claim_minings,
+    compute=mine_job,
+    store=store_mined,
+    release=release_mining,
+)
+"""The background mining as the engines' idle work: after the turns, the explores and the
+reviews, never with the last free engine (games.workers.engines)."""

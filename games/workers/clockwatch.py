@@ -43,7 +43,7 @@ import os
 import secrets
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -52,7 +52,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games import services, signals
-from games.workers.engines import EnginePool
+from games.workers.engines import EnginePool, IdleWork
 
 logger = logging.getLogger(__name__)
 
@@ -87,11 +87,11 @@ def disconnect_later(channel_name: str) -> None:
 class ClockWatch:
     """The watch of one process (``run`` forever)."""
 
-    def __init__(self, process: str = PROCESS_NAME) -> None:
+    def __init__(self, process: str = PROCESS_NAME, idle_work: Sequence[IdleWork] = ()) -> None:
         self.process = process
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="clockwatch")
         self.wake = asyncio.Event()
-        self.engines = EnginePool(process, wake=self.wake.set)
+        self.engines = EnginePool(process, wake=self.wake.set, idle_work=idle_work)
 
     async def run(self) -> None:
         """Credit the site's downtime, then watch until cancelled."""
@@ -163,14 +163,15 @@ class ClockWatch:
         return result
 
 
-def start_when_serving() -> None:
+def start_when_serving(idle_work: Sequence[IdleWork] = ()) -> None:
     """Start the watch on daphne's event loop once its reactor runs (nothing happens in a
-    process that daphne does not serve: the tests' in-process ASGI calls, commands)."""
+    process that daphne does not serve: the tests' in-process ASGI calls, commands); its
+    engines do ``idle_work`` when nothing more urgent waits."""
     if "daphne.server" not in sys.modules:
         return
     from twisted.internet import reactor
 
     def start() -> None:
-        asyncio.get_event_loop().create_task(ClockWatch().run())
+        asyncio.get_event_loop().create_task(ClockWatch(idle_work=idle_work).run())
 
     reactor.callWhenRunning(start)  # type: ignore[attr-defined]

@@ -51,9 +51,10 @@ taken until the job ends. A process where no pool serves (the test client, a WSG
 server; daphne's ``runserver`` has one) runs the job in a thread of its own instead,
 with no queue.
 
-Last come the apps' idle work (``register_idle_work``: the puzzles' mining of finished
-games): one job at a time in a process, claimed only at a tick that claimed no review and
-left two engines free with no explore waiting, so that it never takes the last free
+Last comes the idle work the site hands the pool (``idle_work``, given by
+``othello_site.asgi`` through the clock watch: the puzzles' mining of finished games):
+one job at a time in a process, claimed only at a tick that claimed no review and left
+two engines free with no explore waiting, so that it never takes the last free
 engine; a job runs to its end in an engine's worker process (a few seconds), its claim a
 lease in the database that another process takes over once it runs out.
 
@@ -76,7 +77,7 @@ import multiprocessing
 import os
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -117,7 +118,8 @@ T = TypeVar("T")
 
 @dataclasses.dataclass(frozen=True)
 class IdleWork:
-    """Engine work of an app above, done when the engines have nothing more urgent.
+    """Engine work of an app above, done when the engines have nothing more urgent (handed
+    to the pool by the top of the site, which may import that app: ``EnginePool(idle_work=)``).
 
     ``claim(process=, limit=)`` returns up to ``limit`` jobs (plain data) now held by
     ``process``; ``compute(job)`` runs in an engine's worker process (a module-level
@@ -131,14 +133,6 @@ class IdleWork:
     compute: Callable[[Any], Any]
     store: Callable[..., Any]
     release: Callable[..., Any]
-
-
-_idle_work: dict[str, IdleWork] = {}
-
-
-def register_idle_work(work: IdleWork) -> None:
-    """Have every process's pool do ``work`` with its idle engines (once per name)."""
-    _idle_work[work.name] = work
 
 
 TURN, EXPLORE, REVIEW = 0, 1, 2
@@ -243,9 +237,15 @@ class EnginePool:
     """The engines of this process (``size`` at once), claiming turns as ``process``."""
 
     def __init__(
-        self, process: str, size: int | None = None, *, wake: Callable[[], None] | None = None
+        self,
+        process: str,
+        size: int | None = None,
+        *,
+        wake: Callable[[], None] | None = None,
+        idle_work: Sequence[IdleWork] = (),
     ) -> None:
         self.process = process
+        self.idle_work = tuple(idle_work)
         self.size = size or settings.COMPUTER_ENGINES
         self.busy = 0
         self.tasks: set[asyncio.Task[None]] = set()
@@ -355,7 +355,7 @@ class EnginePool:
                 self._start(self._analyse(job, database))
                 reviewing = True
         if self.size - self.busy >= 2 and not (self.idling or self.explores or reviewing):
-            for work in list(_idle_work.values()):
+            for work in self.idle_work:
                 jobs = await database(work.claim, process=self.process, limit=1)
                 for idle_job in jobs:
                     self.busy += 1

@@ -11,12 +11,23 @@ from asgiref.sync import sync_to_async
 
 from games import signals
 from games.models import Game
+from games.workers.engines import EnginePool
 from puzzles.models import Mining, Puzzle
-from tests.games.workers.test_engines_review import database, finish, pool_of
+from puzzles.services import MINING
+from tests.games.workers.test_engines_review import database, finish
+from tests.games.workers.test_engines_review import pool_of as engines_of
 from tests.puzzles.test_mining import UNIQUE_WIN
 from tests.puzzles.test_services import finished_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def pool_of(size: int) -> EnginePool:
+    """A pool of ``size`` engines (threads of this process) given the puzzles' mining, as
+    othello_site.asgi gives it to every process's pool."""
+    pool = engines_of(size)
+    pool.idle_work = (MINING,)
+    return pool
 
 
 def queued_game() -> Game:
@@ -75,3 +86,12 @@ async def test_a_game_the_rules_cannot_replay_fails(settings: Any) -> None:
     await pool.tick(database)
     await finish(pool)
     assert (await sync_to_async(mining_of)(game)).status == Mining.Status.FAILED
+
+
+async def test_a_pool_not_given_the_mining_never_mines(settings: Any) -> None:
+    settings.PUZZLE_MINING = True
+    game = await sync_to_async(queued_game)()
+    pool = engines_of(2)
+    await pool.tick(database)
+    assert pool.idling == 0
+    assert (await sync_to_async(mining_of)(game)).status == Mining.Status.QUEUED
