@@ -16,6 +16,9 @@ if [ "${WITH_KATAGO:-}" = 1 ]; then sh scripts/katago.sh; fi
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
+# The browser's modules (static/js/, no build step): JSDoc types checked by TypeScript
+# and the linter, both pinned in package-lock.json and installed into node_modules/.
+. scripts/_node.sh
 # Playwright's sync fixtures leave an event loop running, which breaks the async
 # tests that follow them in one process: the browser tests get their own run.
 .venv/bin/pytest -p no:playwright -m "not browser" "$@"

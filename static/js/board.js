@@ -16,7 +16,24 @@ const CURSOR = CELL * 0.92;
 
 let boardCount = 0;
 
-/** "d3" (Othello: letters from the left, 1 at the top) or "D4" (Go: no I, 1 at the bottom). */
+/** @typedef {import("./types.js").Point} Point */
+/** @typedef {import("./types.js").Kind} Kind */
+
+/**
+ * What the board tells its page, and asks it.
+ * @typedef {object} BoardOptions
+ * @property {(point: Point) => void} [onPlay]
+ * @property {(point: Point) => void} [onMark]
+ * @property {(point: Point, occupied: boolean) => void} [onRefuse]
+ * @property {(point: Point) => void} [onPending]
+ * @property {(point: Point) => void} [onHeld]
+ * @property {() => boolean} [onDismiss]
+ * @property {(spacing: number) => boolean} [confirmTaps]
+ * @property {() => boolean} [confirmMoves]
+ */
+
+/** "d3" (Othello: letters from the left, 1 at the top) or "D4" (Go: no I, 1 at the bottom).
+ * @param {Kind} kind @param {number} size @param {Point} point */
 export function pointName(kind, size, [row, col]) {
   if (kind === "go") return `${GO_LETTERS[col]}${size - row}`;
   return `${String.fromCharCode(97 + col)}${row + 1}`;
@@ -152,6 +169,8 @@ function drawOthelloBoard(base, labels, { width, margin }, size) {
  * moves, last_move when playing; dead and territory once counted), `move` the M just
  * played, whose flips or captures are animated; `premove(point)` marks the page's premove
  * (null: none).
+ * @param {SVGSVGElement} svg
+ * @param {BoardOptions} [options]
  */
 export function createBoard(
   svg,
@@ -269,6 +288,7 @@ export function createBoard(
     const placed = move?.action === "place" && move.point ? key(move.point) : null;
     for (let row = 0; row < game.size; row++) {
       for (let col = 0; col < game.size; col++) {
+        /** @type {Point} */
         const point = [row, col];
         const at = key(point);
         const cell = game.board[row][col];
@@ -439,8 +459,13 @@ export function createBoard(
     else onRefuse(pointOf(at), hasStone(at));
   }
 
+  /** The point of the hit area an event came from ("row,col"), if any. @param {Event} event */
+  const hitPoint = (event) =>
+    /** @type {SVGElement | null | undefined} */ (/** @type {Element} */ (event.target).closest?.(".hit"))?.dataset
+      .point;
+
   svg.addEventListener("click", (event) => {
-    const at = event.target.closest?.(".hit")?.dataset.point;
+    const at = hitPoint(event);
     if (!at || !game) return;
     cursor = pointOf(at);
     drawCursor();
@@ -450,7 +475,7 @@ export function createBoard(
     if (game && onDismiss()) event.preventDefault();
   });
   svg.addEventListener("pointerover", (event) => {
-    const at = event.target.closest?.(".hit")?.dataset.point ?? null;
+    const at = hitPoint(event) ?? null;
     if (at === hovered || !game) return;
     hovered = at;
     drawPreview();

@@ -51,7 +51,7 @@ def test_a_logged_in_player_creates_a_rated_game() -> None:
     assert game.rated
     page = ann.get(response.url).content.decode()
     assert 'id="rated-tag">Rated<' in page
-    # The "?" of a provisional rating by a seat (js/game.js copies it) explains itself.
+    # The "?" of a provisional rating by a seat (js/game/panel.js copies it) explains itself.
     assert re.search(
         r'<template id="provisional-mark"><a class="rating-help" '
         r'href="/help/ratings/#provisional" title="Provisional rating[^"]+">\?</a></template>',
