@@ -6,6 +6,7 @@ need_package /usr/bin/npm npm "the JavaScript's type check and linter"
 if command -v npm >/dev/null 2>&1; then
     npm ci --no-audit --no-fund --loglevel=error
     npx --no-install tsc -p . --noEmit
+    npx --no-install tsc -p tsconfig.sw.json --noEmit
     npx --no-install eslint .
 else
     echo "No npm on this machine: the JavaScript's type check and linter did not run." >&2

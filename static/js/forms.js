@@ -2,7 +2,9 @@
 // once sent, the button says it is working and takes no second click. A page brought
 // back from the browser's history (bfcache) gets its buttons back.
 
+/** @param {HTMLFormElement} form */
 function busy(form) {
+  /** @type {HTMLButtonElement | null} */
   const button = form.querySelector('button[type="submit"], button:not([type])');
   if (!button || button.disabled) return;
   button.dataset.idle = button.textContent;
@@ -27,7 +29,7 @@ document.addEventListener("submit", (event) => {
 
 window.addEventListener("pageshow", (event) => {
   if (!event.persisted) return;
-  for (const button of document.querySelectorAll('button[aria-busy="true"]')) {
+  for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button[aria-busy="true"]'))) {
     button.disabled = false;
     button.removeAttribute("aria-busy");
     if (button.dataset.idle) button.textContent = button.dataset.idle;

@@ -19,24 +19,25 @@ function showCount(n) {
   document.getElementById("inbox-empty").hidden = n > 0;
 }
 
-const items = () => [...document.getElementById("inbox-list").querySelectorAll(".inbox-item")];
+const items = () => [...document.getElementById("inbox-list").querySelectorAll(".inbox-item")].map((li) => /** @type {HTMLElement} */ (li));
 
 /** An item for `challenge` (an entry of /challenges.json's `incoming`), from #inbox-item. */
 function item(challenge) {
-  const made = document.getElementById("inbox-item").content.firstElementChild.cloneNode(true);
+  const template = /** @type {HTMLTemplateElement} */ (document.getElementById("inbox-item"));
+  const made = /** @type {HTMLElement} */ (template.content.firstElementChild?.cloneNode(true));
   const game = encodeURIComponent(challenge.game);
   made.dataset.game = challenge.game;
-  const from = made.querySelector(".inbox-from");
+  const from = /** @type {HTMLAnchorElement} */ (made.querySelector(".inbox-from"));
   from.href = `/games/${game}/`;
   from.textContent = challenge.from;
   const what = [`${KIND_NAME[challenge.kind] ?? challenge.kind} ${challenge.size}×${challenge.size}`, challenge.clock_text];
   if (challenge.rated) what.push(gettext("Rated"));
   made.querySelector(".inbox-game").textContent = what.join(" · ");
-  const accept = made.querySelector(".inbox-accept");
+  const accept = /** @type {HTMLFormElement} */ (made.querySelector(".inbox-accept"));
   accept.action = `/games/${game}/join/`;
   accept.append(Object.assign(document.createElement("input"), { type: "hidden", name: "form_token", value: formToken() }));
-  made.querySelector(".inbox-decline").action = `/games/${game}/decline/`;
-  made.querySelector('[name="next"]').value = location.pathname + location.search;
+  /** @type {HTMLFormElement} */ (made.querySelector(".inbox-decline")).action = `/games/${game}/decline/`;
+  /** @type {HTMLInputElement} */ (made.querySelector('[name="next"]')).value = location.pathname + location.search;
   made.querySelector("label").htmlFor = `reason-${challenge.game}`;
   made.querySelector("select").id = `reason-${challenge.game}`;
   return made;

@@ -14,8 +14,8 @@ const list = document.getElementById("open-games");
 const playing = document.getElementById("playing");
 // The open games this browser created: they are "yours", not to join.
 const mine = new Set(JSON.parse(document.getElementById("lobby-mine").textContent));
-const csrfToken = document.querySelector('[name="csrfmiddlewaretoken"]').value;
-const nameInput = document.getElementById("id_name");
+const csrfToken = /** @type {HTMLInputElement} */ (document.querySelector('[name="csrfmiddlewaretoken"]')).value;
+const nameInput = /** @type {HTMLInputElement | null} */ (document.getElementById("id_name"));
 
 function cell(text, className) {
   const td = document.createElement("td");

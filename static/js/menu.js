@@ -5,10 +5,10 @@
 // held sideways: the toggle shows there); on a wide screen they stay open, inline.
 
 const narrow = window.matchMedia("(max-width: 900px)"); // as static/css/base.css
-const pages = document.getElementById("nav-menu");
+const pages = /** @type {HTMLDetailsElement | null} */ (document.getElementById("nav-menu"));
 
-for (const menu of document.querySelectorAll("details.header-menu")) {
-  const toggle = menu.querySelector("summary");
+for (const menu of /** @type {NodeListOf<HTMLDetailsElement>} */ (document.querySelectorAll("details.header-menu"))) {
+  const toggle = /** @type {HTMLElement} */ (menu.querySelector("summary"));
   const inline = () => menu === pages && !narrow.matches;
   const close = () => {
     if (!inline()) menu.open = false;
@@ -19,10 +19,10 @@ for (const menu of document.querySelectorAll("details.header-menu")) {
     toggle.focus();
   });
   document.addEventListener("click", (event) => {
-    if (!menu.contains(event.target)) close();
+    if (!menu.contains(/** @type {Node} */ (event.target))) close();
   });
   menu.addEventListener("focusout", (event) => {
-    if (event.relatedTarget && !menu.contains(event.relatedTarget)) close();
+    if (event.relatedTarget instanceof Node && !menu.contains(event.relatedTarget)) close();
   });
 }
 

@@ -4,15 +4,32 @@
 // "Custom…", which shows the clock fields). The sizes and presets come from the
 // server (#size-menu, #clock-menu); the server validates everything again.
 
-const form = document.getElementById("new-game-form");
+/**
+ * The create form's controls that this script reads by name (games/forms.py).
+ * @typedef {object} NewGameControls
+ * @property {RadioNodeList} kind
+ * @property {HTMLSelectElement} size
+ * @property {HTMLSelectElement} handicap
+ * @property {HTMLInputElement} komi
+ * @property {HTMLSelectElement} clock
+ */
+/**
+ * A clock's preset (#clock-menu): its system and the settings it needs.
+ * @typedef {{ label: string, kind?: string, clock: string } & Record<string, number | string | undefined>} ClockPreset
+ */
+
+const form = /** @type {HTMLFormElement & { elements: NewGameControls }} */ (document.getElementById("new-game-form"));
 const menu = JSON.parse(document.getElementById("size-menu").textContent);
 const clocks = JSON.parse(document.getElementById("clock-menu").textContent);
 const presetField = document.getElementById("clock-preset-field");
-const presetSelect = document.getElementById("clock-preset");
+const presetSelect = /** @type {HTMLSelectElement} */ (document.getElementById("clock-preset"));
+/** @type {ClockPreset[]} the presets the menu offers now */
+let shownPresets = [];
 const custom = document.getElementById("clock-custom");
 const CUSTOM = "custom";
 
 function selectedKind() {
+  /** @type {HTMLInputElement | null} */
   const checked = form.querySelector('[name="kind"]:checked');
   return checked ? checked.value : form.elements.kind.value;
 }
@@ -52,15 +69,20 @@ function followHandicap() {
 }
 
 function showKindOptions(kind) {
-  for (const field of form.querySelectorAll("[data-only-kind]")) {
+  for (const field of /** @type {NodeListOf<HTMLElement>} */ (form.querySelectorAll("[data-only-kind]"))) {
     show(field, field.dataset.onlyKind === kind);
   }
 }
 
 // A hidden field is not sent, so it can never fail the form.
+/** @param {HTMLElement} field @param {boolean} visible */
 function show(field, visible) {
   field.hidden = !visible;
-  for (const control of field.querySelectorAll("input, select")) control.disabled = !visible;
+  for (const control of /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (
+    field.querySelectorAll("input, select")
+  )) {
+    control.disabled = !visible;
+  }
 }
 
 // The presets of this kind; the one matching the clock fields is selected, else "Custom…".
@@ -71,20 +93,24 @@ function fillPresets(kind) {
   options.push(new Option(gettext("Custom…"), CUSTOM));
   presetSelect.replaceChildren(...options);
   presetSelect.value = matching >= 0 ? String(matching) : CUSTOM;
-  presetSelect.presets = presets;
+  shownPresets = presets;
 }
+
+/** @param {ClockPreset} preset */
+/** A clock setting's input (`main_time`, `increment`...). @param {string} name */
+const setting = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
 
 function matchesFields(preset) {
   if (preset.clock !== (form.elements.clock.value || "none")) return false;
   const needs = clocks.needs[preset.clock] || [];
-  return needs.every((name) => Number(form.elements[name].value) === preset[name]);
+  return needs.every((/** @type {string} */ name) => Number(setting(name).value) === preset[name]);
 }
 
 function applyPreset() {
-  const preset = presetSelect.presets[Number(presetSelect.value)];
+  const preset = shownPresets[Number(presetSelect.value)];
   if (preset) {
     form.elements.clock.value = preset.clock;
-    for (const name of clocks.needs[preset.clock] || []) form.elements[name].value = preset[name];
+    for (const name of clocks.needs[preset.clock] || []) setting(name).value = String(preset[name]);
   }
   showClockFields();
 }
@@ -93,15 +119,16 @@ function applyPreset() {
 function showClockFields() {
   custom.hidden = presetSelect.value !== CUSTOM;
   const needs = clocks.needs[form.elements.clock.value] || [];
-  for (const field of form.querySelectorAll("[data-clock-setting]")) {
+  for (const field of /** @type {NodeListOf<HTMLElement>} */ (form.querySelectorAll("[data-clock-setting]"))) {
     show(field, needs.includes(field.dataset.clockSetting));
   }
 }
 
 function showOpponentOptions() {
+  /** @type {HTMLInputElement | null} */
   const checked = form.querySelector('[name="opponent"]:checked');
   const opponent = checked ? checked.value : "human";
-  for (const field of form.querySelectorAll("[data-only-opponent]")) {
+  for (const field of /** @type {NodeListOf<HTMLElement>} */ (form.querySelectorAll("[data-only-opponent]"))) {
     show(field, field.dataset.onlyOpponent === opponent);
   }
 }

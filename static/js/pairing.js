@@ -5,7 +5,19 @@
 
 import { listenToLobby, sendToLobby } from "./lobby.js";
 
-const $ = (id) => document.getElementById(id);
+/**
+ * The custom seek's controls (templates/pairing/pools.html).
+ * @typedef {object} SeekControls
+ * @property {HTMLSelectElement} seek_kind
+ * @property {HTMLSelectElement} seek_size
+ * @property {HTMLSelectElement} seek_clock
+ * @property {HTMLInputElement} seek_main_minutes
+ * @property {HTMLInputElement} seek_main_seconds
+ * @property {HTMLInputElement} seek_range_low
+ * @property {HTMLInputElement} seek_range_high
+ */
+
+const $ = (/** @type {string} */ id) => document.getElementById(id);
 const seeks = JSON.parse($("pool-seeks").textContent);
 const needs = JSON.parse($("clock-menu").textContent).needs;
 const sizes = JSON.parse($("size-menu").textContent);
@@ -14,9 +26,9 @@ const statusBox = $("seek-status");
 const statusText = $("seek-text");
 const details = $("seek-details");
 const errorLine = $("seek-error");
-const rated = $("seek-rated");
-const buttons = [...document.querySelectorAll("#pools .pool")];
-const customForm = $("custom-seek-form");
+const rated = /** @type {HTMLInputElement | null} */ ($("seek-rated"));
+const buttons = [.../** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("#pools .pool"))];
+const customForm = /** @type {HTMLFormElement & { elements: SeekControls }} */ ($("custom-seek-form"));
 const KIND_NAME = { othello: gettext("Othello"), go: pgettext("the game", "Go") };
 const WINDOW_BASE = 200;
 const WINDOW_PER_SECOND = 20;
@@ -140,18 +152,20 @@ function fillCustom() {
   const chosen = offered.includes(current) ? current : fallback;
   select.replaceChildren(...offered.map((size) => new Option(`${size}×${size}`, String(size), false, size === chosen)));
   const system = customForm.elements.seek_clock.value;
-  for (const field of customForm.querySelectorAll("[data-seek-setting]")) {
+  for (const field of /** @type {NodeListOf<HTMLElement>} */ (customForm.querySelectorAll("[data-seek-setting]"))) {
     const used = (needs[system] ?? []).includes(field.dataset.seekSetting);
     field.hidden = !used;
     field.querySelector("input").disabled = !used;
   }
 }
 
+/** @param {HTMLInputElement} input */
 function integer(input) {
   return input.value.trim() === "" ? null : Number(input.value);
 }
 
 /** The main time in seconds from its minutes and seconds (null when both are empty). */
+/** @param {SeekControls} elements */
 function mainTime(elements) {
   const [minutes, seconds] = [integer(elements.seek_main_minutes), integer(elements.seek_main_seconds)];
   if (minutes === null && seconds === null) return null;

@@ -5,7 +5,7 @@
 // private window, a browser built without one) is told as it is, and the switch stays off.
 
 const box = document.getElementById("push-device");
-const toggle = document.getElementById("push-switch");
+const toggle = /** @type {HTMLInputElement} */ (document.getElementById("push-switch"));
 const status = document.getElementById("push-status");
 const csrf = document.cookie.match(/(?:^|; )csrftoken=([^;]+)/)?.[1] ?? "";
 const SUBSCRIBE_TIMEOUT_MS = 30000;

@@ -7,6 +7,7 @@
 // counting shows the agreed dead stones, territory and totals at its last move.
 
 import { createBoard } from "./board.js";
+import { inputById, svgById } from "./dom.js";
 import { connectToGame } from "./connection.js";
 import { formatClock } from "./clock.js";
 import { COLOR_NAME, ENDINGS, createMoveList, moveWords, resultText } from "./record.js";
@@ -36,7 +37,7 @@ let status = data.status;
 let result = data.result;
 
 // The server drew the board as a picture; board.js takes that <svg> over.
-const board = createBoard($("board"));
+const board = createBoard(svgById("board"));
 
 function remember(move) {
   const before = markAt[markAt.length - 1];
@@ -83,6 +84,8 @@ function backward() {
 }
 
 /** Show the board after `target` moves (clamped); animate a single step forward. */
+/** Show the position after `target` moves (a number, or the text of one).
+ * @param {number | string} target @param {{ updateUrl?: boolean, animate?: boolean }} [options] */
 function goTo(target, { updateUrl = true, animate = true } = {}) {
   const wanted = Math.max(0, Math.min(moves.length, Number(target) || 0));
   const single = animate && wanted === ply + 1;
@@ -132,8 +135,9 @@ function drawScores() {
   }
 }
 
+/** @param {string} id @param {number} target @param {boolean} enabled */
 function setLink(id, target, enabled) {
-  const link = $(id);
+  const link = /** @type {HTMLAnchorElement} */ ($(id));
   link.href = `?ply=${target}`;
   if (enabled) link.removeAttribute("aria-disabled");
   else link.setAttribute("aria-disabled", "true");
@@ -169,17 +173,17 @@ function draw(move) {
     },
     move,
   );
-  page.dataset.ply = ply;
-  page.dataset.last = moves.length;
-  const slider = $("slider");
-  slider.max = moves.length;
-  slider.value = ply;
+  page.dataset.ply = String(ply);
+  page.dataset.last = String(moves.length);
+  const slider = inputById("slider");
+  slider.max = String(moves.length);
+  slider.value = String(ply);
   slider.setAttribute("aria-valuetext", statusText());
   setLink("first", 0, ply > 0);
   setLink("previous", Math.max(ply - 1, 0), ply > 0);
   setLink("next", Math.min(ply + 1, moves.length), ply < moves.length);
   setLink("last", moves.length, ply < moves.length);
-  $("picture-link").href = `/games/${encodeURIComponent(data.id)}/board.svg?ply=${ply}`;
+  /** @type {HTMLAnchorElement} */ ($("picture-link")).href = `/games/${encodeURIComponent(data.id)}/board.svg?ply=${ply}`;
   $("replay-status").textContent = statusText();
   drawScores();
   drawClocks();
@@ -247,14 +251,14 @@ for (const [id, target] of Object.entries(steps)) {
   });
 }
 
-$("slider").addEventListener("input", (event) => {
+inputById("slider").addEventListener("input", () => {
   stopAutoplay();
-  goTo(event.target.value);
+  goTo(inputById("slider").value);
 });
-$("slider").form.addEventListener("submit", (event) => event.preventDefault());
+inputById("slider").form.addEventListener("submit", (event) => event.preventDefault());
 
 $("move-list").addEventListener("click", (event) => {
-  const cell = event.target.closest(".move[data-ply]");
+  const cell = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest(".move[data-ply]"));
   if (!cell) return;
   event.preventDefault();
   stopAutoplay();
@@ -273,7 +277,7 @@ document.addEventListener(
   "keydown",
   (event) => {
     if (!(event.key in KEYS) || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.target.closest?.("input, select, textarea")) return;
+    if (/** @type {Element} */ (event.target).closest?.("input, select, textarea")) return;
     event.preventDefault();
     event.stopPropagation();
     stopAutoplay();
@@ -286,7 +290,7 @@ document.addEventListener(
 
 let timer = null;
 const autoplay = $("autoplay");
-const speed = $("speed");
+const speed = /** @type {HTMLSelectElement} */ ($("speed"));
 
 function setPlaying(playing) {
   autoplay.setAttribute("aria-pressed", String(playing));

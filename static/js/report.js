@@ -101,7 +101,7 @@ async function send() {
 }
 
 document.addEventListener("click", (event) => {
-  const button = event.target.closest("[data-report]");
+  const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("[data-report]"));
   if (!button) return;
   button.closest("details")?.removeAttribute("open");
   const { report: username, reportGame: game, reportChat: chat, reportLine: line } = button.dataset;

@@ -8,8 +8,9 @@
 // exactly solved positions. Everything comes from /games/<id>/analysis.json.
 
 import { createBoard, pointName } from "./board.js";
+import { buttonById, formById, svgById } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
+const $ = (/** @type {string} */ id) => document.getElementById(id);
 const page = $("replay");
 const data = JSON.parse($("replay-data").textContent);
 const url = `/games/${encodeURIComponent(data.id)}/analysis.json`;
@@ -68,7 +69,7 @@ async function load() {
 }
 
 function showProgress() {
-  const progress = $("review-progress");
+  const progress = /** @type {HTMLProgressElement} */ ($("review-progress"));
   const running = review.status === "queued" || review.status === "running";
   progress.hidden = !running;
   progress.value = review.progress;
@@ -88,7 +89,7 @@ async function follow() {
   if (!review) {
     // The game page's "Analyse this game" lands here: ask at once.
     if (new URLSearchParams(location.search).has("analyse") && !$("review-request").hidden) {
-      $("review-request").requestSubmit();
+      formById("review-request").requestSubmit();
     }
     return;
   }
@@ -97,9 +98,9 @@ async function follow() {
   if (review.status === "queued" || review.status === "running") setTimeout(follow, POLL_MS);
 }
 
-$("review-request").addEventListener("submit", async (event) => {
+formById("review-request").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const form = event.target;
+  const form = /** @type {HTMLFormElement} */ (event.target);
   const response = await fetch(form.action, {
     method: "POST",
     body: new FormData(form),
@@ -121,8 +122,9 @@ $("review-request").addEventListener("submit", async (event) => {
 // --- exploring other moves on a side board -------------------------------------
 
 const explored = { ply: 0, moves: [] };
-const sideBoard = createBoard($("explore-board"), { onPlay: (point) => tryMoves([...explored.moves, point]) });
-const csrf = () => document.querySelector("#review-request [name=csrfmiddlewaretoken]").value;
+const sideBoard = createBoard(svgById("explore-board"), { onPlay: (point) => tryMoves([...explored.moves, point]) });
+const csrf = () =>
+  /** @type {HTMLInputElement} */ (document.querySelector("#review-request [name=csrfmiddlewaretoken]")).value;
 
 // Go's engine answers in a second or more: only when asked ("Ask the engine").
 async function tryMoves(moves, engine = false) {
@@ -168,7 +170,7 @@ async function tryMoves(moves, engine = false) {
   const turn = answer.to_move ? interpolate(gettext("%(side)s to move."), { side: NAME[answer.to_move] }, true) : "";
   const words = [tried ? interpolate(gettext("Tried %(moves)s."), { moves: tried }, true) : "", verdict, best, turn];
   $("explore-status").textContent = words.filter(Boolean).join(" ");
-  $("explore-back").disabled = moves.length === 0;
+  buttonById("explore-back").disabled = moves.length === 0;
 }
 
 $("explore-start").addEventListener("click", () => {
@@ -319,7 +321,7 @@ function drawGraph() {
 }
 
 function markMoves() {
-  for (const link of document.querySelectorAll("#move-list a.move[data-ply]")) {
+  for (const link of /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll("#move-list a.move[data-ply]"))) {
     const entry = review.plies[Number(link.dataset.ply)];
     link.querySelector(".review-mark")?.remove();
     if (!entry?.judgement) continue;
@@ -428,8 +430,10 @@ function drawBest() {
     shownLine.style.visibility = on ? "visible" : "hidden";
   };
   show(false);
-  const reveal = (on) => () => show(on);
-  for (const [type, on] of [["mouseenter", true], ["focus", true], ["mouseleave", false], ["blur", false]]) {
+  const reveal = (/** @type {boolean} */ on) => () => show(on);
+  /** @type {[string, boolean][]} */
+  const shows = [["mouseenter", true], ["focus", true], ["mouseleave", false], ["blur", false]];
+  for (const [type, on] of shows) {
     words.addEventListener(type, reveal(on));
   }
   words.addEventListener("click", () => show(shownLine.style.visibility === "hidden"));

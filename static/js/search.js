@@ -2,8 +2,8 @@
 // (GET /players/search.json) become the input's suggestions, bots marked; choosing one,
 // or Enter, opens the profile (the form's GET /players/search/ answers with it).
 
-const input = document.getElementById("player-search");
-const list = document.getElementById("player-suggestions");
+const input = /** @type {HTMLInputElement | null} */ (document.getElementById("player-search"));
+const list = /** @type {HTMLDataListElement | null} */ (document.getElementById("player-suggestions"));
 const WAIT_MS = 150;
 let timer = null;
 let asked = "";
@@ -39,7 +39,8 @@ function chosen() {
 if (input && list) {
   input.addEventListener("input", (event) => {
     clearTimeout(timer);
-    if (event.inputType === undefined || event.inputType === "insertReplacementText") {
+    const { inputType } = /** @type {InputEvent} */ (event);
+    if (inputType === undefined || inputType === "insertReplacementText") {
       const name = chosen();
       if (name) {
         window.location.assign(`/players/${encodeURIComponent(name)}/`);

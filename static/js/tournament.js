@@ -17,7 +17,9 @@ const RECONNECT_MAX_MS = 30000;
 const MARKS = { win: "1", loss: "0", draw: "½", forfeit_win: "+", forfeit_loss: "−" };
 const COLOURS = { black: "●", white: "○" };
 const SCORES = { black: "1–0", white: "0–1", draw: "½–½" };
+/** @type {Intl.DateTimeFormatOptions} */
 const CHAT_TIME = { hour: "2-digit", minute: "2-digit" };
+/** @type {Intl.DateTimeFormatOptions} */
 const DATE_TIME = { dateStyle: "medium", timeStyle: "short" };
 
 function element(tag, properties = {}, ...children) {
@@ -101,9 +103,9 @@ function drawHead(table, rounds) {
 }
 
 function drawStandings(data) {
-  const table = document.getElementById("standings");
+  const table = /** @type {HTMLTableElement} */ (document.getElementById("standings"));
   const arena = data.system === "arena";
-  const order = [...table.querySelectorAll("th.tiebreak")].map((th) => th.dataset.key);
+  const order = [.../** @type {NodeListOf<HTMLElement>} */ (table.querySelectorAll("th.tiebreak"))].map((th) => th.dataset.key);
   const games = new Map();
   for (const pairing of data.pairings) {
     for (const name of [pairing.black, pairing.white]) {
@@ -291,7 +293,7 @@ function showScrollHint() {
 
 // The times in the browser's zone and the page's language.
 function localTimes() {
-  for (const time of root.querySelectorAll("time.local-time")) {
+  for (const time of /** @type {NodeListOf<HTMLTimeElement>} */ (root.querySelectorAll("time.local-time"))) {
     time.textContent = new Date(time.dateTime).toLocaleString(document.documentElement.lang, DATE_TIME);
   }
 }
@@ -342,7 +344,9 @@ function chatError(text) {
 }
 
 function chatForm() {
-  const form = document.getElementById("tournament-chat-form");
+  const form = /** @type {HTMLFormElement & { elements: { text: HTMLInputElement } } | null} */ (
+    document.getElementById("tournament-chat-form")
+  );
   if (!form) return;
   form.addEventListener("submit", (event) => {
     event.preventDefault();

@@ -6,7 +6,21 @@
 // form is sent), which sets the picker aside. Hidden fields are still sent: the server
 // ignores what does not apply.
 
-const form = document.getElementById("new-tournament-form");
+/**
+ * The form's controls that this script reads by name (tournaments/forms.py).
+ * @typedef {object} TournamentControls
+ * @property {HTMLSelectElement} system
+ * @property {HTMLSelectElement} kind
+ * @property {HTMLSelectElement} size
+ * @property {HTMLSelectElement} clock
+ * @property {HTMLInputElement} starts_at
+ * @property {HTMLInputElement} start_now
+ * @property {HTMLInputElement} timezone
+ */
+
+const form = /** @type {(HTMLFormElement & { elements: TournamentControls }) | null} */ (
+  document.getElementById("new-tournament-form")
+);
 const needsData = document.getElementById("tournament-clock-needs");
 const sizesData = document.getElementById("tournament-size-menu");
 const SETTINGS = ["main_time", "increment", "periods", "period_time", "stones", "days"];
@@ -17,6 +31,7 @@ const BY_SYSTEM = {
 };
 const FIRST_START_MINUTES = 10;
 
+/** @param {string} name @returns {HTMLElement | null} */
 function row(name) {
   return form.querySelector(`[data-field="${name}"]`);
 }
@@ -49,8 +64,9 @@ function fillSizes() {
 }
 
 /** "2026-11-28T18:40": a picker's value, in the browser's time zone. */
+/** @param {Date} moment */
 function pickerValue(moment) {
-  const pad = (n) => String(n).padStart(2, "0");
+  const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
   return (
     `${moment.getFullYear()}-${pad(moment.getMonth() + 1)}-${pad(moment.getDate())}` +
     `T${pad(moment.getHours())}:${pad(moment.getMinutes())}`
