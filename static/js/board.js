@@ -9,7 +9,9 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const CELL = 40;
 // Go's column letters skip I (it reads like J and 1).
 const GO_LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+/** @type {Record<string, "black" | "white" | undefined>} */
 const STONE = { B: "black", W: "white" };
+/** @type {Record<string, Cell>} */
 const OPPOSITE = { B: "W", W: "B" };
 const LABEL_PX = { min: 11, max: 17 };
 const CURSOR = CELL * 0.92;
@@ -18,6 +20,41 @@ let boardCount = 0;
 
 /** @typedef {import("./types.js").Point} Point */
 /** @typedef {import("./types.js").Kind} Kind */
+/** @typedef {import("./types.js").G} G */
+/** @typedef {import("./types.js").Move} Move */
+/**
+ * What the board draws: G, or as much of it as a page has (the replay's position: kind,
+ * size, board, and the count once finished).
+ * @typedef {Pick<G, "kind" | "size" | "board">
+ *   & Partial<Omit<G, "status" | "moves" | "last_move">>
+ *   & { status?: string, moves?: DrawnMove[], last_move?: DrawnMove | null }} Drawn
+ */
+/** A move as the board reads it (M, or the review's line of tried moves).
+ * @typedef {Pick<Move, "action" | "point" | "color"> & Partial<Move>} DrawnMove */
+/** A board's cell as G's `board` rows write it. @typedef {"." | "B" | "W"} Cell */
+/** A point as the SVG's data attributes write it: "row,col". @typedef {string} PointKey */
+
+/**
+ * Where things go on the SVG for a board of one kind and size.
+ * @typedef {object} Geometry
+ * @property {number} width the side of the view box
+ * @property {number} margin
+ * @property {(point: Point) => [number, number]} centre
+ */
+
+/**
+ * The SVG's layers, bottom first.
+ * @typedef {object} Layers
+ * @property {SVGElement} marks
+ * @property {SVGElement} stones
+ * @property {SVGElement} count
+ * @property {SVGElement} ghosts
+ * @property {SVGElement} premove
+ * @property {SVGElement} last
+ * @property {SVGElement} preview
+ * @property {SVGElement} cursor
+ * @property {SVGElement} hits
+ */
 
 /**
  * What the board tells its page, and asks it.
@@ -39,17 +76,25 @@ export function pointName(kind, size, [row, col]) {
   return `${String.fromCharCode(97 + col)}${row + 1}`;
 }
 
+/**
+ * An SVG element `name` with `attrs`, appended to `parent` when given.
+ * @param {string} name @param {Record<string, string | number>} [attrs] @param {Element | null} [parent]
+ * @returns {SVGElement}
+ */
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG_NS, name);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
   if (parent) parent.append(node);
   return node;
 }
 
+/** @param {Point} point @returns {PointKey} */
 const key = ([row, col]) => `${row},${col}`;
-const pointOf = (at) => at.split(",").map(Number);
+/** @param {PointKey} at @returns {Point} */
+const pointOf = (at) => /** @type {Point} */ (at.split(",").map(Number));
 
 /** Star points of a Go board: corners, sides on big boards, the centre of odd ones. */
+/** @param {number} size @returns {Point[]} */
 function starPoints(size) {
   if (size < 5) return [];
   const centre = (size - 1) / 2;
@@ -57,19 +102,21 @@ function starPoints(size) {
   const edge = size >= 13 ? 3 : 2;
   const lines = [edge, size - 1 - edge];
   if (size % 2 && size >= 15) lines.splice(1, 0, centre);
-  const points = lines.flatMap((row) => lines.map((col) => [row, col]));
+  const points = lines.flatMap((row) => lines.map((col) => /** @type {Point} */ ([row, col])));
   if (size % 2 && size < 15) points.push([centre, centre]);
   return points;
 }
 
 /** Othello's four dots: the corners of the central zone, on boards of 8 and more. */
+/** @param {number} size @returns {Point[]} */
 function othelloDots(size) {
   if (size < 8) return [];
   const lines = [size / 4, (3 * size) / 4];
-  return lines.flatMap((y) => lines.map((x) => [y, x]));
+  return lines.flatMap((y) => lines.map((x) => /** @type {Point} */ ([y, x])));
 }
 
 /** Where things go on the SVG for a board of this kind and size. */
+/** @param {Kind} kind @param {number} size @returns {Geometry} */
 function geometry(kind, size) {
   if (kind === "go") {
     const margin = CELL * 1.15;
@@ -89,6 +136,7 @@ function geometry(kind, size) {
 }
 
 /** What stands on a point, for the board's label: "empty", "black stone", "dead white stone". */
+/** @param {Kind} kind @param {string} cell @param {boolean} isDead */
 function pieceWords(kind, cell, isDead) {
   if (cell === ".") return gettext("empty");
   if (kind !== "go") return cell === "B" ? gettext("black disc") : gettext("white disc");
@@ -96,12 +144,14 @@ function pieceWords(kind, cell, isDead) {
   return cell === "B" ? gettext("black stone") : gettext("white stone");
 }
 
+/** @param {Element} parent @param {string} text @param {number} x @param {number} y */
 function label(parent, text, x, y) {
   const attrs = { x, y, "text-anchor": "middle", "dominant-baseline": "central" };
   el("text", attrs, parent).textContent = text;
 }
 
 /** Wood, lines on the points, star points; letters (no I) and numbers from the bottom. */
+/** @param {SVGElement} base @param {SVGElement} labels @param {Geometry} geo @param {number} size */
 function drawGoBoard(base, labels, { width, margin, centre }, size) {
   el("rect", { class: "wood", x: 0, y: 0, width, height: width, rx: 6 }, base);
   const end = margin + (size - 1) * CELL;
@@ -127,6 +177,7 @@ function drawGoBoard(base, labels, { width, margin, centre }, size) {
 }
 
 /** Green felt divided into squares, the four dots; letters and numbers from the top left. */
+/** @param {SVGElement} base @param {SVGElement} labels @param {Geometry} geo @param {number} size */
 function drawOthelloBoard(base, labels, { width, margin }, size) {
   el("rect", { class: "frame", x: 0, y: 0, width, height: width, rx: 6 }, base);
   const side = size * CELL;
@@ -186,27 +237,41 @@ export function createBoard(
   } = {},
 ) {
   const id = `board${++boardCount}`;
-  let shape = null; // "kind:size" currently drawn
+  /** @type {string | null} "kind:size" currently drawn */
+  let shape = null;
+  /** @type {Geometry} */
   let geo = null;
+  /** @type {Drawn} */
   let game = null;
+  /** @type {Layers} */
   let layers = null;
+  /** @type {Set<PointKey>} */
   let legal = new Set();
   let marking = false; // a player may pick stones: Go's scoring phase
+  /** @type {Set<PointKey>} */
   let dead = new Set();
+  /** @type {Map<PointKey, SVGElement>} */
   let stones = new Map();
+  /** @type {PointKey | null} */
   let hovered = null;
-  let pending = null; // a point waiting for a second tap or for Confirm: {at, ply}
-  let premoved = null; // the page's premove, marked: "row,col"
+  /** @type {{ at: PointKey, ply: number } | null} a point waiting for a second tap or for Confirm */
+  let pending = null;
+  /** @type {PointKey | null} the page's premove, marked */
+  let premoved = null;
   let pointerType = "mouse"; // of the last press: a click after a touch is a tap
+  /** @type {Point} */
   let cursor = null;
-  let coords = null; // the coordinate labels and the room they have, in SVG units
+  /** @type {{ group: SVGElement, width: number, room: number } | null} the coordinate labels and the room they have, in SVG units */
+  let coords = null;
 
   svg.classList.add("board");
   if (!svg.hasAttribute("tabindex")) svg.setAttribute("tabindex", "0");
   svg.setAttribute("role", "application");
   svg.setAttribute("aria-roledescription", "board");
 
+  /** @param {SVGElement} defs */
   function gradients(defs) {
+    /** @type {Record<string, [string, string][]>} */
     const shades = {
       black: [["0%", "#6b6b6b"], ["45%", "#1d1d1d"], ["100%", "#000"]],
       white: [["0%", "#ffffff"], ["70%", "#e9e9e4"], ["100%", "#bdbdb6"]],
@@ -223,12 +288,13 @@ export function createBoard(
     }
   }
 
+  /** @param {Kind} kind @param {number} size */
   function drawStatic(kind, size) {
     svg.replaceChildren();
     geo = geometry(kind, size);
     svg.setAttribute("viewBox", `0 0 ${geo.width} ${geo.width}`);
     svg.dataset.kind = kind;
-    svg.dataset.size = size;
+    svg.dataset.size = String(size);
     gradients(el("defs", {}, svg));
     const base = el("g", { class: "board-base" }, svg);
     const labels = el("g", { class: "coords", "aria-hidden": "true" }, svg);
@@ -269,6 +335,7 @@ export function createBoard(
   new ResizeObserver(fitLabels).observe(svg);
 
   /** One stone or disc: its shadow and body in a group, placed at the point. */
+  /** @param {Cell} cell @param {Point} point @param {SVGElement} parent @param {string} [extraClass] */
   function stone(cell, point, parent, extraClass = "") {
     const [x, y] = geo.centre(point);
     const color = STONE[cell];
@@ -283,6 +350,7 @@ export function createBoard(
     return group;
   }
 
+  /** @param {DrawnMove | null} move */
   function drawStones(move) {
     const flipped = new Set((move?.flipped ?? []).map(key));
     const placed = move?.action === "place" && move.point ? key(move.point) : null;
@@ -291,7 +359,7 @@ export function createBoard(
         /** @type {Point} */
         const point = [row, col];
         const at = key(point);
-        const cell = game.board[row][col];
+        const cell = /** @type {Cell} */ (game.board[row][col]);
         const current = stones.get(at);
         if (current?.dataset.color === cell) continue;
         current?.remove();
@@ -328,6 +396,7 @@ export function createBoard(
     }
   }
 
+  /** @param {PointKey} at */
   const hasStone = (at) => {
     const [row, col] = pointOf(at);
     return game.board[row][col] !== ".";
@@ -359,16 +428,18 @@ export function createBoard(
     if (last?.point) {
       const [x, y] = geo.centre(last.point);
       const on = game.board[last.point[0]][last.point[1]];
+      /** @type {Record<string, string | number>} */
       const attrs = { cx: x, cy: y, class: `marker on-${STONE[on] ?? "empty"}` };
       attrs.r = game.kind === "go" ? CELL * 0.22 : CELL * 0.09;
       el("circle", attrs, layers.last);
     }
-    for (const hit of layers.hits.children) {
+    for (const hit of /** @type {HTMLCollectionOf<SVGElement>} */ (layers.hits.children)) {
       hit.classList.toggle("legal", legal.has(hit.dataset.point));
       hit.classList.toggle("markable", marking && hasStone(hit.dataset.point));
     }
   }
 
+  /** @returns {Cell} */
   const yourStone = () => (game.you === "black" ? "B" : "W");
 
   function drawPreview() {
@@ -391,6 +462,7 @@ export function createBoard(
   }
 
   /** A tap on a legal point that should wait for a second tap: shows the ghost stone. */
+  /** @param {PointKey} at */
   function holdForConfirmation(at) {
     const tapped = pointerType === "touch" || pointerType === "pen";
     if (!tapped || !legal.has(at) || pending?.at === at || !confirmTaps(spacing())) return false;
@@ -401,6 +473,7 @@ export function createBoard(
   }
 
   /** A pick of a legal point while moves wait for Confirm: the stone shows, held there. */
+  /** @param {PointKey} at */
   function holdForConfirm(at) {
     if (!legal.has(at) || !confirmMoves()) return false;
     pending = { at, ply: game.ply };
@@ -424,8 +497,8 @@ export function createBoard(
 
   function drawCursor() {
     const [x, y] = geo.centre(cursor);
-    layers.cursor.setAttribute("x", x - CURSOR / 2);
-    layers.cursor.setAttribute("y", y - CURSOR / 2);
+    layers.cursor.setAttribute("x", String(x - CURSOR / 2));
+    layers.cursor.setAttribute("y", String(y - CURSOR / 2));
     const name = pointName(game.kind, game.size, cursor);
     const cell = game.board[cursor[0]][cursor[1]];
     const isDead = dead.has(key(cursor));
@@ -451,6 +524,7 @@ export function createBoard(
     svg.setAttribute("aria-label", `${title}. ${cursorText}. ${help}`);
   }
 
+  /** @param {PointKey} at */
   function play(at) {
     pending = null;
     drawPreview();
@@ -498,10 +572,11 @@ export function createBoard(
   svg.addEventListener("blur", () => game && drawPreview());
   svg.addEventListener("keydown", (event) => {
     if (!game) return;
+    /** @type {Record<string, [number, number]>} */
     const steps = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     if (event.key in steps) {
       const [dr, dc] = steps[event.key];
-      const clamp = (value) => Math.max(0, Math.min(game.size - 1, value));
+      const clamp = (/** @type {number} */ value) => Math.max(0, Math.min(game.size - 1, value));
       cursor = [clamp(cursor[0] + dr), clamp(cursor[1] + dc)];
     } else if (event.key === "Enter" || event.key === " ") {
       if (!holdForConfirm(key(cursor))) play(key(cursor));
@@ -516,7 +591,8 @@ export function createBoard(
   });
 
   return {
-    /** Draw `game` (the server's G); animate `move` (an M) when it was just played. */
+    /** Draw `game` (the server's G); animate `move` (an M) when it was just played.
+     * @param {Drawn} next @param {DrawnMove | null} [move] */
     render(next, move = null) {
       game = next;
       const wanted = `${game.kind}:${game.size}`;
@@ -533,7 +609,7 @@ export function createBoard(
       dead = new Set(game.territory ? (game.dead ?? []).map(key) : []);
       // A ghost stone waits for its second tap only in the position it was tapped in.
       if (pending && (pending.ply !== game.ply || !legal.has(pending.at))) pending = null;
-      svg.dataset.ply = game.ply ?? 0;
+      svg.dataset.ply = String(game.ply ?? 0);
       drawStones(move);
       drawCount();
       drawMarks();
@@ -553,7 +629,7 @@ export function createBoard(
       pending = null;
       if (game) drawPreview();
     },
-    /** Mark `point` as the page's premove (null: none). */
+    /** Mark `point` as the page's premove (null: none). @param {Point | null} point */
     premove(point) {
       premoved = point ? key(point) : null;
       if (game) drawPremove();

@@ -13,22 +13,27 @@ const CLOSE_UNKNOWN_GAME = 4404;
  * `indicator` is the #connection element, labelled `connectedLabel` while open.
  * Returns `send(message)` (false, sending nothing, while not connected) and
  * `stop(label)`: close for good, the indicator left connected with `label`.
+ * @param {string} gameId
+ * @param {{ indicator: HTMLElement, onMessage: (message: import("./types.js").GameServerMessage) => void, connectedLabel?: string }} options
  */
 export function connectToGame(gameId, { indicator, onMessage, connectedLabel = gettext("Connected") }) {
+  /** @type {WebSocket | null} */
   let socket = null;
   let attempts = 0;
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let retryTimer = null;
   let everConnected = false;
   let leaving = false;
   let stopped = false;
 
+  /** @param {"connected" | "reconnecting" | "gone"} state @param {string} label */
   function setConnection(state, label) {
     indicator.dataset.state = state;
-    indicator.querySelector(".connection-label").textContent = label;
+    /** @type {HTMLElement} */ (indicator.querySelector(".connection-label")).textContent = label;
   }
 
   function connect() {
-    clearTimeout(retryTimer);
+    clearTimeout(retryTimer ?? undefined);
     retryTimer = null;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(gameId)}/`);
@@ -67,15 +72,17 @@ export function connectToGame(gameId, { indicator, onMessage, connectedLabel = g
     else if (socket?.readyState === WebSocket.OPEN) send({ type: "sync" });
   }
 
+  /** @param {import("./types.js").GameClientMessage} message */
   function send(message) {
-    if (socket?.readyState !== WebSocket.OPEN) return false;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
     socket.send(JSON.stringify(message));
     return true;
   }
 
+  /** @param {string} label */
   function stop(label) {
     stopped = true;
-    clearTimeout(retryTimer);
+    clearTimeout(retryTimer ?? undefined);
     retryTimer = null;
     setConnection("connected", label);
     socket?.close();

@@ -1,13 +1,19 @@
 // What the game page and the replay page both show of a game's record: the
 // result in words and the move list (numbered rows, Black's move then White's).
 
+/** @typedef {import("./types.js").Move} Move */
+/** @typedef {import("./types.js").Kind} Kind */
+
+/** @type {import("./types.js").BySeat<string>} */
 export const COLOR_NAME = { black: pgettext("colour", "Black"), white: pgettext("colour", "White") };
 
 /** The moves that end a game without touching the board. */
 export const ENDINGS = new Set(["resign", "timeout", "forfeit"]);
 
-/** A move in words after its player's name: "d3", "passes", "runs out of time". */
+/** A move in words after its player's name: "d3", "passes", "runs out of time".
+ * @param {Move} move */
 export function moveWords(move) {
+  /** @type {Partial<Record<Move["action"], string>>} */
   const words = {
     pass: gettext("passes"),
     resign: gettext("resigns"),
@@ -20,6 +26,7 @@ export function moveWords(move) {
 /**
  * "Black wins by 12 discs", "White wins by resignation", "Black wins on time",
  * "White wins: Black left the game", "Draw"; "" for no result.
+ * @param {string | null} result @param {Kind} kind
  */
 export function resultText(result, kind) {
   if (!result) return "";
@@ -44,15 +51,18 @@ export function resultText(result, kind) {
  * The move list `list` (an <ol>, possibly already filled by the server) and its
  * "No moves yet." note `empty`. `makeCell(move)` makes the element of one move
  * (a <span>, an <a> ...). Moves are added as played, and removed when taken back.
+ * @param {HTMLElement} list @param {HTMLElement} empty @param {(move: Move) => HTMLElement} makeCell
  */
 export function createMoveList(list, empty, makeCell) {
   let listed = list.querySelectorAll(".move[data-ply]").length;
+  /** @type {HTMLElement | null} */
   let current = list.querySelector(".move.current");
 
   /**
    * Append `move` (an M): it gets its notation, classes `move <action>` and
    * `data-ply`. Black opens a numbered row; a white move fills it, or opens its
    * own row when Black's half is missing (after a resignation out of turn).
+   * @param {Move} move
    */
   function append(move) {
     let row = list.lastElementChild;
@@ -67,7 +77,7 @@ export function createMoveList(list, empty, makeCell) {
     }
     const cell = makeCell(move);
     cell.classList.add("move", move.action);
-    cell.dataset.ply = move.ply;
+    cell.dataset.ply = String(move.ply);
     cell.textContent = move.notation;
     row.append(cell);
     listed = move.ply;
@@ -76,10 +86,11 @@ export function createMoveList(list, empty, makeCell) {
 
   return {
     /** Show exactly `moves` (all the game's, in order): append those not listed yet,
-     * remove those listed beyond (a move taken back). */
+     * remove those listed beyond (a move taken back).
+     * @param {Move[]} moves */
     extend(moves) {
       if (listed > moves.length) {
-        for (const cell of list.querySelectorAll(".move[data-ply]")) {
+        for (const cell of /** @type {NodeListOf<HTMLElement>} */ (list.querySelectorAll(".move[data-ply]"))) {
           if (Number(cell.dataset.ply) > moves.length) cell.remove();
         }
         for (const row of [...list.children]) {
@@ -91,7 +102,8 @@ export function createMoveList(list, empty, makeCell) {
       for (const move of moves.slice(listed)) append(move);
     },
 
-    /** Mark the move of `ply` as the one shown (none for 0); returns its cell or null. */
+    /** Mark the move of `ply` as the one shown (none for 0); returns its cell or null.
+     * @param {number} ply */
     select(ply) {
       current?.classList.remove("current");
       current = ply ? list.querySelector(`.move[data-ply="${ply}"]`) : null;

@@ -15,6 +15,11 @@ const TEXT_MAX = 1000; // as the server's moderation.models.TEXT_MAX
 
 const csrf = () => decodeURIComponent(document.cookie.match(/(?:^|; )csrftoken=([^;]+)/)?.[1] ?? "");
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag @param {Record<string, string>} [attributes] @param {(Node | string)[]} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function element(tag, attributes = {}, ...children) {
   const made = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) made.setAttribute(name, value);
@@ -22,10 +27,15 @@ function element(tag, attributes = {}, ...children) {
   return made;
 }
 
+/** @type {HTMLDialogElement | null} */
 let dialog = null;
-let reported = null; // {username, game, chat}: what the open form reports
+/** @type {{ username: string, game: string | null, chat: number | null } | null} what the open form reports */
+let reported = null;
 
-/** The dialog, made once: the reason, what happened, Send and Cancel. */
+/** The open dialog's element `selector`. @template {HTMLElement} T @param {HTMLDialogElement} shown @param {string} selector @returns {T} */
+const part = (shown, selector) => /** @type {T} */ (shown.querySelector(selector));
+
+/** The dialog, made once: the reason, what happened, Send and Cancel. @returns {HTMLDialogElement} */
 function reportDialog() {
   if (dialog) return dialog;
   const reason = element("select", { id: "report-reason", name: "reason", required: "" });
@@ -48,40 +58,44 @@ function reportDialog() {
       element("button", { type: "button", class: "button", id: "report-cancel" }, gettext("Cancel")),
     ),
   );
-  dialog = element("dialog", { class: "report-dialog", "aria-labelledby": "report-heading" }, form);
+  const made = element("dialog", { class: "report-dialog", "aria-labelledby": "report-heading" }, form);
+  dialog = made;
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     send();
   });
-  form.querySelector("#report-cancel").addEventListener("click", () => dialog.close());
-  document.body.append(dialog);
-  return dialog;
+  part(made, "#report-cancel").addEventListener("click", () => made.close());
+  document.body.append(made);
+  return made;
 }
 
+/** @param {{ username: string, game?: string, chat?: string, line?: string }} what */
 function open({ username, game, chat, line }) {
   const shown = reportDialog();
   reported = { username, game: game || null, chat: chat ? Number(chat) : null };
-  shown.querySelector("#report-heading").textContent = interpolate(gettext("Report %(name)s"), { name: username }, true);
-  const quote = shown.querySelector("#report-line");
+  part(shown, "#report-heading").textContent = interpolate(gettext("Report %(name)s"), { name: username }, true);
+  const quote = part(shown, "#report-line");
   quote.hidden = !line;
   quote.textContent = line ?? "";
-  shown.querySelector("#report-text").value = "";
-  shown.querySelector("#report-status").textContent = "";
-  shown.querySelector("#report-send").disabled = false;
-  shown.querySelector("#report-send").hidden = false;
-  shown.querySelector("#report-cancel").textContent = gettext("Cancel");
+  /** @type {HTMLTextAreaElement} */ (part(shown, "#report-text")).value = "";
+  part(shown, "#report-status").textContent = "";
+  /** @type {HTMLButtonElement} */ (part(shown, "#report-send")).disabled = false;
+  part(shown, "#report-send").hidden = false;
+  part(shown, "#report-cancel").textContent = gettext("Cancel");
   shown.showModal();
 }
 
 async function send() {
-  const status = dialog.querySelector("#report-status");
-  const button = dialog.querySelector("#report-send");
+  if (!dialog) return;
+  const status = part(dialog, "#report-status");
+  /** @type {HTMLButtonElement} */
+  const button = part(dialog, "#report-send");
   button.disabled = true;
   status.textContent = gettext("Sending…");
   const body = {
     ...reported,
-    reason: dialog.querySelector("#report-reason").value,
-    text: dialog.querySelector("#report-text").value,
+    reason: /** @type {HTMLSelectElement} */ (part(dialog, "#report-reason")).value,
+    text: /** @type {HTMLTextAreaElement} */ (part(dialog, "#report-text")).value,
   };
   try {
     const response = await fetch("/reports/", {
@@ -93,9 +107,9 @@ async function send() {
     if (!response.ok) throw new Error(answer.message || interpolate(gettext("the server answered %(status)s"), { status: response.status }, true));
     status.textContent = gettext("Thank you: your report went to the staff.");
     button.hidden = true;
-    dialog.querySelector("#report-cancel").textContent = gettext("Close");
+    part(dialog, "#report-cancel").textContent = gettext("Close");
   } catch (error) {
-    status.textContent = interpolate(gettext("The report was not sent: %(reason)s."), { reason: error.message }, true);
+    status.textContent = interpolate(gettext("The report was not sent: %(reason)s."), { reason: error instanceof Error ? error.message : String(error) }, true);
     button.disabled = false;
   }
 }
@@ -104,7 +118,7 @@ document.addEventListener("click", (event) => {
   const button = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("[data-report]"));
   if (!button) return;
   button.closest("details")?.removeAttribute("open");
-  const { report: username, reportGame: game, reportChat: chat, reportLine: line } = button.dataset;
+  const { report: username = "", reportGame: game, reportChat: chat, reportLine: line } = button.dataset;
   open({ username, game, chat, line });
 });
 
@@ -112,6 +126,7 @@ document.addEventListener("click", (event) => {
  * The menu of a chat line (G's chat message `said`) of an account other than `viewer`
  * (a logged-in viewer's username; "" for a guest): Report, naming the line and `game`.
  * Null for a guest's line, a record's comment, the viewer's own, or a guest viewer.
+ * @param {import("./types.js").ChatLine} said @param {{ game: string, viewer: string }} where
  */
 export function chatLineMenu(said, { game, viewer }) {
   if (!viewer || !said.username || said.username === viewer) return null;
