@@ -239,12 +239,12 @@ export function createBoard(
   const id = `board${++boardCount}`;
   /** @type {string | null} "kind:size" currently drawn */
   let shape = null;
-  /** @type {Geometry} */
-  let geo = null;
-  /** @type {Drawn} */
-  let game = null;
-  /** @type {Layers} */
-  let layers = null;
+  /** @type {Geometry} set by the first render, before anything is drawn */
+  let geo;
+  /** @type {Drawn} set by the first render; the handlers wait for it (`if (game)`) */
+  let game;
+  /** @type {Layers} set by the first render */
+  let layers;
   /** @type {Set<PointKey>} */
   let legal = new Set();
   let marking = false; // a player may pick stones: Go's scoring phase
@@ -254,13 +254,13 @@ export function createBoard(
   let stones = new Map();
   /** @type {PointKey | null} */
   let hovered = null;
-  /** @type {{ at: PointKey, ply: number } | null} a point waiting for a second tap or for Confirm */
+  /** @type {{ at: PointKey, ply: number | undefined } | null} a point waiting for a second tap or for Confirm */
   let pending = null;
   /** @type {PointKey | null} the page's premove, marked */
   let premoved = null;
   let pointerType = "mouse"; // of the last press: a click after a touch is a tap
-  /** @type {Point} */
-  let cursor = null;
+  /** @type {Point} set by the first render */
+  let cursor;
   /** @type {{ group: SVGElement, width: number, room: number } | null} the coordinate labels and the room they have, in SVG units */
   let coords = null;
 
@@ -369,7 +369,7 @@ export function createBoard(
           const group = stone(cell, point, layers.stones, "flipping");
           // The old colour shows for the first half of the turn.
           const old = stone(OPPOSITE[cell], point, group, "flip-old");
-          old.querySelector(".shadow").remove();
+          old.querySelector(".shadow")?.remove();
           stones.set(at, group);
         } else {
           stones.set(at, stone(cell, point, layers.stones, at === placed ? "placed" : ""));
@@ -377,7 +377,7 @@ export function createBoard(
       }
     }
     for (const point of move?.captured ?? []) {
-      const ghost = stone(move.color === "black" ? "W" : "B", point, layers.ghosts, "captured");
+      const ghost = stone(move?.color === "black" ? "W" : "B", point, layers.ghosts, "captured");
       ghost.addEventListener("animationend", () => ghost.remove());
     }
     for (const [at, group] of stones) group.classList.toggle("dead", dead.has(at));
@@ -434,8 +434,9 @@ export function createBoard(
       el("circle", attrs, layers.last);
     }
     for (const hit of /** @type {HTMLCollectionOf<SVGElement>} */ (layers.hits.children)) {
-      hit.classList.toggle("legal", legal.has(hit.dataset.point));
-      hit.classList.toggle("markable", marking && hasStone(hit.dataset.point));
+      const at = /** @type {PointKey} */ (hit.dataset.point); // every hit area has one
+      hit.classList.toggle("legal", legal.has(at));
+      hit.classList.toggle("markable", marking && hasStone(at));
     }
   }
 
