@@ -504,7 +504,7 @@ def test_every_visible_string_of_the_templates_is_marked() -> None:
 def test_every_visible_string_of_the_scripts_is_marked() -> None:
     found = [
         str(unmarked)
-        for path in sorted(SCRIPTS.glob("*.js"))
+        for path in sorted(SCRIPTS.rglob("*.js"))
         for unmarked in unmarked_in_script(path.read_text(), str(path.relative_to(ROOT)))
     ]
     assert found == []
