@@ -173,9 +173,7 @@ export function createBoardView(state, { page, notices, send }) {
       setPremove(point);
       showHint(
         interpolate(
-          gettext(
-            "Premove %(point)s: played when your turn comes, if it is legal then. Pick it again or press Escape to cancel.",
-          ),
+          gettext("Premove %(point)s: played when your turn comes, if it is legal then. Pick it again or press Escape to cancel."),
           { point: named(point) },
           true,
         ),
