@@ -12,7 +12,7 @@ export default [
   { ignores: [".venv/**", "node_modules/**", "staticfiles/**", "htmlcov/**"] },
   js.configs.recommended,
   {
-    files: ["static/js/**/*.js"],
+    files: ["static/js/**/*.js", "*/static/js/**/*.js"],
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: "module",
