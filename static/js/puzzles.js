@@ -3,8 +3,9 @@
 // with its value, the streak, the next puzzle (docs/api/http.md, "Puzzles").
 
 import { createBoard, pointName } from "./board.js";
+import { formById, svgById } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
+const $ = (/** @type {string} */ id) => document.getElementById(id);
 const kind = $("puzzles").dataset.kind;
 const NAME = { black: pgettext("colour", "Black"), white: pgettext("colour", "White") };
 const STREAK_KEY = `puzzle-streak-${kind}`;
@@ -13,8 +14,9 @@ let puzzle = JSON.parse($("puzzle-data").textContent);
 let answered = false;
 let streak = Number(sessionStorage.getItem(STREAK_KEY) ?? 0);
 
-const board = createBoard($("puzzle-board"), { onPlay: (point) => answer(point) });
-const csrf = () => document.querySelector("#puzzle-form [name=csrfmiddlewaretoken]").value;
+const board = createBoard(svgById("puzzle-board"), { onPlay: (point) => answer(point) });
+const csrf = () =>
+  /** @type {HTMLInputElement} */ (document.querySelector("#puzzle-form [name=csrfmiddlewaretoken]")).value;
 
 function show() {
   $("puzzle-empty").hidden = Boolean(puzzle);
@@ -92,7 +94,7 @@ async function answer(point) {
   $("puzzle-rating").textContent = String(told.rating.puzzle);
   if (told.rating.player !== null) $("player-rating").textContent = String(told.rating.player);
   if (told.game) {
-    $("puzzle-game").href = `/games/${encodeURIComponent(told.game.id)}/replay/?ply=${told.game.ply}`;
+    /** @type {HTMLAnchorElement} */ ($("puzzle-game")).href = `/games/${encodeURIComponent(told.game.id)}/replay/?ply=${told.game.ply}`;
     $("puzzle-source").hidden = false;
   }
   $("puzzle-next").hidden = false;
@@ -104,7 +106,7 @@ async function next() {
     headers: { Accept: "application/json" },
   });
   puzzle = response.ok ? await response.json() : null;
-  if (puzzle) $("puzzle-form").action = `/puzzles/${puzzle.id}/answer/`;
+  if (puzzle) formById("puzzle-form").action = `/puzzles/${puzzle.id}/answer/`;
   show();
 }
 
