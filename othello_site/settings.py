@@ -253,6 +253,7 @@ INSTALLED_APPS = [
     "moderation",
     "home",
     "manual",
+    "live",
 ]
 
 # An account's page is its profile (the players app): the games app's templates link a

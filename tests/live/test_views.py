@@ -8,9 +8,10 @@ import pytest
 from django.test import Client
 
 from accounts.players import Player
-from games import selectors, services
+from games import services
 from games.models import Game
 from games.rules import go
+from live import state as states
 
 pytestmark = pytest.mark.django_db
 
@@ -384,8 +385,8 @@ def test_state_json_is_the_selectors_state_for_this_viewer() -> None:
     game_id = create(ann, kind="go", size=9)
     game = Game.objects.get(public_id=game_id)
 
-    assert state(ann, game_id) == selectors.game_state(game, you="black")
-    assert state(Client(), game_id) == selectors.game_state(game, you=None)
+    assert state(ann, game_id) == states.game_state(game, you="black")
+    assert state(Client(), game_id) == states.game_state(game, you=None)
 
 
 @pytest.mark.parametrize(
