@@ -271,7 +271,3 @@ class LobbyConsumer(lobby.LobbyConsumer):
         await self.send_json(
             {"type": "game_ready", "game": event["game"], "tournament": event["tournament"]}
         )
-
-
-LOBBY_MESSAGE_TYPES = LobbyConsumer.more_messages
-"""What the lobby socket answers beyond pairing's ``MESSAGE_TYPES``."""

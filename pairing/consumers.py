@@ -2,8 +2,8 @@
 
 A socket opened with ``?tournament=<id>`` (a tournament's page) also hears that
 tournament's ``standings`` (broadcast.tournament_group), whatever else it hears. The
-tournaments app serves this route with a subclass that answers its own messages
-(``more_messages``: the tournament's chat) and hears its own events (``game_ready``).
+live app serves this route with a subclass that answers the tournaments' messages
+(``more_messages``: the tournament's chat) and hears their events (``game_ready``).
 
 Server to client: ``lobby`` {games, playing, seeking} on connect and whenever it changes
 (``pairing.lobby.broadcast_lobby``; the pools' counts at most once a second, from the pairing
@@ -185,7 +185,7 @@ class LobbyConsumer(DirectDispatchConsumer):
 
     An app above serves the route with a subclass that answers message types of its own
     on any lobby socket, a bell's too (``more_messages``, handled by ``receive_more``):
-    the tournaments' chat (tournaments.consumers)."""
+    the tournaments' chat (live.consumers)."""
 
     more_messages: ClassVar[tuple[str, ...]] = ()
 
