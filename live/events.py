@@ -41,9 +41,11 @@ def game_changed(
     **kwargs: Any,
 ) -> None:
     """``games.signals.game_changed`` receiver: the event of ``change`` sent."""
-    if game is None:
+    if change == "lobby":
         lobby.broadcast_lobby()
-    elif change == "moved":
+        return
+    assert game is not None, "a game's change names its game"
+    if change == "moved":
         assert moves, "a move was stored"
         send_moved(game, moves)
     elif change == "undone":
