@@ -10,13 +10,11 @@ class ChallengesConfig(AppConfig):
 
     def ready(self) -> None:
         from challenges import services
-        from games import selectors
         from games.workers import clockwatch
         from notifications import texts
         from notifications.models import Kind
 
-        # The challenge in G; a challenge not answered in time is aborted.
-        selectors.register_state_part(services.challenge_part)
+        # A challenge not answered in time is aborted.
         clockwatch.every_second(services.expire_challenges)
         # How its notifications read (made when read).
         texts.register(Kind.CHALLENGE, services.challenge_text)

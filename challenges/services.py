@@ -372,10 +372,11 @@ def _end(game: Game, found: Challenge, status: str) -> None:
 # G's ``challenge``
 
 
-def challenge_part(game: Game) -> dict[str, Any]:
-    """G's ``challenge`` (registered with ``games.selectors.register_state_part``)."""
+def game_challenge(game: Game) -> dict[str, Any] | None:
+    """G's ``challenge`` (``live.state`` puts it in G): the challenge ``game`` is while it
+    waits or once aborted (``challenge_state``), else None."""
     waiting = game.status in (Game.Status.WAITING, Game.Status.ABORTED)
-    return {"challenge": challenge_state(game) if waiting else None}
+    return challenge_state(game) if waiting else None
 
 
 def _duration(waited: datetime.timedelta) -> str:

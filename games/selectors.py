@@ -1,10 +1,11 @@
 """Reads: who sits where (for an ``accounts.players.Player``: a session, an account), the
 game state as JSON, and the lists of games.
 
-``game_state`` is the one builder of the state object G that the websocket,
-``state.json`` and the pages all send. It reads the position from the game's snapshot,
-never by replaying the history, and fetches the moves in one query: loading a game costs
-the same number of queries after 3 moves or after 300.
+``game_state`` builds what a stored game says of itself in the state object G that the
+websocket, ``state.json`` and the pages all send (the live app adds the rest:
+``live.state``). It reads the position from the game's snapshot, never by replaying the
+history, and fetches the moves in one query: loading a game costs the same number of
+queries after 3 moves or after 300.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import datetime
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -158,7 +159,9 @@ def remember_position(game: Game, position: rules.Position) -> None:
 def game_state(
     game: Game, *, you: str | None, last_move: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """G, the contract's state object, for a viewer playing ``you`` (a colour or None).
+    """The stored game's part of G, the contract's state object, for a viewer playing
+    ``you`` (a colour or None): every key of G but those of the apps above (``ratings``,
+    ``challenge``, ``paired``, ``tournament``), which ``live.state.game_state`` adds.
 
     Go adds its count (see ``COUNT_KEYS``): ``score`` holds the totals of the current
     marking while the game is being scored, the final ones once finished. ``clock`` and
@@ -200,14 +203,7 @@ def game_state(
         "computer": game.computer_color or None,
         "rated": game.rated,
         "imported": game.imported,
-        # What the registered parts fill in (register_state_part): players' ratings,
-        # a challenge with its answer (challenges), how the pools made the game
-        # (pairing), the tournament the game is of (tournaments).
-        "ratings": None,
         "bots": seat_bots(game),
-        "challenge": None,
-        "paired": None,
-        "tournament": None,
         "undo": game.undo_request or None,
         "rematch": _rematch(game),
         "clock": clock_state(game, now),
@@ -217,20 +213,7 @@ def game_state(
         "last_move": last_move if moves is None else (moves[-1] if moves else None),
         **({} if moves is None else {"moves": moves}),
     }
-    for part in _state_parts:
-        state.update(part(game))
     return state
-
-
-_state_parts: list[Callable[[Game], dict[str, Any]]] = []
-
-
-def register_state_part(part: Callable[[Game], dict[str, Any]]) -> None:
-    """Set the keys of G that ``part(game)`` returns (G names them, with a default): how
-    an app above this one (players' ``ratings``, challenges' ``challenge``) fills in G without
-    the games app importing it."""
-    if part not in _state_parts:
-        _state_parts.append(part)
 
 
 def _aborted(game: Game) -> dict[str, str] | None:
@@ -324,30 +307,13 @@ def time_control_text(game: Game) -> str:
     return TimeControl.from_json(game.time_control).describe(translation)
 
 
-_lobby_parts: list[Callable[[], dict[str, Any]]] = []
-
-
-def register_lobby_part(part: Callable[[], dict[str, Any]]) -> None:
-    """Add the keys ``part()`` returns to every lobby message: how an app above this one
-    (pairing's ``seeking``) extends the lobby without the games app importing it."""
-    if part not in _lobby_parts:
-        _lobby_parts.append(part)
-
-
-def lobby_json(language: str | None = None) -> dict[str, Any]:
-    """The lobby's message in ``language`` (the site's default when None): the open games
-    (``open_games``, each clock in words), how many are being played, and what the
-    registered parts add (``register_lobby_part``)."""
-    return lobby_jsons([language or settings.LANGUAGE_CODE])[language or settings.LANGUAGE_CODE]
-
-
 def lobby_jsons(languages: Iterable[str]) -> dict[str, dict[str, Any]]:
-    """The lobby's message in each of ``languages``, read once: only the clocks' words
-    differ (one broadcast reaches sockets of every language)."""
+    """The games' part of the lobby's message (``type``, the open games, each clock in
+    words, and how many are being played) in each of ``languages``, read once: only the
+    clocks' words differ (one broadcast reaches sockets of every language). The lobby's
+    whole message is the pairing app's (``pairing.lobby``)."""
     games = list(open_games())
     shared: dict[str, Any] = {"playing": playing_count()}
-    for part in _lobby_parts:
-        shared.update(part())
     messages = {}
     for language in languages:
         with translation.override(language):
@@ -452,14 +418,6 @@ def _away_ms(game: Game, color: str, now: datetime.datetime) -> int | None:
     if getattr(game, f"{color}_online") or since is None:
         return None
     return max(0, int((now - since).total_seconds() * 1000))
-
-
-def state_for(game_id: str, *, you: Player) -> dict[str, Any] | None:
-    """G of the game ``game_id`` as ``you`` sees it; None when there is no such game."""
-    game = Game.objects.filter(public_id=game_id).first()
-    if game is None:
-        return None
-    return game_state(game, you=color_of(game, you))
 
 
 def move_json(move: Move) -> dict[str, Any]:

@@ -17,3 +17,13 @@ game_aborted = Signal()
 aborts it, its row locked and saved (kwargs: ``game``; its ``abort_reason`` says why, its
 ``to_move`` whose turn it was): a receiver's writes commit or roll back with it (the
 moderation app counts a first move not made in time towards a playban)."""
+
+game_changed = Signal(use_caching=True)
+"""Sent after the commit of a change that everyone watching must hear (kwargs: ``game``
+and ``change``): ``"moved"`` (with ``moves``, the moves just stored, in ply order),
+``"state"`` (a change without a move; ``skip``: a channel that sends its client the state
+itself, or None), ``"undone"`` (the last move taken back), ``"lobby"`` (the lobby's lists
+or count changed; ``game`` None). The live app builds the game state G and sends it to
+the game's group (``live.events``), and the lobby's message to the lobby; the games app
+knows neither. Sent for every move: its receivers are cached per sender (Django's
+``use_caching``, as the models' signals)."""

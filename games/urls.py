@@ -1,19 +1,16 @@
-"""HTTP routes of the game pages (mounted at the site root)."""
+"""HTTP routes of the stored games' pages (mounted at the site root, in one namespace
+with the live game's, ``live.urls``: a game's own page is the live app's)."""
 
 from django.urls import path
 
-from games.views import analysis, game, lobby, records
+from games.views import analysis, lobby, records
 
 app_name = "games"
 
 urlpatterns = [
     path("games/new/", lobby.new_game, name="new"),
-    # Before games/<id>/, which would take "import" for a game id.
+    # Before the live game's games/<id>/, which would take "import" for a game id.
     path("games/import/", records.import_record, name="import"),
-    path("games/<str:game_id>/", game.game_page, name="game"),
-    path("games/<str:game_id>/join/", game.join, name="join"),
-    path("games/<str:game_id>/abort/", game.abort, name="abort"),
-    path("games/<str:game_id>/state.json", game.state_json, name="state"),
     path("accounts/games/", lobby.my_games, name="my_games"),
     # Game records: the archive, the replay, the board picture, SGF (games.views.records).
     path("games/", records.archive, name="archive"),

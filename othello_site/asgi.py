@@ -17,6 +17,7 @@ from accounts.middleware import SocketLanguage  # noqa: E402
 from bots.middleware import TokenAuthMiddleware  # noqa: E402
 from bots.routing import websocket_urlpatterns as bot_websockets  # noqa: E402
 from games.workers import clockwatch  # noqa: E402
+from live.routing import websocket_urlpatterns as live_websockets  # noqa: E402
 from notifications import loop as outbox_loop  # noqa: E402
 from notifications import site  # noqa: E402
 from othello_site import body_limit, websocket_flow  # noqa: E402
@@ -24,7 +25,6 @@ from othello_site.origins import SameOriginValidator  # noqa: E402
 from pairing import loop as pairing_loop  # noqa: E402
 from puzzles import services as puzzles  # noqa: E402
 from tournaments import loop as tournament_loop  # noqa: E402
-from tournaments.routing import websocket_urlpatterns as site_websockets  # noqa: E402
 
 # Fail at start-up, not on the first request, when DEBUG is off and SECRET_KEY is unset:
 # Django raises ImproperlyConfigured on reading an empty key.
@@ -58,7 +58,7 @@ application = ProtocolTypeRouter(
                     SocketLanguage(
                         # A Bearer token on the handshake acts as its account (a bad one:
                         # refused).
-                        TokenAuthMiddleware(URLRouter([*bot_websockets, *site_websockets]))
+                        TokenAuthMiddleware(URLRouter([*bot_websockets, *live_websockets]))
                     )
                 )
             )

@@ -259,6 +259,7 @@ INSTALLED_APPS = [
     "puzzles",
     "home",
     "manual",
+    "live",
 ]
 
 # An account's page is its profile (the players app): the games app's templates link a

@@ -13,7 +13,9 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as account_views
+from games import urls as games_urls
 from home import views as home
+from live import urls as live_urls
 from manual import views as manual
 from notifications import views as notification_views
 from tournaments import views as tournaments
@@ -44,7 +46,10 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("", include("moderation.urls")),
     path("puzzles/", include("puzzles.urls")),
-    path("", include("games.urls")),
+    # The stored games' routes and the live game's, in one namespace (``games``): a game's
+    # address is the same to every app (live.urls), the games' before the live game's
+    # ``games/<id>/`` (which would take ``games/new/`` for a game).
+    path("", include((games_urls.urlpatterns + live_urls.urlpatterns, games_urls.app_name))),
 ]
 
 # A bad request says why, in the site's look (403, 404 and 500: Django's own handlers

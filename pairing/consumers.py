@@ -2,11 +2,11 @@
 
 A socket opened with ``?tournament=<id>`` (a tournament's page) also hears that
 tournament's ``standings`` (broadcast.tournament_group), whatever else it hears. The
-tournaments app serves this route with a subclass that answers its own messages
-(``more_messages``: the tournament's chat) and hears its own events (``game_ready``).
+live app serves this route with a subclass that answers the tournaments' messages
+(``more_messages``: the tournament's chat) and hears their events (``game_ready``).
 
 Server to client: ``lobby`` {games, playing, seeking} on connect and whenever it changes
-(games.realtime.events.broadcast_lobby; the pools' counts at most once a second, from the pairing
+(``pairing.lobby.broadcast_lobby``; the pools' counts at most once a second, from the pairing
 loop); then, if the session seeks, ``seeking``.
 Client to server: ``seek`` {kind, size, clock and its settings, rated, range}, answered
 ``seeking`` {seek}; ``cancel_seek``, answered ``seek_cancelled``. When paired, every lobby
@@ -35,8 +35,6 @@ from django.utils.translation import gettext
 from accounts.languages import of_scope
 from accounts.players import Player, spoken_name
 from broadcast import account_group, tournament_group
-from games import selectors
-from games.realtime import events
 from games.realtime.sockets import (
     CLOSE_TRY_AGAIN_LATER,
     DirectDispatchConsumer,
@@ -46,6 +44,7 @@ from games.realtime.sockets import (
 from games.services import GameError
 from games.workers import clockwatch
 from notifications import services as notifications
+from pairing import lobby as lobbies
 from pairing import services
 from pairing.selectors import lobby_sockets, seek_json
 from pairing.services import PairingError, SeekRequest
@@ -76,7 +75,7 @@ def _open(scope: Any, channel_name: str) -> tuple[Player, dict[str, Any], dict[s
 
 def _now(player: Player, language: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
     seek = services.seek_of(player=player)
-    return selectors.lobby_json(language), seek_json(seek) if seek is not None else None
+    return lobbies.lobby_json(language), seek_json(seek) if seek is not None else None
 
 
 def _request(scope: Any, player: Player, message: dict[str, Any]) -> SeekRequest:
@@ -186,7 +185,7 @@ class LobbyConsumer(DirectDispatchConsumer):
 
     An app above serves the route with a subclass that answers message types of its own
     on any lobby socket, a bell's too (``more_messages``, handled by ``receive_more``):
-    the tournaments' chat (tournaments.consumers)."""
+    the tournaments' chat (live.consumers)."""
 
     more_messages: ClassVar[tuple[str, ...]] = ()
 
@@ -205,7 +204,7 @@ class LobbyConsumer(DirectDispatchConsumer):
         if self.bell_only:
             return
         self.language = of_scope(self.scope)
-        await self.channel_layer.group_add(events.LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_add(lobbies.LOBBY_GROUP, self.channel_name)
         try:
             self.player, lobby, seek = await database(_open, self.scope, self.channel_name)
         except GameError:
@@ -225,7 +224,7 @@ class LobbyConsumer(DirectDispatchConsumer):
             await self.channel_layer.group_discard(self.followed, self.channel_name)
         if getattr(self, "bell_only", False):
             return
-        await self.channel_layer.group_discard(events.LOBBY_GROUP, self.channel_name)
+        await self.channel_layer.group_discard(lobbies.LOBBY_GROUP, self.channel_name)
         if not hasattr(self, "group"):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -363,6 +362,6 @@ class LobbyConsumer(DirectDispatchConsumer):
         await self.send(text_data=event["whole"])
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        """The lobby changed, from `events.broadcast_lobby`: in the socket's language."""
+        """The lobby changed, from `pairing.lobby.broadcast_lobby`: in the socket's language."""
         language = getattr(self, "language", None)
         await self.send(text_data=event.get("languages", {}).get(language, event["whole"]))

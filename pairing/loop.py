@@ -31,9 +31,8 @@ from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
 import broadcast
-from games.realtime import events
 from games.workers import clockwatch
-from pairing import consumers, selectors, services
+from pairing import consumers, lobby, services
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +73,7 @@ class PairingLoop:
         # At most one lobby message every TICK, however fast the waves follow each other
         # (each goes to every home page); one held back goes at the next tick.
         if self.lobby_due and time.monotonic() - self.lobby_sent >= TICK:
-            await layer.group_send(events.LOBBY_GROUP, await self._on_thread(events.lobby_event))
+            await layer.group_send(lobby.LOBBY_GROUP, await self._on_thread(lobby.lobby_event))
             self.lobby_due, self.lobby_sent = False, time.monotonic()
         return made
 
@@ -93,7 +92,7 @@ class PairingLoop:
         return result
 
     def _wave(self) -> tuple[int, list[tuple[str, dict[str, Any]]], bool]:
-        with broadcast.outbox() as kept, events.lobby_noted() as lobby_changed:
+        with broadcast.outbox() as kept, lobby.lobby_noted() as lobby_changed:
             for channel_name in list(consumers.closed_later()):
                 services.socket_closed(channel_name=channel_name)
                 consumers.closed_later().discard(channel_name)
@@ -107,10 +106,10 @@ class PairingLoop:
                     (time.thread_time() - cpu) * 1000,
                 )
             if made is not None:
-                counts = selectors.seeking_counts()
+                counts = lobby.seeking_counts()
                 if counts != self.counts:
                     self.counts = counts
-                    events.broadcast_lobby()  # noted: sent by ``tick``
+                    lobby.broadcast_lobby()  # noted: sent by ``tick``
         return len(made or ()), kept, bool(lobby_changed)
 
 

@@ -16,16 +16,11 @@ from django.utils.translation import gettext
 from accounts import standing
 from gamerules.clock import SETTINGS, TimeControl
 from games.models import Game
+from pairing.lobby import seeking_counts
 from pairing.matching import window
 from pairing.models import LobbySocket, Pairing, Seek
 from pairing.pools import POOLS
 from pairing.services import seeker
-
-
-def seeking_counts() -> dict[str, int]:
-    """How many seek in each pool that has a seeker: ``{pool: n}``."""
-    rows = Seek.objects.values("pool").annotate(n=Count("id")).order_by("pool")
-    return {row["pool"]: row["n"] for row in rows}
 
 
 def lobby_sockets(session_keys: Iterable[str]) -> dict[str, int]:
@@ -37,11 +32,6 @@ def lobby_sockets(session_keys: Iterable[str]) -> dict[str, int]:
         .order_by()
     )
     return {row["session_key"]: row["n"] for row in rows}
-
-
-def seeking_part() -> dict[str, Any]:
-    """The lobby message's ``seeking`` (games.selectors.register_lobby_part)."""
-    return {"seeking": seeking_counts()}
 
 
 def seek_json(seek: Seek) -> dict[str, Any]:
@@ -117,33 +107,33 @@ def pools(*, user_id: int | None) -> dict[str, Any]:
 
 
 PAIRED_KEPT = 4096
-"""How many games' ``paired`` a process keeps (``paired_part``)."""
+"""How many games' ``paired`` a process keeps (``game_paired``)."""
 
 _paired: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
 _paired_lock = threading.Lock()
 
 
-def paired_part(game: Game) -> dict[str, Any]:
-    """G's ``paired`` (games.selectors.register_state_part): how the pools made ``game``
+def game_paired(game: Game) -> dict[str, Any] | None:
+    """G's ``paired`` (``live.state`` puts it in G): how the pools made ``game``
     (``paired_json``), None for a game they did not make.
 
     Remembered per process: a game's pairing is written in the transaction that creates
     the game and never changes, so G costs no query for it after the first (a ``moved``
     event is built for every move)."""
     if game.pk is None:
-        return {"paired": None}
+        return None
     key = game.public_id  # unguessable, so never another game's (as a reused pk could be)
     with _paired_lock:
         if key in _paired:
             _paired.move_to_end(key)
-            return {"paired": _paired[key]}
+            return _paired[key]
     pairing = pairing_of(game)
     paired = None if pairing is None else paired_json(game, pairing)
     with _paired_lock:
         _paired[key] = paired
         while len(_paired) > PAIRED_KEPT:
             _paired.popitem(last=False)
-    return {"paired": paired}
+    return paired
 
 
 def paired_json(game: Game, pairing: Pairing) -> dict[str, Any]:

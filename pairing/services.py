@@ -49,9 +49,8 @@ from gamerules.clock import SETTING_NAMES, SETTINGS, TimeControl
 from games import services
 from games.forms import SIZES, NewGameForm
 from games.models import Game, ServerProcess
-from games.realtime import events
 from games.services.base import is_int
-from pairing import matching
+from pairing import lobby, matching
 from pairing.models import LobbySocket, Pairing, Seek
 from players.models import Rating
 
@@ -415,7 +414,7 @@ def forget_dead_sockets(*, now: datetime.datetime, timeout: float, alive: str = 
     sessions = list(orphans.values_list("session_key", flat=True))
     deleted, _ = orphans.delete()
     if deleted:
-        transaction.on_commit(events.broadcast_lobby, robust=True)
+        transaction.on_commit(lobby.broadcast_lobby, robust=True)
     # A process only stalled (its loop held up past the timeout) still has those sockets:
     # each one that made the seek makes it again (LobbyConsumer.pairing_forgotten), so a
     # seek is never lost without its player knowing. A dead process hears nothing.
@@ -499,7 +498,7 @@ def wave(*, now: datetime.datetime | None = None, process: str = "") -> list[Gam
         # Two accounts of which one blocks the other are never paired.
         apart = accounts.kept_apart(found.account for found in seekers)
         # One lobby message for the whole wave (each game's join would send one).
-        with events.lobby_held():
+        with lobby.lobby_held():
             return _make(matching.pairs(seekers, apart))
 
 
@@ -620,7 +619,7 @@ def _tell_paired(games: list[Game]) -> None:
     sessions: an event to each session's group would cost each process a message from
     Redis for every socket paired, this one a message from Redis per process."""
     broadcast.send_to_group(
-        events.LOBBY_GROUP,
+        lobby.LOBBY_GROUP,
         paired_event(
             {
                 session_key: game.public_id

@@ -8,11 +8,10 @@ class PlayersConfig(AppConfig):
     name = "players"
 
     def ready(self) -> None:
-        from games import selectors, signals
+        from games import signals
         from players import ratings
 
-        # A game's end moves its ratings in the transaction that ends it; G shows them.
+        # A game's end moves its ratings in the transaction that ends it.
         signals.game_finished.connect(
             ratings.rate_on_finish, dispatch_uid="players.ratings.rate_on_finish"
         )
-        selectors.register_state_part(ratings.state_part)

@@ -3,8 +3,8 @@
 Where it sits: above the games app, which never imports it. ``PlayersConfig.ready``
 connects ``rate_on_finish`` to ``games.signals.game_finished``, which
 ``games.services.base.finish`` (the one step every way of ending a game goes through)
-sends inside the transaction that ends the game, and registers ``state_part``, G's
-``ratings``, with ``games.selectors``.
+sends inside the transaction that ends the game; ``game_ratings`` is G's ``ratings``
+(``live.state`` puts it in G).
 
 Locks: the game's row is locked by its service; the two players' Rating rows are then
 locked in the order of their ids, so two games of one player ending at once are applied
@@ -239,12 +239,6 @@ def _days_since(rating: Rating, now: datetime.datetime) -> float:
 
 
 # G's ratings
-
-
-def state_part(game: Game) -> dict[str, Any]:
-    """G's ``ratings`` (``game_ratings``), as ``games.selectors.register_state_part``
-    asks."""
-    return {"ratings": game_ratings(game)}
 
 
 def game_ratings(game: Game) -> dict[str, Any] | None:

@@ -43,8 +43,9 @@ import broadcast
 from accounts.players import Player
 from gameengine import analysis
 from games.models import Game
-from games.realtime import events
 from games.services import GameError
+from live import events
+from pairing.lobby import LOBBY_GROUP
 from tests.support.daphne import Daphne, environment, running
 from tests.support.helpers import Events, Refused, stored
 from tests.support.processes import fresh_database, until_none_carry
@@ -229,7 +230,7 @@ class RecordingLayer:
         self.lobby: list[dict[str, Any]] = []
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        if group == events.LOBBY_GROUP:
+        if group == LOBBY_GROUP:
             self.lobby.append(events.decoded(message))
         else:
             self.sent.append((group, events.decoded(message)))
@@ -245,13 +246,13 @@ def recording_layer(monkeypatch: pytest.MonkeyPatch) -> RecordingLayer:
 
 @pytest.fixture
 def broadcasts(recording_layer: RecordingLayer) -> list[tuple[str, dict[str, Any]]]:
-    """The (group, event) pairs that games.realtime.events sends to the games' groups, in order."""
+    """The (group, event) pairs sent to the games' groups (live.events), in order."""
     return recording_layer.sent
 
 
 @pytest.fixture
 def lobby_broadcasts(recording_layer: RecordingLayer) -> list[dict[str, Any]]:
-    """The lobby's messages that games.realtime.events sends, in order."""
+    """The lobby's messages sent (pairing.lobby), in order."""
     return recording_layer.lobby
 
 

@@ -9,14 +9,12 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
-        from games import selectors, signals
+        from games import signals
         from notifications import texts
         from notifications.models import Kind
-        from tournaments import selectors as tournament_selectors
         from tournaments import services
 
-        # G's ``tournament``; the standings told when a tournament's game ends.
-        selectors.register_state_part(tournament_selectors.state_part)
+        # The standings told when a tournament's game ends.
         signals.game_finished.connect(
             services.game_finished, dispatch_uid="tournaments.game_finished"
         )

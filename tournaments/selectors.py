@@ -403,17 +403,17 @@ _parts: OrderedDict[str, dict[str, Any] | None] = OrderedDict()
 _parts_lock = threading.Lock()
 
 
-def state_part(game: Game) -> dict[str, Any]:
-    """G's ``tournament`` (games.selectors.register_state_part): ``{"id", "name",
+def game_tournament(game: Game) -> dict[str, Any] | None:
+    """G's ``tournament`` (``live.state`` puts it in G): ``{"id", "name",
     "round"}`` of the tournament the game is of, None for any other game. Remembered per
     process, as a game's tournament is written with the game and never changes."""
     if game.pk is None:
-        return {"tournament": None}
+        return None
     key = game.public_id
     with _parts_lock:
         if key in _parts:
             _parts.move_to_end(key)
-            return {"tournament": _parts[key]}
+            return _parts[key]
     pairing = (
         TournamentPairing.objects.filter(game_id=game.pk)
         .values("tournament_id", "tournament__name", "round")
@@ -432,4 +432,4 @@ def state_part(game: Game) -> dict[str, Any]:
         _parts[key] = part
         while len(_parts) > KEPT:
             _parts.popitem(last=False)
-    return {"tournament": part}
+    return part

@@ -1,3 +1,3 @@
 """HTTP views of the games app, one module a page family: ``lobby`` (create, a player's
-games), ``game`` (a game's page, join, call off, its state), ``records`` (the archive,
-replay, pictures, SGF, imports), ``analysis`` (the engines' review)."""
+games), ``records`` (the archive, replay, pictures, SGF, imports), ``analysis`` (the
+engines' review). A game's own page (join, call off, its state) is the live app's."""

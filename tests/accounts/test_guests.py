@@ -17,8 +17,8 @@ from django.test import Client
 
 from accounts import guests
 from games.models import Game
-from tests.games.realtime.test_consumers import play, socket
-from tests.games.views.test_game import PASSWORD, create, state
+from tests.live.test_consumers import play, socket
+from tests.live.test_views import PASSWORD, create, state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -132,7 +132,7 @@ async def test_the_lobby_says_each_sockets_clocks_in_its_language() -> None:
 
     from games import selectors
     from games.models import Game
-    from tests.games.realtime.test_consumers import socket, table
+    from tests.live.test_consumers import socket, table
 
     cookie = await database_sync_to_async(visit)()
     sockets = {}

@@ -17,7 +17,7 @@ from accounts.players import Player
 from games import services
 from games.models import ChatMessage, Game
 from games.services import GameError
-from tests.games.views.test_game import PASSWORD, create, state
+from tests.live.test_views import PASSWORD, create, state
 
 pytestmark = pytest.mark.django_db
 

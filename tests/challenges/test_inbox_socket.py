@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from tests.challenges.test_lobby import FIELDS, lobby, logged_in
-from tests.games.realtime.test_consumers import TIMEOUT
+from tests.live.test_consumers import TIMEOUT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -19,8 +19,9 @@ from games import selectors
 from games import services as games
 from games.models import Game
 from othello_site.asgi import application
+from pairing import lobby as lobbies
 from tests.challenges.test_challenges import challenge, person, user
-from tests.games.realtime.test_consumers import HEADERS, TIMEOUT
+from tests.live.test_consumers import HEADERS, TIMEOUT
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +81,7 @@ def test_a_challenge_is_never_among_the_open_games_for_anyone() -> None:
             not in page.split('id="open-games"')[1].split("</section>")[0]
         )
     # The lobby socket's message (the first one and every broadcast) leaves it out too.
-    assert [listed["id"] for listed in selectors.lobby_json()["games"]] == [free.public_id]
+    assert [listed["id"] for listed in lobbies.lobby_json()["games"]] == [free.public_id]
     assert [game.public_id for game in selectors.open_games()] == [free.public_id]
 
 

@@ -17,8 +17,8 @@ from gamerules.sgf import export_sgf, import_sgf
 from games import records, selectors, services
 from games.models import Game
 from tests.games.test_records import BLACK, new_game, play_random
-from tests.games.views.test_game import state
 from tests.games.views.test_records import upload
+from tests.live.test_views import state
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,9 @@ from django.test.utils import CaptureQueriesContext
 import gamerules as rules
 from accounts.players import Player
 from gamerules.clock import TimeControl
-from games import selectors, services
+from games import services
 from games.models import Game, Move
+from live import state as states
 
 pytestmark = pytest.mark.django_db
 
@@ -62,13 +63,13 @@ def test_loading_a_game_of_300_moves_costs_two_queries(
 ) -> None:
     game = played_game(black, white, 300)
     # The first G of a game a process builds also reads whether the pools made it
-    # (pairing.selectors.paired_part) and whether a tournament did
-    # (tournaments.selectors.state_part), both kept after.
+    # (pairing.selectors.game_paired) and whether a tournament did
+    # (tournaments.selectors.game_tournament), both kept after.
     with django_assert_num_queries(4):
-        selectors.state_for(game.public_id, you=black)
+        states.state_for(game.public_id, you=black)
 
     with django_assert_num_queries(2):
-        state = selectors.state_for(game.public_id, you=black)
+        state = states.state_for(game.public_id, you=black)
 
     assert state is not None
     assert len(state["moves"]) == 300
@@ -84,7 +85,7 @@ def test_the_query_count_does_not_grow_with_the_history(black: Player, white: Pl
     long = played_game(black, white, 300)
 
     def load(game: Game) -> None:
-        selectors.game_state(Game.objects.get(pk=game.pk), you=None)
+        states.game_state(Game.objects.get(pk=game.pk), you=None)
 
     assert len(queries(lambda: load(long))) == len(queries(lambda: load(short)))
 
@@ -176,7 +177,7 @@ def test_a_rated_games_state_costs_two_queries_more_than_a_casual_ones(
     rated = rated_game(ann, bob)
 
     def load(game: Game) -> None:
-        selectors.game_state(Game.objects.get(pk=game.pk), you=None)
+        states.game_state(Game.objects.get(pk=game.pk), you=None)
 
     # Whether its seats are bots, and whether the pools made it: asked once a process
     # (games.selectors, pairing.selectors).

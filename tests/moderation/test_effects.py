@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from moderation import services
 from players.models import Rating
-from tests.games.realtime.test_consumers import accounts_table, players
+from tests.live.test_consumers import accounts_table, players
 from tests.moderation.helpers import PASSWORD, account, game_between, logged_in, staff
 from tests.pairing.test_consumers import BLITZ, lobby, visit
 from tests.tournaments.helpers import joined

@@ -15,7 +15,8 @@ from accounts.players import Player
 from accounts.services import block, make_bot
 from games import services
 from games.models import Game, ServerProcess
-from games.realtime import events
+from live import events
+from pairing import lobby as lobbies
 from pairing import services as pairing
 from pairing.models import LobbySocket, Pairing, Seek
 from pairing.services import PairingError
@@ -29,7 +30,7 @@ POOL = "othello8-fischer-180+2-casual"
 
 
 class Recorder:
-    """The channel layer games.realtime.events sends to: what went to each group, decoded."""
+    """The channel layer the events are sent to: what went to each group, decoded."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
@@ -46,14 +47,14 @@ def paired_texts(layer: Recorder, session_key: str) -> list[str]:
     """The ``paired`` messages a lobby socket of the session ``session_key`` sent."""
     texts = (
         pairing.paired_text(event, session_key)
-        for event in layer.to(events.LOBBY_GROUP)
+        for event in layer.to(lobbies.LOBBY_GROUP)
         if event["type"] == "pairing.paired"
     )
     return [text for text in texts if text is not None]
 
 
 def lobby_changed(layer: Recorder) -> list[dict[str, Any]]:
-    return [event for event in layer.to(events.LOBBY_GROUP) if event["type"] == "lobby.changed"]
+    return [event for event in layer.to(lobbies.LOBBY_GROUP) if event["type"] == "lobby.changed"]
 
 
 @pytest.fixture
@@ -275,13 +276,13 @@ def test_a_seek_goes_when_its_last_socket_closes(
         assert pairing.socket_closed(channel_name="ann-2") is True  # left alone
     alone = Seek.objects.get().alone_since
     assert alone is not None and not LobbySocket.objects.exists()
-    assert layer.to(events.LOBBY_GROUP) == []  # still waiting: the counts are the same
+    assert layer.to(lobbies.LOBBY_GROUP) == []  # still waiting: the counts are the same
     assert pairing.wave(now=alone + datetime.timedelta(seconds=4)) == []
     assert Seek.objects.exists(), "not paired, not gone: its page is reloading"
     with django_capture_on_commit_callbacks(execute=True):
         pairing.wave(now=alone + datetime.timedelta(seconds=6))
     assert not Seek.objects.exists()
-    [lobby] = layer.to(events.LOBBY_GROUP)
+    [lobby] = layer.to(lobbies.LOBBY_GROUP)
     assert lobby["seeking"] == {}
 
 
@@ -523,12 +524,10 @@ def test_the_window_widens_with_waiting(now: datetime.datetime) -> None:
 
 
 def test_the_lobby_counts_the_seekers_of_each_pool(now: datetime.datetime) -> None:
-    from games.selectors import lobby_json
-
     seeking(guest("ann"), now)
     seeking(guest("bob"), now, kind="go", size=9, clock="byoyomi", periods=5, period_time=10)
     seeking(guest("cid"), now, kind="go", size=9, clock="byoyomi", periods=5, period_time=10)
-    assert lobby_json()["seeking"] == {POOL: 1, "go9-byoyomi-180+5x10-casual": 2}
+    assert lobbies.lobby_json()["seeking"] == {POOL: 1, "go9-byoyomi-180+5x10-casual": 2}
 
 
 def test_a_pair_that_fails_does_not_stop_the_wave(
@@ -562,7 +561,7 @@ def test_a_wave_of_several_transactions_sends_its_paired_as_one_event(
         made = pairing.wave(now=now) or []
     assert len(made) == 2
     [paired] = [
-        event for event in layer.to(events.LOBBY_GROUP) if event["type"] == "pairing.paired"
+        event for event in layer.to(lobbies.LOBBY_GROUP) if event["type"] == "pairing.paired"
     ]
     games = {
         session: game.public_id
@@ -598,7 +597,7 @@ async def test_the_loop_builds_a_held_back_lobby_message_when_it_sends_it(
             player=guest("ann"), kind="othello", size=8, color="black", name="Ann"
         )
         Game.objects.filter(pk=made.pk).update(black_online=True)
-        events.broadcast_lobby()
+        lobbies.broadcast_lobby()
         return made
 
     game = await database_sync_to_async(open_game)()

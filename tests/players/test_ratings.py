@@ -26,6 +26,7 @@ from gamerules.clock import TimeControl
 from games import selectors, services
 from games.models import Game
 from games.services import GameError
+from live import state as states
 from players import glicko2, ratings
 from players.models import Rating, RatingChange
 from tests.support.concurrency import at_once
@@ -197,7 +198,7 @@ def test_a_game_ended_before_ply_2_moves_no_rating() -> None:
     assert Game.objects.get(pk=game.pk).ply == 1
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
     assert (
-        selectors.game_state(Game.objects.get(pk=game.pk), you=None)["ratings"]["black"]["change"]
+        states.game_state(Game.objects.get(pk=game.pk), you=None)["ratings"]["black"]["change"]
         is None
     )
 
@@ -251,7 +252,7 @@ def test_a_casual_game_between_accounts_moves_no_rating() -> None:
     opening(game, black, white)
     services.resign(player=white, game_id=game.public_id)
     assert not RatingChange.objects.exists()
-    state = selectors.game_state(Game.objects.get(pk=game.pk), you=None)
+    state = states.game_state(Game.objects.get(pk=game.pk), you=None)
     assert (state["rated"], state["ratings"]) == (False, None)
 
 
@@ -285,7 +286,7 @@ def test_a_rematch_of_a_rated_game_is_rated() -> None:
 def test_g_ratings_before_and_after_the_end() -> None:
     black, white = account("ann"), account("bob")
     game = rated_game(black, white)
-    state = selectors.game_state(Game.objects.get(pk=game.pk), you=None)
+    state = states.game_state(Game.objects.get(pk=game.pk), you=None)
     assert state["rated"] is True
     assert state["ratings"] == {
         "category": OTHELLO_BLITZ,
@@ -306,7 +307,7 @@ def test_g_ratings_before_and_after_the_end() -> None:
     }
     opening(game, black, white)
     services.resign(player=black, game_id=game.public_id)
-    after = selectors.game_state(Game.objects.get(pk=game.pk), you=None)["ratings"]
+    after = states.game_state(Game.objects.get(pk=game.pk), you=None)["ratings"]
     assert after["black"]["rating"] == 1500.0
     assert after["black"]["change"] == pytest.approx(rating_of(black).rating - 1500)
     assert after["white"]["change"] == pytest.approx(rating_of(white).rating - 1500)
@@ -459,7 +460,7 @@ def test_annulling_a_game_undoes_it_for_both_and_recomputes_later_games() -> Non
     assert rating_of(carol) == pytest.approx(glicko2.rate_game(new, new, 1.0))
     assert RatingChange.objects.get(game=later, user_id=ann.user_id).rating_before == 1500
     assert ratings.annul(games=[cheat]) == 0
-    state = selectors.game_state(Game.objects.get(pk=cheat.pk), you=None)
+    state = states.game_state(Game.objects.get(pk=cheat.pk), you=None)
     assert state["ratings"]["black"]["change"] is None
 
 

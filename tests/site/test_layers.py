@@ -37,11 +37,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("moderation",),
     ("puzzles",),
     ("home", "manual"),
+    ("live",),
     ("othello_site",),
 )
 """Lowest first. A module belongs to the longest of these prefixes that names it (its
 part); it may import its own part and the parts of the layers below, never a layer above
-nor another part of its own layer (pairing and bots know nothing of each other)."""
+nor another part of its own layer (pairing and bots know nothing of each other). The live
+game (``live``) is the apps' top floor: it may import any of them, and only the site
+(``othello_site``, which mounts its routes) imports it."""
 
 PURE = (
     "gamerules",
@@ -307,6 +310,33 @@ def test_an_import_up_or_sideways_is_found(tree: Path, name: str, text: str, fou
 
 
 @pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("games/services/base.py", "def later():\n    from live.state import game_state\n"),
+        ("pairing/services.py", "from live import events\n"),
+        ("home/views.py", "import live.state\n"),
+    ],
+)
+def test_an_import_of_the_live_app_is_found(tree: Path, name: str, text: str) -> None:
+    write(tree, {"live/__init__.py": "", "live/state.py": "from games import services\n"})
+    write(tree, {name: text})
+    found = upward(dependencies(tree, PACKAGES))
+    assert [line.split(" -> ")[1].split(".")[0] for line in found] == ["live"]
+
+
+def test_the_live_app_may_import_any_app(tree: Path) -> None:
+    write(
+        tree,
+        {
+            "live/__init__.py": "",
+            "live/state.py": "from bots import accounts\nfrom players.ratings import rate\n",
+            "live/events.py": "import pairing\nfrom games.services import lobby\n",
+        },
+    )
+    assert upward(dependencies(tree, PACKAGES)) == []
+
+
+@pytest.mark.parametrize(
     ("files", "group"),
     [
         (
@@ -455,6 +485,7 @@ def test_the_tournament_systems_and_the_rules_know_nothing_of_each_other(tree: P
         ("{% load static pools %}", ["games/home.html -> pairing"]),
         ('{% include "players/seat.html" with name=x %}', ["games/home.html -> players"]),
         ("<a href=\"{% url 'bots:online' %}\">", ["games/home.html -> bots"]),
+        ('{% include "live/game.html" %}', ["games/home.html -> live"]),
         ('{% extends "base.html" %}{% load static games %}{% url "games:new" %}', []),
     ],
 )

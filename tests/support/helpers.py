@@ -8,7 +8,7 @@ from typing import Any
 from games.models import Game
 
 Events = list[tuple[str, dict[str, Any]]]
-"""The (group, event) pairs that games.realtime.events sent: the ``broadcasts`` fixture."""
+"""The (group, event) pairs sent to the games' groups: the ``broadcasts`` fixture."""
 
 Refused = Callable[..., None]
 """The ``refused`` fixture: ``refused(code, service, game, **arguments)``."""

@@ -17,9 +17,9 @@ from django.db import transaction
 import broadcast
 from accounts.players import Player
 from gamerules.clock import TimeControl
-from games import selectors as game_selectors
 from games.models import Game
 from games.services import GameError
+from live import state as states
 from notifications.models import Notification
 from players.models import RatingChange
 from tests.support.concurrency import at_once, held_elsewhere
@@ -374,12 +374,12 @@ def test_a_rated_tournaments_games_are_rated_and_carry_the_tournament_in_g() -> 
     ann, _bob = joined(found, "ann", "bob")
     [game] = services.advance(tournament_id=found.pk, now=START)
     assert game.rated
-    state = game_selectors.game_state(Game.objects.get(pk=game.pk), you=None)
+    state = states.game_state(Game.objects.get(pk=game.pk), you=None)
     assert state["tournament"] == {"id": found.pk, "name": found.name, "round": 1}
     from games import services as games
 
     other = games.create_game(player=player(ann), kind="othello", size=8, color="black", name="")
-    assert game_selectors.game_state(other, you=None)["tournament"] is None
+    assert states.game_state(other, you=None)["tournament"] is None
     # Each side moves (a rated game needs a move of each), then black resigns.
     game.refresh_from_db()
     black, white = Player(user_id=game.black_user_id), Player(user_id=game.white_user_id)

@@ -20,6 +20,8 @@ from games import selectors, services
 from games.models import Game
 from games.realtime import events
 from games.services import GameError
+from live import events as live_events
+from live import state as live_state
 from tests.support.helpers import Events, Refused, reload
 
 pytestmark = pytest.mark.django_db
@@ -418,7 +420,7 @@ def test_a_move_is_broadcast_once_the_transaction_commits(
         "notation": "d3",
         "clock_ms": None,
     }
-    expected = selectors.game_state(reload(game), you=None)
+    expected = live_state.game_state(reload(game), you=None)
     # The event's G is the state without "you" (each socket fills it in) and without the
     # move list (the clients have it): its size does not grow with the game.
     del expected["you"], expected["moves"]
@@ -786,7 +788,7 @@ def test_a_group_member_receives_the_move(
     with django_capture_on_commit_callbacks(execute=True):
         services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
 
-    message = events.decoded(async_to_sync(layer.receive)(channel))
+    message = live_events.decoded(async_to_sync(layer.receive)(channel))
     assert message["type"] == "game.moved"
     assert message["move"]["point"] == [2, 3]
     assert message["game"]["ply"] == 1

@@ -1,5 +1,5 @@
-"""HTTP of a game: its page (live over ``/ws/games/<id>/``), taking its free seat,
-calling it off, and its JSON state.
+"""HTTP of a live game: its page (live over ``/ws/games/<id>/``), taking its free seat,
+calling it off, and its JSON state (G: ``live.state``).
 
 The game page always sets the CSRF cookie, so that a script that read it can post the
 contract's forms.
@@ -25,6 +25,7 @@ from games import limits, selectors, services
 from games.forms import JoinForm
 from games.models import Game
 from games.services import GameError
+from live import state as states
 
 
 def _game(game_id: str) -> Game:
@@ -104,12 +105,12 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
 def _render_game(
     request: HttpRequest, game: Game, *, join_form: JoinForm | None = None, status: int = 200
 ) -> HttpResponse:
-    """templates/games/game.html with `game`, `state` (G for this viewer), the account's
+    """templates/live/game.html with `game`, `state` (G for this viewer), the account's
     `confirm_moves` ("" for a guest, or while not chosen) with its `confirm_choices` and,
     while a seat is free and the
     viewer holds none, `join_form` (and the challenger's name, `challenged_by`, when the
     seat is reserved for the viewer: a challenge to answer)."""
-    state = selectors.game_state(game, you=selectors.color_of(game, player_of(request)))
+    state = states.game_state(game, you=selectors.color_of(game, player_of(request)))
     context = {
         "game": game,
         "state": state,
@@ -123,14 +124,14 @@ def _render_game(
         context["join_form"] = join_form or JoinForm(initial={"name": name})
         if game.reserved_for_id is not None and game.reserved_for_id == request.user.pk:
             context["challenged_by"] = getattr(game, f"{game.creator_color}_name")
-    return render(request, "games/game.html", context, status=status)
+    return render(request, "live/game.html", context, status=status)
 
 
 @api.token_route
 @require_GET
 def state_json(request: HttpRequest, game_id: str) -> JsonResponse:
     """`GET /games/<id>/state.json`: the same state object the websocket sends."""
-    state = selectors.state_for(game_id, you=player_of(request))
+    state = states.state_for(game_id, you=player_of(request))
     if state is None:
         raise Http404("no such game")
     return JsonResponse(state)

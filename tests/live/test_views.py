@@ -9,8 +9,9 @@ from django.test import Client
 
 from accounts.players import Player
 from gamerules import go
-from games import selectors, services
+from games import services
 from games.models import Game
+from live import state as states
 
 pytestmark = pytest.mark.django_db
 
@@ -384,8 +385,8 @@ def test_state_json_is_the_selectors_state_for_this_viewer() -> None:
     game_id = create(ann, kind="go", size=9)
     game = Game.objects.get(public_id=game_id)
 
-    assert state(ann, game_id) == selectors.game_state(game, you="black")
-    assert state(Client(), game_id) == selectors.game_state(game, you=None)
+    assert state(ann, game_id) == states.game_state(game, you="black")
+    assert state(Client(), game_id) == states.game_state(game, you=None)
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,15 @@
-"""The game's websocket: decode a message, call one service, send.
+"""The live game's sockets (routed by ``live.routing``).
+
+The game's websocket: decode a message, call one service, send.
 
 Client to server: `play` {ply, point}, `pass` {ply}, `resign`, `sync`, `claim` (the
 opponent left), and in Go's scoring phase `mark` {point, marking?}, `accept` {marking?},
-`resume` {marking?}.
+`resume` {marking?}; `berserk` (an arena's player halving its own clock before its first
+move: the tournaments' service).
 Server to client: `state` on connect and on `sync`, `moved` after every stored
 move, `state` after every other change (a join, a mark, an accept, a resume;
-both broadcast by the services once their transaction commits, see
-`games.realtime.events`), and `error` {code, message} to the sender only (a `muted`
+both sent once the service's transaction commits, see `live.events`), and
+`error` {code, message} to the sender only (a `muted`
 chat line's with its `until`). The seat
 comes from the session and the account in the scope, never from a message.
 
@@ -19,7 +22,7 @@ gets here, where daphne reads it (`othello_site.websocket_flow`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from django.utils.translation import gettext
@@ -27,7 +30,7 @@ from django.utils.translation import gettext
 from accounts import selectors as accounts
 from accounts.players import Player, spoken_name
 from games import selectors, services
-from games.realtime import events
+from games.realtime.events import group_name
 from games.realtime.sockets import (
     CLOSE_TRY_AGAIN_LATER,
     DirectDispatchConsumer,
@@ -36,6 +39,10 @@ from games.realtime.sockets import (
 )
 from games.services import GameError
 from games.workers import clockwatch
+from live import events, state
+from pairing import consumers as lobby
+from tournaments import services as tournaments
+from tournaments.services import TournamentError
 
 CLOSE_UNKNOWN_GAME = 4404
 MESSAGE_TYPES = (
@@ -52,6 +59,7 @@ MESSAGE_TYPES = (
     "undo_accept",
     "undo_decline",
     "rematch",
+    "berserk",
 )
 BLOCKS_READ_EVERY = 10.0
 """Seconds a socket trusts its reader's blocks before reading them again (a block made
@@ -76,6 +84,7 @@ def _perform(message: dict[str, Any], *, player: Player, game_id: str, scope: An
         "undo_accept": lambda: services.accept_undo(**ids, ply=get("ply")),
         "undo_decline": lambda: services.decline_undo(**ids, ply=get("ply")),
         "rematch": lambda: services.offer_rematch(**ids),
+        "berserk": lambda: tournaments.berserk(**ids),
     }
     calls[message["type"]]()
 
@@ -94,14 +103,7 @@ def _chat_history(game_id: str, blocked: set[int]) -> dict[str, Any]:
 
 
 class GameConsumer(DirectDispatchConsumer):
-    """One browser (player or spectator) watching one game.
-
-    An app above serves the socket with a subclass that answers message types of its own
-    (``more_messages``: a type and the use case it calls with ``player=`` and ``game_id=``
-    in the database thread, raising GameError for the sender), routed by that app: the
-    tournaments' ``berserk`` (tournaments.consumers)."""
-
-    more_messages: ClassVar[Mapping[str, Callable[..., object]]] = {}
+    """One browser (player or spectator) watching one game, a tournament's or not."""
 
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
@@ -114,7 +116,7 @@ class GameConsumer(DirectDispatchConsumer):
             if await self._state() is None:
                 await self.close(code=CLOSE_UNKNOWN_GAME)
                 return
-            self.group = events.group_name(self.game_id)
+            self.group = group_name(self.game_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
             # A player's socket makes the seat online (everyone is told, by `state`).
             self.seated = await database(
@@ -149,13 +151,9 @@ class GameConsumer(DirectDispatchConsumer):
             )
             return
         try:
-            message = parse_message(text_data, (*MESSAGE_TYPES, *self.more_messages))
+            message = parse_message(text_data, MESSAGE_TYPES)
             if message["type"] == "sync":
                 await self.send_json({"type": "state", "game": await self._state()})
-                return
-            more = self.more_messages.get(message["type"])
-            if more is not None:
-                await database(more, player=self.player, game_id=self.game_id)
                 return
             await database(
                 _perform, message, player=self.player, game_id=self.game_id, scope=self.scope
@@ -164,12 +162,12 @@ class GameConsumer(DirectDispatchConsumer):
             await self._send_error(error)
 
     async def game_moved(self, event: dict[str, Any]) -> None:
-        """A stored move, from `events.broadcast_moved`."""
+        """A stored move, from `events.send_moved`."""
         await self.send(text_data=events.personal(event, self._you(event)))
 
     async def game_state(self, event: dict[str, Any]) -> None:
         """A changed game without a move (a join, an abort, Go's count, a seat online or
-        offline), from `events.broadcast_state`."""
+        offline), from `events.send_state`."""
         if event.get("skip") == self.channel_name:
             return  # this socket's own arrival: its client got the state on connect
         await self.send(text_data=events.personal(event, self._you(event)))
@@ -182,12 +180,12 @@ class GameConsumer(DirectDispatchConsumer):
             await self.send_json({"type": "state", "game": state})
 
     async def game_undone(self, event: dict[str, Any]) -> None:
-        """The last move taken back, from `events.broadcast_undone`."""
+        """The last move taken back, from `events.send_undone`."""
         await self.send(text_data=events.personal(event, self._you(event)))
 
     async def game_chat(self, event: dict[str, Any]) -> None:
-        """A chat message, from `events.broadcast_chat`; not sent to a reader who blocks
-        its author."""
+        """A chat message, from `games.realtime.events.broadcast_chat`; not sent to a
+        reader who blocks its author."""
         author = event.get("author")
         if author is not None and self.player.user_id is not None:
             try:
@@ -210,11 +208,11 @@ class GameConsumer(DirectDispatchConsumer):
         return blocked
 
     async def game_rematch(self, event: dict[str, Any]) -> None:
-        """The rematch has begun: its id, from `events.broadcast_rematch`."""
+        """The rematch has begun: its id, from `games.realtime.events.broadcast_rematch`."""
         await self.send(text_data=event["whole"])
 
     async def game_analysis(self, event: dict[str, Any]) -> None:
-        """The review's progress, from `events.broadcast_analysis`."""
+        """The review's progress, from `games.realtime.events.broadcast_analysis`."""
         await self.send(text_data=event["whole"])
 
     def _you(self, event: dict[str, Any]) -> str | None:
@@ -223,7 +221,7 @@ class GameConsumer(DirectDispatchConsumer):
         return next((color for color, held in seats if token and held == token), None)
 
     async def _state(self) -> dict[str, Any] | None:
-        return await database(selectors.state_for, self.game_id, you=self.player)
+        return await database(state.state_for, self.game_id, you=self.player)
 
     async def _state_or_none(self) -> dict[str, Any] | None:
         try:
@@ -234,4 +232,42 @@ class GameConsumer(DirectDispatchConsumer):
     async def _send_error(self, error: GameError) -> None:
         await self.send_json(
             {"type": "error", "code": error.code, "message": error.message, **error.details}
+        )
+
+
+class LobbyConsumer(lobby.LobbyConsumer):
+    """One page's lobby socket: the lobby (the home page), an account's notifications
+    (every page), a tournament's standings and chat (its page): pairing's consumer,
+    answering also ``{"type": "chat", "text"}`` on a socket that follows a tournament
+    (``?tournament=<id>``: ``tournaments.services.say``, at the game chat's rate), and
+    telling every socket of an account ``game_ready`` when a tournament pairs it."""
+
+    more_messages: ClassVar[tuple[str, ...]] = ("chat",)
+
+    async def receive_more(self, message: dict[str, Any]) -> None:
+        """``chat``: a line in the followed tournament's chat (``tournaments.services.say``,
+        at the game chat's rate)."""
+        if self.tournament is None:
+            raise GameError("bad_request", gettext("chat is for a tournament's page"))
+        try:
+            await database(
+                tournaments.say,
+                user_id=self.account,
+                tournament_id=self.tournament,
+                text=message.get("text"),
+            )
+        except TournamentError as error:
+            # A tournament that is not there: the socket's query is at fault.
+            code = "bad_request" if error.code == "not_found" else error.code
+            raise GameError(code, error.message, field=error.field) from None
+
+    async def tournament_chat(self, event: dict[str, Any]) -> None:
+        """A line of the followed tournament's chat (``tournaments.services.say``), built
+        once by its sender: ``{"type": "chat", "username", "text", "at"}``."""
+        await self.send(text_data=event["whole"])
+
+    async def account_game_ready(self, event: dict[str, Any]) -> None:
+        """A tournament paired this socket's account: the page opens the game."""
+        await self.send_json(
+            {"type": "game_ready", "game": event["game"], "tournament": event["tournament"]}
         )

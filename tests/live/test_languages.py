@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
 from othello_site.asgi import application
-from tests.games.realtime.test_consumers import HEADERS, TIMEOUT, Socket, table
+from tests.live.test_consumers import HEADERS, TIMEOUT, Socket, table
 from tests.support import catalogues
 
 pytestmark = pytest.mark.django_db(transaction=True)

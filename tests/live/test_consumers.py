@@ -1,4 +1,4 @@
-"""games.realtime.consumers through the real ASGI application, as docs/api/websocket.md says.
+"""live.consumers through the real ASGI application, as docs/api/websocket.md says.
 
 The seats are taken over HTTP with Django's test client, exactly as browsers take them;
 each websocket then presents that browser's session cookie. Runs on SQLite and the

@@ -1,4 +1,4 @@
-"""games.realtime.consumers' decoder, fuzzed: whatever a frame holds, it gets one answer of the
+"""live.consumers' decoder, fuzzed: whatever a frame holds, it gets one answer of the
 contract (``state`` for a sync, else ``error`` with a contract code) and the socket stays
 open.
 
@@ -18,9 +18,9 @@ from channels.db import database_sync_to_async
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.realtime.consumers import MESSAGE_TYPES
 from games.services import ERROR_CODES
-from tests.games.realtime.test_consumers import seat, socket
+from live.consumers import MESSAGE_TYPES
+from tests.live.test_consumers import seat, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
