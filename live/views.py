@@ -105,7 +105,7 @@ def game_page(request: HttpRequest, game_id: str) -> HttpResponse:
 def _render_game(
     request: HttpRequest, game: Game, *, join_form: JoinForm | None = None, status: int = 200
 ) -> HttpResponse:
-    """templates/live/game.html with `game`, `state` (G for this viewer), the account's
+    """live/templates/live/game.html with `game`, `state` (G for this viewer), the account's
     `confirm_moves` ("" for a guest, or while not chosen) with its `confirm_choices` and,
     while a seat is free and the
     viewer holds none, `join_form` (and the challenger's name, `challenged_by`, when the

@@ -120,7 +120,8 @@ def python_marks() -> set[Key]:
 
 def script_marks() -> set[Key]:
     found: set[Key] = set()
-    for path in sorted((ROOT / "static" / "js").rglob("*.js")):
+    scripts = [ROOT / "static" / "js", *sorted(ROOT.glob("*/static/js"))]
+    for path in sorted(path for folder in scripts for path in folder.rglob("*.js")):
         # JavaScript's comments and template literals are not Python's: keep the lines
         # with a marking call, which are plain calls of string literals.
         lines = [line for line in path.read_text().splitlines() if "gettext(" in line]

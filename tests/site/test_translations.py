@@ -33,7 +33,8 @@ from django.template.base import Lexer, TokenType
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE_DIRS = [ROOT / "templates", *sorted(ROOT.glob("*/templates"))]
-SCRIPTS = ROOT / "static" / "js"
+SCRIPT_DIRS = [ROOT / "static" / "js", *sorted(ROOT.glob("*/static/js"))]
+"""The site's scripts and the apps' own (the live game's page: live/static/js/)."""
 
 #: Words that are the same in every language: names, formats, the BOT badge, the ratings' RD
 #: and the B+/W+ of a score.
@@ -504,7 +505,8 @@ def test_every_visible_string_of_the_templates_is_marked() -> None:
 def test_every_visible_string_of_the_scripts_is_marked() -> None:
     found = [
         str(unmarked)
-        for path in sorted(SCRIPTS.rglob("*.js"))
+        for scripts in SCRIPT_DIRS
+        for path in sorted(scripts.rglob("*.js"))
         for unmarked in unmarked_in_script(path.read_text(), str(path.relative_to(ROOT)))
     ]
     assert found == []
