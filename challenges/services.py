@@ -166,7 +166,7 @@ def challenge(
     made = Challenge.objects.create(
         game=game,
         challenged=target,
-        challenger=getattr(game, f"{game.creator_color}_name"),
+        challenger=game.creator.name,
         challenger_user_id=player.user_id,
         rated=rated,
         created_at=now,

@@ -88,7 +88,7 @@ def rate_finished_game(game: Game) -> list[RatingChange]:
         return []
     category = category_of(game)
     assert category is not None and game.finished_at is not None
-    users = {color: getattr(game, f"{color}_user_id") for color in COLORS}
+    users = {seat.color: seat.user_id for seat in game.seats}
     ratings = _locked_ratings(users.values(), category)
     # The end is stamped again once the ratings are locked: of two games of one player
     # ending at once, the one rated second then also ended second, so that the history
@@ -262,7 +262,7 @@ def game_ratings(game: Game) -> dict[str, Any] | None:
         changes = {change.color: change for change in stored}
     if changes:
         return {"category": category, **{c: _change_json(changes.get(c)) for c in COLORS}}
-    users = {color: getattr(game, f"{color}_user_id") for color in COLORS}
+    users = {seat.color: seat.user_id for seat in game.seats}
     rows = {
         row["pk"]: row
         for row in get_user_model()

@@ -285,10 +285,9 @@ def berserk(*, player: Player, game_id: str) -> Game:
         raise GameError("bad_request", _("berserk is for the games of an arena"))
     pairing = TournamentPairing.objects.select_for_update().get(pk=pairing.pk)
     game, color = games.halve_clock(player=player, game_id=game_id)
-    if getattr(pairing, f"{color}_berserk"):  # rolls the halving back
+    if pairing.berserk(color):  # rolls the halving back
         raise GameError("bad_request", _("you went berserk already"))
-    setattr(pairing, f"{color}_berserk", True)
-    pairing.save(update_fields=[f"{color}_berserk"])
+    pairing.save(update_fields=[pairing.go_berserk(color)])
     _tell_standings(pairing.tournament, later=True)
     return game
 

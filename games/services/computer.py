@@ -61,9 +61,7 @@ def seat_computer(game: Game, color: str, level: int) -> None:
     """Seat the computer at ``level`` as ``color`` in ``game`` (not saved)."""
     game.computer_color = color
     game.computer_level = level
-    setattr(game, f"{color}_name", computer_name(str(game.kind), level))
-    setattr(game, f"{color}_online", True)
-    setattr(game, f"{color}_away_since", None)
+    game.set_seat(color, name=computer_name(str(game.kind), level), online=True, away_since=None)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from accounts import names
 from accounts import selectors as accounts
 from accounts.players import GUEST_NAME, Player
 from games import rules
-from games.models import ChatMessage, Color, Game
+from games.models import ChatMessage, Color, Game, seat_column, seat_q
 from games.realtime import events
 from games.rules import go
 from games.rules.clock import TimeControl
@@ -364,8 +364,8 @@ def rename_account_seats(
         return
     name = instance.get_username()
     for color in COLORS:
-        seats = Game.objects.filter(**{f"{color}_user": instance})
-        seats.exclude(**{f"{color}_name": name}).update(**{f"{color}_name": name})
+        seats = Game.objects.filter(seat_q(color, user=instance)).exclude(seat_q(color, name=name))
+        seats.update(**{seat_column(color, "name"): name})
     ChatMessage.objects.filter(user=instance).exclude(name=name).update(name=name)
 
 
@@ -401,12 +401,10 @@ def _check_rated(
 
 
 def _seat(game: Game, color: str, player: Player, name: str) -> None:
-    setattr(game, f"{color}_name", name)
-    setattr(game, f"{color}_user_id", player.user_id)
-    setattr(game, f"{color}_session_key", player.session_key or "")
-    if not getattr(game, f"{color}_online"):
+    game.set_seat(color, name=name, user_id=player.user_id, session_key=player.session_key or "")
+    if not game.seat(color).online:
         # Away until a socket of theirs opens (games.services.presence).
-        setattr(game, f"{color}_away_since", timezone.now())
+        game.set_seat(color, away_since=timezone.now())
 
 
 def _seat_name(player: Player, name: object, *, taken_as_guest: bool = False) -> str:

@@ -83,9 +83,9 @@ def accept(*, player: Player, game_id: str, marking: Any = None) -> Game:
     check_marking(marking)
     game = locked(game_id)
     color = _check_scoring(game, player, marking)
-    if getattr(game, f"{color}_accepted"):
+    if game.seat(color).accepted:
         return game
-    setattr(game, f"{color}_accepted", True)
+    game.set_seat(color, accepted=True)
     if game.black_accepted and game.white_accepted:
         dead = {(row, col) for row, col in game.dead}
         finish(game, result=count(game, _go_position(game), dead).result)
@@ -179,7 +179,7 @@ def accept_if_computers(game: Game) -> None:
         return
     if sorted(game.dead) != sorted(game.computer_dead):
         return
-    setattr(game, f"{game.computer_color}_accepted", True)
+    game.set_seat(game.computer_color, accepted=True)
     if game.black_accepted and game.white_accepted:
         dead = {(row, col) for row, col in game.dead}
         finish(game, result=count(game, _go_position(game), dead).result)

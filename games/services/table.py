@@ -73,7 +73,7 @@ def say(*, player: Player, game_id: str, name: str, text: Any) -> ChatMessage:
     refuse_muted(player.user_id)
     color = color_of(game, player) or ""
     if color:
-        name = getattr(game, f"{color}_name") or name
+        name = game.seat(color).name or name
     message = ChatMessage.objects.create(
         game=game,
         name=(name or "Guest")[:40],
@@ -313,13 +313,17 @@ def _start_rematch(game: Game) -> Game:
         computer_level=game.computer_level,
         rated=game.rated,
     )
-    for color, other in ((Color.BLACK, Color.WHITE), (Color.WHITE, Color.BLACK)):
-        for field in ("name", "user_id", "session_key"):
-            setattr(new, f"{other}_{field}", getattr(game, f"{color}_{field}"))
+    for seat in game.seats:
         # Online once a socket of theirs opens on the new game (the computer: always).
-        computer = other == new.computer_color
-        setattr(new, f"{other}_online", computer)
-        setattr(new, f"{other}_away_since", None if computer else now)
+        computer = seat.opponent.color == new.computer_color
+        new.set_seat(
+            seat.opponent.color,
+            name=seat.name,
+            user_id=seat.user_id,
+            session_key=seat.session_key,
+            online=computer,
+            away_since=None if computer else now,
+        )
     new.score = running_score(new, position)
     clock.start_clocks(new, clock.control_of(game))
     clock.start_turn(new, now)

@@ -122,7 +122,7 @@ def _render_game(
         name = remembered_name(request.session, request.user)
         context["join_form"] = join_form or JoinForm(initial={"name": name})
         if game.reserved_for_id is not None and game.reserved_for_id == request.user.pk:
-            context["challenged_by"] = getattr(game, f"{game.creator_color}_name")
+            context["challenged_by"] = game.creator.name
     return render(request, "games/game.html", context, status=status)
 
 

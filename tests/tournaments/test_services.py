@@ -253,7 +253,7 @@ def test_berserk_halves_ones_own_clock_before_ones_first_move_once() -> None:
     game.refresh_from_db()
     assert game.clocks[color]["remaining_ms"] == 90_000
     pairing = TournamentPairing.objects.get(game=game)
-    assert getattr(pairing, f"{color}_berserk") and not getattr(pairing, f"{other}_berserk")
+    assert pairing.berserk(color) and not pairing.berserk(other)
 
 
 def test_berserk_is_for_an_arenas_players_only() -> None:

@@ -266,8 +266,7 @@ def test_start_games_makes_each_game_as_create_and_join_would(
         assert selectors.color_of(game, first) == game.creator_color
         assert selectors.color_of(game, second) == Color(game.creator_color).opponent.value
         assert game.black_away_since is not None and game.white_away_since is not None
-        first_color = game.creator_color
-        assert getattr(game, f"{first_color}_name") == "Ann"
+        assert game.creator.name == "Ann"
         assert game.deadline - game.turn_started_at == joined.deadline - joined.turn_started_at
 
 
@@ -342,7 +341,7 @@ def test_claim_hands_the_guest_seats_to_the_account(
         game = reload(game)
         assert selectors.color_of(game, account) == color
         assert selectors.color_of(game, black) is None
-        assert getattr(game, f"{color}_session_key") == "new-session"
+        assert game.seat(color).session_key == "new-session"
     # The account's seats take its username (docs/api/README.md#one-name-per-player).
     assert (reload(as_white).white_name, reload(playing).black_name) == ("ann", "ann")
     assert selectors.color_of(reload(playing), white) == "white"
