@@ -76,9 +76,9 @@ def move_cost(games: int, *, control: bool = False) -> None:
 
     import broadcast
     from accounts.players import Player
-    from games import selectors, services
+    from games import selectors
     from games.rules.clock import TimeControl
-    from games.services import tell
+    from games.services import lobby, play, tell
     from notifications import services as notifications
     from notifications.models import Delivery
     from tests.support.helpers import verified_account
@@ -115,7 +115,7 @@ def move_cost(games: int, *, control: bool = False) -> None:
 
     def one_game(on: bool) -> tuple[list[float], list[float]]:
         tell.moved, tell.ended = told if on else (off, off)
-        game = services.create_game(
+        game = lobby.create_game(
             player=black,
             kind="othello",
             size=8,
@@ -123,14 +123,14 @@ def move_cost(games: int, *, control: bool = False) -> None:
             name="",
             time_control=correspondence,
         )
-        game = services.join_game(player=white, game_id=game.public_id, name="")
+        game = lobby.join_game(player=white, game_id=game.public_id, name="")
         walls, cpus = [], []
         while game.status == game.Status.ACTIVE:
             mover = black if game.to_move == "black" else white
             point = selectors.position_of(game).legal_moves()[0]
             wall, cpu = time.perf_counter(), time.process_time()
             with broadcast.outbox() as kept:  # as the game's socket plays it (sockets.database)
-                services.play(player=mover, game_id=game.public_id, ply=game.ply, point=list(point))
+                play.play(player=mover, game_id=game.public_id, ply=game.ply, point=list(point))
             loop.run_until_complete(send(kept))
             walls.append((time.perf_counter() - wall) * 1000)
             cpus.append((time.process_time() - cpu) * 1000)

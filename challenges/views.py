@@ -21,7 +21,7 @@ from challenges import selectors, services
 from challenges.models import Reason
 from games import limits
 from games.forms import NewGameForm, form_context
-from games.services import GameError
+from games.services.errors import GameError
 from games.views.lobby import new_game_initial
 
 

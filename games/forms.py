@@ -18,7 +18,8 @@ from accounts.forms import FormTokenField
 from games.engine import gnugo
 from games.rules import go
 from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
-from games.services import HANDICAP_KOMI, KOMI_LIMIT, NAME_MAX_LENGTH, said
+from games.services.errors import said
+from games.services.lobby import HANDICAP_KOMI, KOMI_LIMIT, NAME_MAX_LENGTH
 
 OTHELLO_SIZES = tuple(range(4, 17, 2))
 # Every odd size the engine allows, smallest first (the usual 9, 13 and 19 among them).

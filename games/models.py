@@ -268,7 +268,7 @@ class Game(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
 
-    # Why an aborted game was aborted (games.services.base.end_aborted).
+    # Why an aborted game was aborted (games.services.ending.end_aborted).
     class AbortReason(models.TextChoices):
         CALLED_OFF = "called_off", gettext_lazy("Called off before anyone joined")
         FIRST_MOVE = "first_move", gettext_lazy("A first move was not made in time")

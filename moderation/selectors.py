@@ -17,8 +17,8 @@ from typing import Any
 from django.db.models import Q
 
 from accounts import standing
-from games import services as games
 from games.models import Analysis, Game
+from games.services import analysis as analysis_services
 from moderation.models import Action, Playban, PlaybanOffence, Report
 from players import selectors as players
 from players.models import RatingChange
@@ -152,7 +152,7 @@ def mean_accuracy(user_id: int) -> Accuracy:
     figures = []
     for analysis in reviewed:
         color = "black" if analysis.game.black_user_id == user_id else "white"
-        figure = games.review_accuracy(analysis)[color]
+        figure = analysis_services.review_accuracy(analysis)[color]
         if figure is not None:
             figures.append(figure)
     mean = round(statistics.fmean(figures), 1) if figures else None

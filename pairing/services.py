@@ -45,12 +45,12 @@ import broadcast
 from accounts import selectors as accounts
 from accounts import standing
 from accounts.players import Player
-from games import services
 from games.forms import SIZES, NewGameForm
 from games.models import Game, ServerProcess
 from games.realtime import events
 from games.rules.clock import SETTING_NAMES, SETTINGS, TimeControl
-from games.services.base import is_int
+from games.services import lobby
+from games.services.fields import is_int
 from pairing import matching
 from pairing.models import LobbySocket, Pairing, Seek
 from players.models import Rating
@@ -573,7 +573,7 @@ def pair_many(pairs: list[tuple[int, int]], *, tell: bool = True) -> list[Game]:
             taken.update((first_id, second_id))
     if not kept:
         return []
-    games = services.start_games([_new_pair(first, second) for first, second in kept])
+    games = lobby.start_games([_new_pair(first, second) for first, second in kept])
     rows = []
     for game, (first, second) in zip(games, kept, strict=True):
         black, white = (
@@ -596,15 +596,15 @@ def pair_many(pairs: list[tuple[int, int]], *, tell: bool = True) -> list[Game]:
     return games
 
 
-def _new_pair(first: Seek, second: Seek) -> services.NewPair:
+def _new_pair(first: Seek, second: Seek) -> lobby.NewPair:
     if first.pool != second.pool:
         raise PairingError(
             "bad_request",
             gettext("seeks %(pk)s and %(pk2)s: not one pool") % {"pk": first.pk, "pk2": second.pk},
         )
-    return services.NewPair(
-        first=services.Seat(_player(first), first.name),
-        second=services.Seat(_player(second), second.name),
+    return lobby.NewPair(
+        first=lobby.Entrant(_player(first), first.name),
+        second=lobby.Entrant(_player(second), second.name),
         kind=first.kind,
         size=first.size,
         time_control=(

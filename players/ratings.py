@@ -2,7 +2,7 @@
 
 Where it sits: above the games app, which never imports it. ``PlayersConfig.ready``
 connects ``rate_on_finish`` to ``games.signals.game_finished``, which
-``games.services.base.finish`` (the one step every way of ending a game goes through)
+``games.services.ending.finish`` (the one step every way of ending a game goes through)
 sends inside the transaction that ends the game, and registers ``state_part``, G's
 ``ratings``, with ``games.selectors``.
 

@@ -43,7 +43,7 @@ from accounts.players import Player
 from games.engine import analysis
 from games.models import Game
 from games.realtime import events
-from games.services import GameError
+from games.services.errors import GameError
 from tests.support.daphne import Daphne, environment, running
 from tests.support.helpers import Events, Refused, stored
 from tests.support.processes import fresh_database, until_none_carry

@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 
 from games.realtime import consumers
 from games.realtime.sockets import database
-from games.services import GameError
+from games.services.errors import GameError
 from pairing import consumers as lobby
 from tournaments import services
 from tournaments.services import TournamentError

@@ -43,11 +43,11 @@ from accounts import services as account_services
 from accounts import standing
 from accounts.players import Player
 from games import limits
-from games import services as games
 from games.models import Game
 from games.rules.clock import TimeControl
-from games.services import GameError
-from games.services.base import refuse_muted
+from games.services import clock, lobby
+from games.services.errors import GameError
+from games.services.refusals import refuse_muted
 from games.services.table import CHAT_MAX
 from notifications import services as notifications
 from notifications.models import Kind
@@ -284,7 +284,7 @@ def berserk(*, player: Player, game_id: str) -> Game:
     if pairing is None or pairing.tournament.system != Tournament.System.ARENA:
         raise GameError("bad_request", _("berserk is for the games of an arena"))
     pairing = TournamentPairing.objects.select_for_update().get(pk=pairing.pk)
-    game, color = games.halve_clock(player=player, game_id=game_id)
+    game, color = clock.halve_clock(player=player, game_id=game_id)
     if pairing.berserk(color):  # rolls the halving back
         raise GameError("bad_request", _("you went berserk already"))
     pairing.save(update_fields=[pairing.go_berserk(color)])
@@ -601,11 +601,11 @@ def _make(
     told (``round_paired``), the page's standings after the commit."""
     names = selectors.usernames({player for pair in pairs for player in pair})
     control = TimeControl.from_json(tournament.time_control)
-    made = games.start_games(
+    made = lobby.start_games(
         [
-            games.NewPair(
-                first=games.Seat(Player(user_id=black, username=names[black]), names[black]),
-                second=games.Seat(Player(user_id=white, username=names[white]), names[white]),
+            lobby.NewPair(
+                first=lobby.Entrant(Player(user_id=black, username=names[black]), names[black]),
+                second=lobby.Entrant(Player(user_id=white, username=names[white]), names[white]),
                 kind=tournament.kind,
                 size=tournament.size,
                 time_control=control,

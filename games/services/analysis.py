@@ -31,15 +31,10 @@ from games.engine.review import annotate, judgement, move_loss
 from games.models import Analysis, Game, Move
 from games.realtime import events
 from games.rules.base import Color
-from games.services.base import (
-    GameError,
-    check_point_shape,
-    is_int,
-    locked,
-    on_board,
-    on_commit,
-    said,
-)
+from games.services.after_commit import on_commit
+from games.services.errors import GameError, said
+from games.services.fields import check_point_shape, is_int, on_board
+from games.services.lock import locked
 
 __all__ = [
     "ENGINES",

@@ -41,7 +41,8 @@ from games.models import Game, Move, ServerProcess
 from games.realtime import events
 from games.selectors import COLORS, COMPUTER_ENGINES, computer_seat_name, position_of
 from games.services import clock
-from games.services.base import locked, on_commit
+from games.services.after_commit import on_commit
+from games.services.lock import locked
 from games.services.play import apply_move, resign_as
 from games.services.scoring import accept_if_computers, count
 

@@ -27,19 +27,13 @@ from games.rules.clock import TimeControl
 from games.rules.sgf import Setup
 from games.selectors import COLORS, color_of, playing_count
 from games.services import clock, computer, tell
-from games.services.base import (
-    GameError,
-    end_aborted,
-    is_int,
-    locked,
-    nudge_computer,
-    on_commit,
-    refuse_ended,
-    refuse_engine,
-    running_score,
-    said,
-    scoring_method,
-)
+from games.services.after_commit import nudge_computer, on_commit
+from games.services.ending import end_aborted
+from games.services.errors import GameError, said
+from games.services.fields import is_int, scoring_method
+from games.services.lock import locked
+from games.services.moves import running_score
+from games.services.refusals import refuse_ended, refuse_engine
 
 NAME_MAX_LENGTH = 40
 # The engine plays Othello on any even board; the server stops where a page still shows it.
@@ -225,7 +219,7 @@ def _take_free_seat(
 
 
 @dataclass(frozen=True)
-class Seat:
+class Entrant:
     """One side of a game ``start_games`` makes: who sits there, and under what name."""
 
     player: Player
@@ -238,8 +232,8 @@ class NewPair:
     ``color``: at random unless given, as a tournament's pairing gives it), ``second``
     joins it; kind, size, clock and ``rated`` as ``create_game`` takes them."""
 
-    first: Seat
-    second: Seat
+    first: Entrant
+    second: Entrant
     kind: str
     size: int
     time_control: TimeControl | None

@@ -31,16 +31,12 @@ from games.models import Connection, Game, Move, ServerProcess
 from games.realtime import events
 from games.selectors import COLORS, color_of, position_of
 from games.services import clock
-from games.services.base import (
-    GameError,
-    end_aborted,
-    end_with,
-    ending_move,
-    locked,
-    on_commit,
-    refuse_ended,
-)
+from games.services.after_commit import on_commit
+from games.services.ending import end_aborted, end_with, ending_move
+from games.services.errors import GameError
+from games.services.lock import locked
 from games.services.play import resign_as
+from games.services.refusals import refuse_ended
 from games.services.scoring import drop_marking
 
 DESERTED_AFTER = datetime.timedelta(hours=24)

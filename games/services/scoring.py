@@ -25,19 +25,13 @@ from games.realtime import events
 from games.rules import go
 from games.selectors import color_of, position_of
 from games.services import clock
-from games.services.base import (
-    GameError,
-    check_marking,
-    check_point_shape,
-    finish,
-    locked,
-    on_board,
-    on_commit,
-    refuse_ended,
-    running_score,
-    said,
-    scoring_method,
-)
+from games.services.after_commit import on_commit
+from games.services.ending import finish
+from games.services.errors import GameError, said
+from games.services.fields import check_marking, check_point_shape, on_board, scoring_method
+from games.services.lock import locked
+from games.services.moves import running_score
+from games.services.refusals import refuse_ended
 
 
 @transaction.atomic

@@ -31,17 +31,12 @@ from games.realtime import events
 from games.rules.clock import SideClock
 from games.selectors import color_of
 from games.services import clock
-from games.services.base import (
-    GameError,
-    check_ply,
-    locked,
-    nudge_computer,
-    on_commit,
-    refuse_ended,
-    refuse_muted,
-    refuse_waiting,
-    running_score,
-)
+from games.services.after_commit import nudge_computer, on_commit
+from games.services.errors import GameError
+from games.services.fields import check_ply
+from games.services.lock import locked
+from games.services.moves import running_score
+from games.services.refusals import refuse_ended, refuse_muted, refuse_stale, refuse_waiting
 
 CHAT_MAX = 300
 CHAT_HISTORY = 100
@@ -111,11 +106,7 @@ def ask_undo(*, player: Player, game_id: str, ply: Any) -> Game:
     check_ply(ply)
     game = locked(game_id)
     color = _player_of(game, player)
-    if ply != game.ply:
-        raise GameError(
-            "stale",
-            gettext("the game is at ply %(ply)s, not %(ply2)s") % {"ply": game.ply, "ply2": ply},
-        )
+    refuse_stale(game, ply)
     refuse_waiting(game)
     if game.status != Game.Status.ACTIVE:
         raise GameError("illegal_move", gettext("a move can be taken back only while playing"))
@@ -165,11 +156,7 @@ def _answering(player: Player, game_id: str, ply: Any) -> Game:
     check_ply(ply)
     game = locked(game_id)
     color = _player_of(game, player)
-    if ply != game.ply:
-        raise GameError(
-            "stale",
-            gettext("the game is at ply %(ply)s, not %(ply2)s") % {"ply": game.ply, "ply2": ply},
-        )
+    refuse_stale(game, ply)
     if not game.undo_request or game.undo_request == color:
         raise GameError("illegal_move", gettext("there is no request of your opponent's to answer"))
     return game

@@ -21,10 +21,11 @@ from accounts import api
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of, remember_name, remembered_name, seat_name
 from accounts.preferences import ConfirmMoves, confirm_moves_of
-from games import limits, selectors, services
+from games import limits, selectors
 from games.forms import JoinForm
 from games.models import Game
-from games.services import GameError
+from games.services import lobby
+from games.services.errors import GameError
 
 
 def _game(game_id: str) -> Game:
@@ -53,7 +54,7 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     watching = []
 
     def take_the_seat() -> str:
-        joined = services.join_game(player=player, game_id=game.public_id, name=name)
+        joined = lobby.join_game(player=player, game_id=game.public_id, name=name)
         watching.append(selectors.color_of(joined, player) is None)
         return joined.public_id
 
@@ -85,7 +86,7 @@ def abort(request: HttpRequest, game_id: str) -> HttpResponse:
     """
     game = _game(game_id)
     try:
-        services.abort(player=player_of(request), game_id=game.public_id)
+        lobby.abort(player=player_of(request), game_id=game.public_id)
     except GameError as error:
         if api.wants_json(request):
             return api.error_json(error.code, error.message, field=error.field)

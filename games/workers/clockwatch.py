@@ -51,7 +51,8 @@ from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import services, signals
+from games import signals
+from games.services import clock, lobby, presence
 from games.workers.engines import EnginePool
 
 logger = logging.getLogger(__name__)
@@ -101,7 +102,7 @@ class ClockWatch:
         while True:
             try:
                 credited = await self._database(
-                    services.credit_downtime, process=self.process, gap=DOWNTIME_GAP
+                    clock.credit_downtime, process=self.process, gap=DOWNTIME_GAP
                 )
                 break
             except Exception:
@@ -122,15 +123,15 @@ class ClockWatch:
                 await self.engines.tick(self._database)
                 if loop.time() - beat >= HEARTBEAT:
                     beat = loop.time()
-                    await self._database(services.heartbeat, process=self.process)
+                    await self._database(presence.heartbeat, process=self.process)
                     for task in _every_second:
                         await self._database(task)
                 if loop.time() - sweep >= SWEEP:
                     sweep = loop.time()
-                    await self._database(services.sweep, timeout=settings.PROCESS_TIMEOUT)
-                    while await self._database(services.end_deserted):
+                    await self._database(presence.sweep, timeout=settings.PROCESS_TIMEOUT)
+                    while await self._database(presence.end_deserted):
                         pass
-                    playing = await self._database(services.recount_playing, last=playing)
+                    playing = await self._database(lobby.recount_playing, last=playing)
             except Exception:
                 # The database is unreachable, say: the watch goes on once it is back.
                 logger.exception("clock watch")
@@ -142,10 +143,10 @@ class ClockWatch:
     async def tick(self) -> None:
         """Flag every game whose clock has run out; forget the sockets that closed while
         the database was down."""
-        while await self._database(services.flag_due):
+        while await self._database(clock.flag_due):
             pass
         for channel_name in list(_disconnected):
-            await self._database(services.disconnected, channel_name=channel_name)
+            await self._database(presence.disconnected, channel_name=channel_name)
             _disconnected.discard(channel_name)
 
     async def _database(self, call: Callable[..., Result], *args: Any, **kwargs: Any) -> Result:

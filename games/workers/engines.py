@@ -78,11 +78,11 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext, ngettext
 
-from games import services
 from games.engine.analysis import verdict
 from games.engine.answer import answer
 from games.engine.explore import explore as explore_job
 from games.engine.lifeline import engine_worker
+from games.services import analysis, computer, errors
 
 logger = logging.getLogger(__name__)
 
@@ -290,7 +290,7 @@ class EnginePool:
             # Every engine is busy: a review gives its engine back after its position.
             self.turns_waiting = True
             return
-        turns = await database(services.claim_turns, process=self.process, limit=free)
+        turns = await database(computer.claim_turns, process=self.process, limit=free)
         # Every free engine took a turn: more may be owed, and reviews give way.
         self.turns_waiting = len(turns) >= free
         for turn in turns:
@@ -313,7 +313,7 @@ class EnginePool:
             self._start_explore(queued, holder, database)
         if self.size - self.busy >= 2 and self.analysing < ANALYSES:
             for job in await database(
-                services.claim_analyses, process=self.process, limit=ANALYSES - self.analysing
+                analysis.claim_analyses, process=self.process, limit=ANALYSES - self.analysing
             ):
                 self.busy += 1
                 self.analysing += 1
@@ -429,18 +429,18 @@ class EnginePool:
             if found is not None and not queued.answered.done():
                 queued.answered.set_result(found)
 
-    async def _analyse(self, job: services.AnalysisJob, database: Database) -> None:
+    async def _analyse(self, job: analysis.AnalysisJob, database: Database) -> None:
         """Analyse ``job``'s positions one at a time, storing each, until done, until
         another process holds the review, or until turns owed need this engine."""
         data = dataclasses.asdict(job)
         game_id = job.game_id
-        go_command = services.go_command()
+        go_command = analysis.go_command()
         katago = self.katago if job.kind == "go" else None
         before = job.before
         try:
             for ply in range(job.next_ply, job.total):
                 if self.turns_waiting or self.explores:
-                    await database(services.release_analysis, game_id=game_id, process=self.process)
+                    await database(analysis.release_analysis, game_id=game_id, process=self.process)
                     return
                 think = functools.partial(
                     verdict, data, ply, go_command=go_command, katago=katago, before=before
@@ -448,7 +448,7 @@ class EnginePool:
                 found = await self._run(think, katago=None if katago is None else REVIEW)
                 before = found
                 stored = await database(
-                    services.store_verdict,
+                    analysis.store_verdict,
                     game_id=game_id,
                     process=self.process,
                     ply=ply,
@@ -459,16 +459,16 @@ class EnginePool:
         except ValueError:
             logger.exception("the review of %s cannot be analysed", game_id)
             await database(
-                services.release_analysis, game_id=game_id, process=self.process, failed=True
+                analysis.release_analysis, game_id=game_id, process=self.process, failed=True
             )
         except Exception:
             logger.exception("the review of %s stopped", game_id)
-            await database(services.release_analysis, game_id=game_id, process=self.process)
+            await database(analysis.release_analysis, game_id=game_id, process=self.process)
         finally:
             self.analysing -= 1
             self._free()
 
-    async def _think(self, turn: services.Turn, database: Database) -> None:
+    async def _think(self, turn: computer.Turn, database: Database) -> None:
         try:
             katago = self.katago if turn.kind == "go" and turn.task == "move" else None
             think = functools.partial(
@@ -480,27 +480,27 @@ class EnginePool:
             result = await self._run(think, katago=None if katago is None else TURN)
             if turn.task == "count":
                 await database(
-                    services.computer_count,
+                    computer.computer_count,
                     game_id=turn.game_id,
                     marking=turn.marking,
                     dead=result["dead"],
                 )
             else:
                 await database(
-                    services.computer_move,
+                    computer.computer_move,
                     game_id=turn.game_id,
                     ply=turn.ply,
                     point=result["point"],
                     claimed_at=turn.claimed_at,
                 )
-        except services.GameError as error:
+        except errors.GameError as error:
             # Over on time meanwhile, or (rarely) a random move of GNU Go's that our
             # positional superko refuses: the turn is claimed again at the next tick.
             logger.info("the computer's answer in %s was refused: %s", turn.game_id, error)
-            await database(services.release_turn, game_id=turn.game_id)
+            await database(computer.release_turn, game_id=turn.game_id)
         except Exception:
             logger.exception("the computer could not answer in %s", turn.game_id)
-            await database(services.release_turn, game_id=turn.game_id)
+            await database(computer.release_turn, game_id=turn.game_id)
         finally:
             self._free()
 

@@ -13,8 +13,8 @@ import pytest
 from django.test import Client
 
 from accounts.players import Player
-from games import services
 from games.rules.clock import TimeControl
+from games.services import lobby
 from manual import diagrams
 from manual.topics import TOPICS
 from moderation import playban_rules
@@ -204,7 +204,7 @@ def test_every_page_links_the_help_from_its_header() -> None:
 
 
 def test_the_pages_link_their_words_to_the_help() -> None:
-    game = services.create_game(
+    game = lobby.create_game(
         player=Player(session_key="s"), kind="othello", size=8, color="black", name="Ann"
     )
     home = Client().get("/").content.decode()

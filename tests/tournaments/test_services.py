@@ -19,7 +19,7 @@ from accounts.players import Player
 from games import selectors as game_selectors
 from games.models import Game
 from games.rules.clock import TimeControl
-from games.services import GameError
+from games.services.errors import GameError
 from notifications.models import Notification
 from players.models import RatingChange
 from tests.support.concurrency import at_once, held_elsewhere
@@ -376,16 +376,16 @@ def test_a_rated_tournaments_games_are_rated_and_carry_the_tournament_in_g() -> 
     assert game.rated
     state = game_selectors.game_state(Game.objects.get(pk=game.pk), you=None)
     assert state["tournament"] == {"id": found.pk, "name": found.name, "round": 1}
-    from games import services as games
+    from games.services import lobby, play
 
-    other = games.create_game(player=player(ann), kind="othello", size=8, color="black", name="")
+    other = lobby.create_game(player=player(ann), kind="othello", size=8, color="black", name="")
     assert game_selectors.game_state(other, you=None)["tournament"] is None
     # Each side moves (a rated game needs a move of each), then black resigns.
     game.refresh_from_db()
     black, white = Player(user_id=game.black_user_id), Player(user_id=game.white_user_id)
-    games.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
-    games.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
-    games.resign(player=black, game_id=game.public_id)
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    play.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+    play.resign(player=black, game_id=game.public_id)
     assert RatingChange.objects.filter(game_id=game.pk).count() == 2
 
 
@@ -459,7 +459,7 @@ def test_while_one_process_holds_the_loop_another_turn_does_nothing() -> None:
 def test_an_arena_player_who_never_moves_is_paused_until_back() -> None:
     """A game aborted because a player never made its first move is that player's loss,
     and the arena pauses it (it has left); joining again brings it back."""
-    from games.services import base
+    from games.services import ending
 
     found = tournament()
     ann, bob = joined(found, "ann", "bob")
@@ -467,7 +467,7 @@ def test_an_arena_player_who_never_moves_is_paused_until_back() -> None:
     game.refresh_from_db()
     with transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
-        base.end_aborted(locked, Game.AbortReason.FIRST_MOVE)  # black never moved
+        ending.end_aborted(locked, Game.AbortReason.FIRST_MOVE)  # black never moved
     Game.objects.filter(pk=game.pk).update(finished_at=START + datetime.timedelta(seconds=1))
     missing, there = (ann, bob) if game.black_user_id == ann.pk else (bob, ann)
     assert points(found) == {there.username: 2, missing.username: 0}

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import services
 from games.engine import analysis, katago
 from games.engine.answer import answer
 from games.engine.gnugo import GoGame
@@ -23,6 +22,7 @@ from games.engine.review import judgement
 from games.models import Analysis, Game
 from games.rules import GoPosition, go
 from games.rules.base import Color, Move
+from games.services import analysis as analysis_services
 from games.workers import engines
 from games.workers.engines import EnginePool
 from tests.games.test_records import new_game, play_random
@@ -45,7 +45,7 @@ async def database(call: Callable[..., Any], **arguments: Any) -> Any:
 def reviewed_game() -> Game:
     # 30 random moves, then two passes.
     game = play_random(new_game("go", 9, komi=7.0), seed=11, go_passes_after=30)
-    services.request_analysis(game_id=game.public_id)
+    analysis_services.request_analysis(game_id=game.public_id)
     return game
 
 

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.realtime.consumers import MESSAGE_TYPES
-from games.services import ERROR_CODES
+from games.services.errors import ERROR_CODES
 from tests.games.realtime.test_consumers import seat, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
