@@ -117,11 +117,9 @@ def move_cost(games: int, *, control: bool = False) -> None:
         tell.moved, tell.ended = told if on else (off, off)
         game = lobby.create_game(
             player=black,
-            kind="othello",
-            size=8,
-            color="black",
-            name="",
-            time_control=correspondence,
+            new=lobby.NewGame(
+                kind="othello", size=8, color="black", name="", time_control=correspondence
+            ),
         )
         game = lobby.join_game(player=white, game_id=game.public_id, name="")
         walls, cpus = [], []

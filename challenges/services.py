@@ -163,7 +163,9 @@ def challenge(
             gettext("at most %(n)d challenges waiting at once: wait for answers, or call one off")
             % {"n": OPEN_LIMIT},
         )
-    game = lobby.create_game(player=player, name=name, reserved_for=target.pk, **options)
+    game = lobby.create_game(
+        player=player, new=lobby.NewGame(name=name, reserved_for=target.pk, **options)
+    )
     waits = datetime.timedelta(seconds=desk.seconds) if bot and desk else _waits(game)
     made = Challenge.objects.create(
         game=game,

@@ -257,7 +257,7 @@ class NewGameForm(forms.Form):
             self.add_error("handicap", takes % {"size": size, "most": counts.stop - 1})
 
     def game_options(self) -> dict[str, Any]:
-        """The keyword arguments of `services.create_game` besides player and name."""
+        """The fields of `lobby.NewGame`, the request of `lobby.create_game`, besides name."""
         data = self.cleaned_data
         options: dict[str, Any] = {
             "kind": data["kind"],

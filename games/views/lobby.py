@@ -44,7 +44,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
             form.cleaned_data["form_token"],
             player=player,
             work=lambda: (
-                lobby.create_game(player=player, name=name, **form.game_options()).public_id
+                lobby.create_game(
+                    player=player, new=lobby.NewGame(name=name, **form.game_options())
+                ).public_id
             ),
         )
     except (GameError, TokenError) as error:

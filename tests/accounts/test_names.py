@@ -82,7 +82,8 @@ def test_the_services_refuse_it_too_naming_the_field() -> None:
 
     with pytest.raises(GameError) as refused:
         lobby.create_game(
-            player=Player(session_key="g"), kind="go", size=9, color="black", name="BOB_w"
+            player=Player(session_key="g"),
+            new=lobby.NewGame(kind="go", size=9, color="black", name="BOB_w"),
         )
 
     assert (refused.value.code, refused.value.field) == ("name_taken", "name")
@@ -105,7 +106,8 @@ def test_a_guests_name_taken_by_an_account_since_is_not_used_again() -> None:
 def test_the_chat_names_an_account_by_its_username() -> None:
     alice = User.objects.create_user("alice")
     game = lobby.create_game(
-        player=Player(session_key="g"), kind="othello", size=8, color="black", name="Gil"
+        player=Player(session_key="g"),
+        new=lobby.NewGame(kind="othello", size=8, color="black", name="Gil"),
     )
 
     said = table.say(
@@ -121,7 +123,8 @@ def test_the_chat_names_an_account_by_its_username() -> None:
 def test_a_renamed_account_takes_its_seats_along(client: Any) -> None:
     carol = User.objects.create_user("carol")
     game = lobby.create_game(
-        player=Player(user_id=carol.pk), kind="othello", size=8, color="white", name="x"
+        player=Player(user_id=carol.pk),
+        new=lobby.NewGame(kind="othello", size=8, color="white", name="x"),
     )
 
     carol.username = "caroline"
@@ -179,11 +182,15 @@ def test_a_guest_name_that_looks_like_an_account_or_hides_a_character_is_refused
     guest = Player(session_key="g")
 
     if refused is None:
-        game = lobby.create_game(player=guest, kind="go", size=9, color="black", name=typed)
+        game = lobby.create_game(
+            player=guest, new=lobby.NewGame(kind="go", size=9, color="black", name=typed)
+        )
         assert game.black_name == typed.strip()
         return
     with pytest.raises(GameError) as error:
-        lobby.create_game(player=guest, kind="go", size=9, color="black", name=typed)
+        lobby.create_game(
+            player=guest, new=lobby.NewGame(kind="go", size=9, color="black", name=typed)
+        )
     assert (error.value.code, error.value.field) == (refused, "name")
     assert not Game.objects.exists()
 
@@ -200,7 +207,8 @@ def test_the_look_alikes_are_one_skeleton_and_the_others_are_not() -> None:
 
 def test_a_name_in_full_width_letters_is_seated_in_plain_ones() -> None:
     game = lobby.create_game(
-        player=Player(session_key="g"), kind="go", size=9, color="black", name="\uff22\uff4f"
+        player=Player(session_key="g"),
+        new=lobby.NewGame(kind="go", size=9, color="black", name="\uff22\uff4f"),
     )
 
     assert game.black_name == "Bo"
@@ -239,7 +247,8 @@ def test_a_guest_creating_or_joining_under_such_a_name_gets_400_naming_it(
 def test_joining_refuses_a_look_alike_with_name_taken() -> None:
     User.objects.create_user("alice")
     game = lobby.create_game(
-        player=Player(session_key="c"), kind="go", size=9, color="black", name="Carl"
+        player=Player(session_key="c"),
+        new=lobby.NewGame(kind="go", size=9, color="black", name="Carl"),
     )
 
     with pytest.raises(GameError) as refused:
@@ -259,8 +268,12 @@ def test_an_account_keeps_its_skeleton_as_its_username_changes() -> None:
 
     assert Account.objects.get(user=alice).skeleton == "carol"
     with pytest.raises(GameError):
-        lobby.create_game(player=guest, kind="go", size=9, color="black", name="caro1")
-    game = lobby.create_game(player=guest, kind="go", size=9, color="black", name="alice")
+        lobby.create_game(
+            player=guest, new=lobby.NewGame(kind="go", size=9, color="black", name="caro1")
+        )
+    game = lobby.create_game(
+        player=guest, new=lobby.NewGame(kind="go", size=9, color="black", name="alice")
+    )
     assert game.black_name == "alice"
 
 

@@ -42,7 +42,7 @@ WHITE = Player(session_key="white-session")
 
 def new_game(kind: str, size: int, **options: Any) -> Game:
     game = lobby.create_game(
-        player=BLACK, kind=kind, size=size, color="black", name="Ann", **options
+        player=BLACK, new=lobby.NewGame(kind=kind, size=size, color="black", name="Ann", **options)
     )
     return lobby.join_game(player=WHITE, game_id=game.public_id, name="Bob")
 
@@ -403,7 +403,8 @@ def test_archive_filters_and_counts_moves() -> None:
     play.play(player=BLACK, game_id=go.public_id, ply=0, point=[2, 2])
     zoe = User.objects.create_user("Zoe")
     other = lobby.create_game(
-        player=Player(user_id=zoe.pk), kind="go", size=13, color="white", name="Zoe"
+        player=Player(user_id=zoe.pk),
+        new=lobby.NewGame(kind="go", size=13, color="white", name="Zoe"),
     )
 
     assert [game.pk for game in records.archive()] == [other.pk, go.pk, othello.pk]
@@ -425,7 +426,8 @@ def test_a_timed_game_keeps_its_clock_and_its_time_result_through_sgf(
 ) -> None:
     control = TimeControl.byoyomi(main_time=10, periods=2, period_time=5)
     game = lobby.create_game(
-        player=black, kind="go", size=9, color="black", name="Ann", time_control=control
+        player=black,
+        new=lobby.NewGame(kind="go", size=9, color="black", name="Ann", time_control=control),
     )
     lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     line = [(4, [2, 2]), (12, [6, 6]), (3, [2, 6]), (12, [6, 2]), (3, [4, 4])]

@@ -68,11 +68,13 @@ def test_the_games_waiting_for_your_move_come_first_with_the_time_left() -> None
     bob_player = Player(session_key="b", user_id=bob.pk, username="bob")
     three_days = TimeControl.correspondence(days=3)
     by_post = lobby.create_game(
-        player=ann_player, kind="othello", size=8, color="black", name="", time_control=three_days
+        player=ann_player,
+        new=lobby.NewGame(kind="othello", size=8, color="black", name="", time_control=three_days),
     )
     lobby.join_game(player=bob_player, game_id=by_post.public_id, name="")
     theirs = lobby.create_game(
-        player=bob_player, kind="go", size=9, color="black", name="", time_control=three_days
+        player=bob_player,
+        new=lobby.NewGame(kind="go", size=9, color="black", name="", time_control=three_days),
     )
     lobby.join_game(player=ann_player, game_id=theirs.public_id, name="")
     browser = Client()

@@ -205,7 +205,8 @@ def test_every_page_links_the_help_from_its_header() -> None:
 
 def test_the_pages_link_their_words_to_the_help() -> None:
     game = lobby.create_game(
-        player=Player(session_key="s"), kind="othello", size=8, color="black", name="Ann"
+        player=Player(session_key="s"),
+        new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann"),
     )
     home = Client().get("/").content.decode()
     assert 'href="/help/pairing/"' in home and 'href="/help/clocks/"' in home

@@ -47,12 +47,9 @@ def waiting_game(
     (Black) made, waiting."""
     return lobby.create_game(
         player=player(creator),
-        kind="othello",
-        size=8,
-        color="black",
-        name="",
-        time_control=time_control,
-        rated=rated,
+        new=lobby.NewGame(
+            kind="othello", size=8, color="black", name="", time_control=time_control, rated=rated
+        ),
     )
 
 

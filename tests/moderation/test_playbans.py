@@ -216,13 +216,15 @@ def test_games_against_the_computer_never_count(
     for _ in range(3):
         game = lobby_services.create_game(
             player=player(ann),
-            kind="othello",
-            size=8,
-            color="black",
-            name="",
-            time_control=CLOCK,
-            opponent="computer",
-            level=1,
+            new=lobby_services.NewGame(
+                kind="othello",
+                size=8,
+                color="black",
+                name="",
+                time_control=CLOCK,
+                opponent="computer",
+                level=1,
+            ),
         )
         frozen_clock.advance(30)
         with commits():

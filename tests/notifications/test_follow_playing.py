@@ -39,19 +39,18 @@ def listening(name: str, *, follows: list[User]) -> User:
 
 
 def start(black: Player, white: Player) -> Game:
-    game = lobby.create_game(player=black, kind="othello", size=8, color="black", name="")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="")
+    )
     return lobby.join_game(player=white, game_id=game.public_id, name="")
 
 
 def against_the_computer(black: Player) -> Game:
     return lobby.create_game(
         player=black,
-        kind="othello",
-        size=8,
-        color="black",
-        name="",
-        opponent="computer",
-        level=1,
+        new=lobby.NewGame(
+            kind="othello", size=8, color="black", name="", opponent="computer", level=1
+        ),
     )
 
 
@@ -63,7 +62,9 @@ def test_a_follower_who_turned_it_on_is_told_once_when_the_game_starts() -> None
     (ann, black), (bob, white) = player("ann"), player("bob")
     cy = listening("cy", follows=[ann, bob])  # both players: one notification still
 
-    lobby.create_game(player=black, kind="othello", size=8, color="black", name="")
+    lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="")
+    )
     assert told(cy) == []  # waiting for an opponent: not started yet
     game = start(black, white)
 
@@ -131,7 +132,9 @@ def test_nobody_following_costs_a_game_start_one_query(
     django_assert_num_queries: Any,
 ) -> None:
     _, black = player("ann")
-    game = lobby.create_game(player=black, kind="othello", size=8, color="black", name="")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="")
+    )
     with django_assert_num_queries(1):
         tell.started([game])
 

@@ -127,11 +127,13 @@ def bob_moves_against(ann: Player, bob: Player) -> Game:
     """A correspondence game, Bob black, Ann white: Bob moves, it is Ann's move."""
     game = lobby.create_game(
         player=bob,
-        kind="othello",
-        size=8,
-        color="black",
-        name="",
-        time_control=TimeControl.correspondence(days=3),
+        new=lobby.NewGame(
+            kind="othello",
+            size=8,
+            color="black",
+            name="",
+            time_control=TimeControl.correspondence(days=3),
+        ),
     )
     game = lobby.join_game(player=ann, game_id=game.public_id, name="")
     point = selectors.position_of(game).legal_moves()[0]

@@ -596,7 +596,8 @@ async def test_the_loop_builds_a_held_back_lobby_message_when_it_sends_it(
     def open_game() -> Game:
         """A game waiting for an opponent, its creator's socket open: the lobby told."""
         made = lobby_services.create_game(
-            player=guest("ann"), kind="othello", size=8, color="black", name="Ann"
+            player=guest("ann"),
+            new=lobby_services.NewGame(kind="othello", size=8, color="black", name="Ann"),
         )
         Game.objects.filter(pk=made.pk).update(black_online=True)
         events.broadcast_lobby()

@@ -52,12 +52,9 @@ def rated_game(
 ) -> Game:
     game = lobby.create_game(
         player=black,
-        kind=kind,
-        size=size,
-        color="black",
-        name="black",
-        time_control=control,
-        rated=True,
+        new=lobby.NewGame(
+            kind=kind, size=size, color="black", name="black", time_control=control, rated=True
+        ),
     )
     return lobby.join_game(player=white, game_id=game.public_id, name="white")
 
@@ -92,7 +89,10 @@ def test_a_rated_game_needs_an_account_a_person_and_a_clock(
     player = Player(session_key="guest") if who == "guest" else account("ann")
     with pytest.raises(GameError) as caught:
         lobby.create_game(
-            player=player, kind="othello", size=8, color="black", name="Ann", rated=True, **options
+            player=player,
+            new=lobby.NewGame(
+                kind="othello", size=8, color="black", name="Ann", rated=True, **options
+            ),
         )
     assert caught.value.code == "bad_request"
     assert "rated" in caught.value.message and reason in caught.value.message
@@ -103,12 +103,9 @@ def test_only_an_account_joins_a_rated_game() -> None:
     ann = account("ann")
     game = lobby.create_game(
         player=ann,
-        kind="othello",
-        size=8,
-        color="black",
-        name="Ann",
-        time_control=BLITZ,
-        rated=True,
+        new=lobby.NewGame(
+            kind="othello", size=8, color="black", name="Ann", time_control=BLITZ, rated=True
+        ),
     )
     with pytest.raises(GameError) as caught:
         lobby.join_game(player=Player(session_key="guest"), game_id=game.public_id, name="G")
@@ -246,7 +243,8 @@ def test_a_timeout_of_the_side_that_never_moved_moves_no_rating(
 def test_a_casual_game_between_accounts_moves_no_rating() -> None:
     black, white = account("ann"), account("bob")
     game = lobby.create_game(
-        player=black, kind="othello", size=8, color="black", name="A", time_control=BLITZ
+        player=black,
+        new=lobby.NewGame(kind="othello", size=8, color="black", name="A", time_control=BLITZ),
     )
     lobby.join_game(player=white, game_id=game.public_id, name="B")
     opening(game, black, white)

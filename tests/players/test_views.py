@@ -166,7 +166,9 @@ def test_the_profile_page_shows_ratings_graph_results_and_games() -> None:
     ann, bob = account("ann"), account("bob")
     finished_rated_game(ann, bob)
     finished_rated_game(bob, ann)
-    casual = lobby.create_game(player=ann, kind="go", size=9, color="black", name="ann")
+    casual = lobby.create_game(
+        player=ann, new=lobby.NewGame(kind="go", size=9, color="black", name="ann")
+    )
 
     page = Client().get("/players/ann/").content.decode()
 
@@ -232,7 +234,7 @@ def test_the_profile_games_filters(query: str, count: int) -> None:
     ann, bob = account("ann"), account("bob")
     finished_rated_game(ann, bob)
     finished_rated_game(bob, ann)
-    lobby.create_game(player=ann, kind="go", size=9, color="black", name="ann")
+    lobby.create_game(player=ann, new=lobby.NewGame(kind="go", size=9, color="black", name="ann"))
     page = Client().get(f"/players/ann/{query}").content.decode()
     assert page.count("<tr data-game=") == count
 
@@ -240,7 +242,9 @@ def test_the_profile_games_filters(query: str, count: int) -> None:
 def test_the_profile_games_are_paged() -> None:
     ann = account("ann")
     for _ in range(25):
-        lobby.create_game(player=ann, kind="othello", size=8, color="black", name="ann")
+        lobby.create_game(
+            player=ann, new=lobby.NewGame(kind="othello", size=8, color="black", name="ann")
+        )
     first = Client().get("/players/ann/").content.decode()
     second = Client().get("/players/ann/?page=2").content.decode()
     assert first.count("<tr data-game=") == 20 and second.count("<tr data-game=") == 5
@@ -302,7 +306,8 @@ def test_names_of_accounts_link_to_their_profiles() -> None:
     ann, bob = account("ann"), account("bob")
     game = finished_rated_game(ann, bob)
     guest_game = lobby.create_game(
-        player=Player(session_key="guest"), kind="go", size=9, color="black", name="G"
+        player=Player(session_key="guest"),
+        new=lobby.NewGame(kind="go", size=9, color="black", name="G"),
     )
     archive = Client().get("/games/").content.decode()
     assert 'href="/players/ann/"' in archive and 'href="/players/bob/"' in archive
@@ -316,7 +321,9 @@ def test_names_of_accounts_link_to_their_profiles() -> None:
 def test_the_archive_filters_rated_games() -> None:
     ann, bob = account("ann"), account("bob")
     finished_rated_game(ann, bob)
-    lobby.create_game(player=ann, kind="othello", size=8, color="black", name="ann")
+    lobby.create_game(
+        player=ann, new=lobby.NewGame(kind="othello", size=8, color="black", name="ann")
+    )
     assert Client().get("/games/?rated=rated").content.decode().count("<tr data-game=") == 1
     assert Client().get("/games/?rated=casual").content.decode().count("<tr data-game=") == 1
 

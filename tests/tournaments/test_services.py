@@ -378,7 +378,9 @@ def test_a_rated_tournaments_games_are_rated_and_carry_the_tournament_in_g() -> 
     assert state["tournament"] == {"id": found.pk, "name": found.name, "round": 1}
     from games.services import lobby, play
 
-    other = lobby.create_game(player=player(ann), kind="othello", size=8, color="black", name="")
+    other = lobby.create_game(
+        player=player(ann), new=lobby.NewGame(kind="othello", size=8, color="black", name="")
+    )
     assert game_selectors.game_state(other, you=None)["tournament"] is None
     # Each side moves (a rated game needs a move of each), then black resigns.
     game.refresh_from_db()

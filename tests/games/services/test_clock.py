@@ -44,7 +44,8 @@ def seated(
 ) -> Game:
     """A game with ``control``, Ann (Black) and Bob (White) seated: no move yet."""
     game = lobby.create_game(
-        player=black, kind=kind, size=size, color="black", name="Ann", time_control=control
+        player=black,
+        new=lobby.NewGame(kind=kind, size=size, color="black", name="Ann", time_control=control),
     )
     return lobby.join_game(player=white, game_id=game.public_id, name="Bob")
 
@@ -84,7 +85,8 @@ def test_no_clock_runs_until_both_sides_have_made_their_first_move(
 ) -> None:
     settings.FIRST_MOVE_SECONDS = 30
     game = lobby.create_game(
-        player=black, kind="othello", size=8, color="black", name="Ann", time_control=FISCHER
+        player=black,
+        new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann", time_control=FISCHER),
     )
     frozen_clock.advance(100)
     waiting = clock(game)
@@ -223,13 +225,15 @@ def test_against_the_computer_the_persons_first_move_is_due_not_the_computers(
     settings.FIRST_MOVE_SECONDS = 30
     game = lobby.create_game(
         player=black,
-        kind="othello",
-        size=8,
-        color="white",
-        name="Ann",
-        time_control=FISCHER,
-        opponent="computer",
-        level=1,
+        new=lobby.NewGame(
+            kind="othello",
+            size=8,
+            color="white",
+            name="Ann",
+            time_control=FISCHER,
+            opponent="computer",
+            level=1,
+        ),
     )
     # The computer (Black) moves at once; however long the site takes to let it, nobody
     # is blamed for that.

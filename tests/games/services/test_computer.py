@@ -32,13 +32,15 @@ def against_computer(
 ) -> Game:
     return lobby.create_game(
         player=player,
-        kind=kind,
-        size=size,
-        color=options.pop("color", "white"),
-        name="Ann",
-        opponent="computer",
-        level=options.pop("level", 3),
-        **options,
+        new=lobby.NewGame(
+            kind=kind,
+            size=size,
+            color=options.pop("color", "white"),
+            name="Ann",
+            opponent="computer",
+            level=options.pop("level", 3),
+            **options,
+        ),
     )
 
 
@@ -258,7 +260,9 @@ def test_the_archive_and_the_admin_filter_games_against_the_computer(
     black: Player, white: Player, admin_client: Any
 ) -> None:
     computer_game = against_computer(black)
-    people = lobby.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+    people = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+    )
     lobby.join_game(player=white, game_id=people.public_id, name="Bob")
 
     def archived(query: str) -> list[str]:

@@ -20,7 +20,9 @@ pytestmark = pytest.mark.django_db
 
 
 def start(black: Player, white: Player) -> Game:
-    game = lobby.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
     return lobby.join_game(player=white, game_id=game.public_id, name="Bob")
 
 
@@ -87,7 +89,9 @@ def test_a_killed_processs_sockets_go_offline(
 
 
 def test_the_lobby_lists_only_games_whose_creator_is_online(black: Player) -> None:
-    game = lobby.create_game(player=black, kind="go", size=9, color="white", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="white", name="Ann")
+    )
     assert list(selectors.open_games()) == []
     connect(black, game, "ann")
     assert list(selectors.open_games()) == [game]
@@ -138,7 +142,9 @@ def test_an_opponent_who_never_came_may_be_claimed_against(
 def test_claims_refused(
     black: Player, white: Player, spectator: Player, frozen_clock: FrozenClock
 ) -> None:
-    waiting = lobby.create_game(player=black, kind="go", size=9, color="black", name="A")
+    waiting = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="A")
+    )
     game = start(black, white)
     connect(white, game, "w")
     frozen_clock.advance(120)
@@ -165,12 +171,9 @@ def against_computer(player: Player, *, color: str) -> Game:
     """An 8x8 Othello game of ``player`` (Ann) against the computer, Ann playing ``color``."""
     return lobby.create_game(
         player=player,
-        kind="othello",
-        size=8,
-        color=color,
-        name="Ann",
-        opponent="computer",
-        level=1,
+        new=lobby.NewGame(
+            kind="othello", size=8, color=color, name="Ann", opponent="computer", level=1
+        ),
     )
 
 

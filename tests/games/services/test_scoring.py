@@ -44,7 +44,8 @@ WHITE_SIDE = [[r, 4] for r in range(5)]
 def new_game(black: Player, white: Player, *, scoring: str = "territory") -> Game:
     """A 5x5 Go game between ``black`` and ``white`` at the INVADED position, White to move."""
     game = lobby.create_game(
-        player=black, kind="go", size=5, color="black", name="Ann", scoring=scoring
+        player=black,
+        new=lobby.NewGame(kind="go", size=5, color="black", name="Ann", scoring=scoring),
     )
     lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     position = GoPosition.from_rows(INVADED, Color.WHITE)
@@ -139,7 +140,9 @@ def test_two_passes_start_the_count_with_the_guessed_dead_stones(
 
 def test_while_playing_g_has_no_count_and_othello_none_at_all(black: Player, white: Player) -> None:
     go = selectors.game_state(new_game(black, white), you="black")
-    othello = lobby.create_game(player=black, kind="othello", size=8, color="black", name="A")
+    othello = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="A")
+    )
 
     assert (go["dead"], go["territory"], go["score_detail"], go["marking"]) == ([], None, None, 0)
     assert go["accepted"] == {"black": False, "white": False}
@@ -428,8 +431,12 @@ def test_outside_the_scoring_phase_mark_accept_resume_are_illegal_moves(
     black: Player, white: Player, refused: Refused
 ) -> None:
     active = new_game(black, white)
-    waiting = lobby.create_game(player=black, kind="go", size=9, color="black", name="A")
-    othello = lobby.create_game(player=black, kind="othello", size=8, color="black", name="A")
+    waiting = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="A")
+    )
+    othello = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="A")
+    )
     lobby.join_game(player=white, game_id=othello.public_id, name="B")
 
     for game in (active, waiting, othello):

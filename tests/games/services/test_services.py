@@ -37,7 +37,9 @@ def start(
     to_move: Color = Color.BLACK,
 ) -> Game:
     """A game created by ``black`` and joined by ``white``, optionally from a diagram."""
-    game = lobby.create_game(player=black, kind=kind, size=size, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind=kind, size=size, color="black", name="Ann")
+    )
     game = lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     if rows is not None:
         position_class = OthelloPosition if kind == "othello" else GoPosition
@@ -58,7 +60,9 @@ def error_of(call: Any, **kwargs: Any) -> str:
 
 
 def test_create_game_seats_the_creator_and_waits(black: Player) -> None:
-    game = lobby.create_game(player=black, kind="othello", size=8, color="white", name=" Ann ")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="white", name=" Ann ")
+    )
 
     game = reload(game)
     assert game.status == Game.Status.WAITING
@@ -76,7 +80,9 @@ def test_create_game_seats_the_creator_and_waits(black: Player) -> None:
 
 def test_public_ids_are_long_random_and_distinct(black: Player) -> None:
     ids = {
-        lobby.create_game(player=black, kind="go", size=9, color="black", name="A").public_id
+        lobby.create_game(
+            player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="A")
+        ).public_id
         for _ in range(20)
     }
     assert len(ids) == 20
@@ -84,7 +90,9 @@ def test_public_ids_are_long_random_and_distinct(black: Player) -> None:
 
 
 def test_random_colour_seats_the_creator_on_one_side(black: Player) -> None:
-    game = lobby.create_game(player=black, kind="othello", size=8, color="random", name="A")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="random", name="A")
+    )
 
     assert game.creator_color in ("black", "white")
     assert selectors.color_of(game, black) == game.creator_color
@@ -96,7 +104,8 @@ def test_random_colour_seats_the_creator_on_one_side(black: Player) -> None:
 )
 def test_go_komi_and_scoring(black: Player, scoring: str, komi: float | None, expected: float):
     game = lobby.create_game(
-        player=black, kind="go", size=9, color="black", name="A", komi=komi, scoring=scoring
+        player=black,
+        new=lobby.NewGame(kind="go", size=9, color="black", name="A", komi=komi, scoring=scoring),
     )
 
     game = reload(game)
@@ -152,7 +161,9 @@ def test_create_game_needs_a_session_or_an_account() -> None:
 def test_join_takes_the_free_seat_and_starts_the_game(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = lobby.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
         joined = lobby.join_game(player=white, game_id=game.public_id, name="Bob")
@@ -174,7 +185,9 @@ def test_join_takes_the_free_seat_and_starts_the_game(
 def test_the_creator_cannot_join_twice(
     black: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = lobby.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
         lobby.join_game(player=black, game_id=game.public_id, name="Ann again")
@@ -197,7 +210,9 @@ def test_a_third_visitor_watches_whatever_the_name(
 
 
 def test_join_refuses_a_blank_name_when_there_is_a_seat(black: Player, white: Player) -> None:
-    game = lobby.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
 
     assert error_of(lobby.join_game, player=white, game_id=game.public_id, name=" ") == (
         "bad_request"
@@ -247,7 +262,8 @@ def test_start_games_makes_each_game_as_create_and_join_would(
 ) -> None:
     control = TimeControl.byoyomi(main_time=300, periods=5, period_time=10)
     created = lobby.create_game(
-        player=black, kind=kind, size=size, color="black", name="Ann", time_control=control
+        player=black,
+        new=lobby.NewGame(kind=kind, size=size, color="black", name="Ann", time_control=control),
     )
     joined = reload(lobby.join_game(player=white, game_id=created.public_id, name="Bob"))
     others = [Player(session_key=f"guest-{n}") for n in range(4)]
@@ -314,7 +330,9 @@ def test_an_account_holds_its_seat_from_any_browser(django_user_model: Any) -> N
     phone = Player(session_key="phone", user_id=user.pk)
     logged_out = Player(session_key="laptop", user_id=None)
 
-    game = lobby.create_game(player=laptop, kind="go", size=9, color="white", name="Ann")
+    game = lobby.create_game(
+        player=laptop, new=lobby.NewGame(kind="go", size=9, color="white", name="Ann")
+    )
 
     assert reload(game).white_user == user
     assert selectors.color_of(game, phone) == "white"
@@ -574,7 +592,9 @@ def test_playing_out_of_turn_is_not_your_turn(
 
 
 def test_a_game_waiting_for_its_opponent_is_not_your_turn(black: Player, refused: Refused) -> None:
-    game = lobby.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+    )
 
     with pytest.raises(GameError, match="waiting for an opponent"):
         play.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
@@ -659,7 +679,8 @@ def test_two_go_passes_count_with_territory_scoring_and_komi(
 
 def test_two_passes_with_area_scoring_count_stones(black: Player, white: Player) -> None:
     game = lobby.create_game(
-        player=black, kind="go", size=5, color="black", name="A", komi=7.5, scoring="area"
+        player=black,
+        new=lobby.NewGame(kind="go", size=5, color="black", name="A", komi=7.5, scoring="area"),
     )
     lobby.join_game(player=white, game_id=game.public_id, name="B")
     play.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
@@ -719,7 +740,9 @@ def test_white_resigning_go_gives_b_plus_r(black: Player, white: Player) -> None
 def test_the_creator_aborts_before_anyone_joins(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = lobby.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
         aborted = lobby.abort(player=black, game_id=game.public_id)
@@ -737,7 +760,9 @@ def test_the_creator_aborts_before_anyone_joins(
 
 
 def test_abort_refusals(black: Player, white: Player, spectator: Player, refused: Refused) -> None:
-    game = lobby.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
 
     refused("not_a_player", lobby.abort, game, player=white)
     lobby.join_game(player=white, game_id=game.public_id, name="Bob")
@@ -749,7 +774,9 @@ def test_abort_refusals(black: Player, white: Player, spectator: Player, refused
 def test_the_admin_aborts_a_waiting_game_without_a_seat(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = lobby.create_game(player=black, kind="go", size=9, color="white", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="white", name="Ann")
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
         aborted = lobby.abort_as_admin(game_id=game.public_id)
@@ -762,7 +789,9 @@ def test_the_admin_aborts_a_waiting_game_without_a_seat(
 def test_the_admin_aborts_only_waiting_games(
     black: Player, white: Player, refused: Refused
 ) -> None:
-    game = lobby.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
     lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     refused("bad_request", lobby.abort_as_admin, game)
     play.resign(player=white, game_id=game.public_id)

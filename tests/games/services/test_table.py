@@ -29,11 +29,13 @@ S = 1000
 def start(black: Player, white: Player, **options: Any) -> Game:
     game = lobby.create_game(
         player=black,
-        kind=options.pop("kind", "othello"),
-        size=options.pop("size", 8),
-        color="black",
-        name="Ann",
-        **options,
+        new=lobby.NewGame(
+            kind=options.pop("kind", "othello"),
+            size=options.pop("size", 8),
+            color="black",
+            name="Ann",
+            **options,
+        ),
     )
     return lobby.join_game(player=white, game_id=game.public_id, name="Bob")
 
@@ -77,7 +79,9 @@ def test_players_and_spectators_chat_and_the_history_keeps_the_last_100(
 
 @pytest.mark.parametrize("text", ["", "   ", "x" * 301, None, 5, ["hi"]])
 def test_a_chat_text_must_be_1_to_300_characters(black: Player, text: Any) -> None:
-    game = lobby.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+    )
     assert code(table.say, player=black, game_id=game.public_id, name="A", text=text) == (
         "bad_request"
     )
@@ -90,7 +94,9 @@ def test_a_speaker_says_at_most_5_lines_in_10_s_in_a_game(
     """Counted by speaker and game in the database, whatever socket or process says it: an
     account by its account (from any browser), a guest by its session."""
     game = start(black, white)
-    other = lobby.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+    other = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+    )
 
     def say(player: Player, text: Any = "hi", game_id: str = game.public_id) -> str:
         try:
@@ -124,7 +130,9 @@ def test_a_speaker_says_at_most_5_lines_in_10_s_in_a_game(
 def test_two_processes_saying_at_once_store_5_lines_between_them(black: Player) -> None:
     """Two connections (two daphne processes) say a player's lines at the same moment: the
     game's lock makes them count one after the other."""
-    game = lobby.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+    )
 
     def say_five() -> list[str]:
         said = []
@@ -251,13 +259,15 @@ def test_a_new_move_cancels_a_pending_request(black: Player, white: Player) -> N
 def against_computer(person: Player, **options: Any) -> Game:
     return lobby.create_game(
         player=person,
-        kind="othello",
-        size=options.pop("size", 8),
-        color=options.pop("color", "black"),
-        name="Ann",
-        opponent="computer",
-        level=1,
-        **options,
+        new=lobby.NewGame(
+            kind="othello",
+            size=options.pop("size", 8),
+            color=options.pop("color", "black"),
+            name="Ann",
+            opponent="computer",
+            level=1,
+            **options,
+        ),
     )
 
 
@@ -422,12 +432,9 @@ def test_a_rematch_offered_and_accepted_swaps_the_colours(
 def test_a_rematch_against_the_computer_starts_at_once(black: Player) -> None:
     game = lobby.create_game(
         player=black,
-        kind="othello",
-        size=6,
-        color="black",
-        name="Ann",
-        opponent="computer",
-        level=4,
+        new=lobby.NewGame(
+            kind="othello", size=6, color="black", name="Ann", opponent="computer", level=4
+        ),
     )
     play.resign(player=black, game_id=game.public_id)
 
@@ -450,7 +457,9 @@ def test_the_lobby_is_told_when_its_list_changes(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        game = lobby.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+        game = lobby.create_game(
+            player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+        )
         presence.connected(player=black, game_id=game.public_id, process="p", channel_name="a")
     assert [entry["id"] for entry in lobby_broadcasts[-1]["games"]] == [game.public_id]
     assert lobby_broadcasts[-1]["playing"] == 0
@@ -469,14 +478,13 @@ def test_games_being_played_are_those_with_a_move_in_the_last_ten_minutes(
 ) -> None:
     nobody_moved = lobby.create_game(
         player=black,
-        kind="othello",
-        size=8,
-        color="white",
-        name="Ann",
-        opponent="computer",
-        level=1,
+        new=lobby.NewGame(
+            kind="othello", size=8, color="white", name="Ann", opponent="computer", level=1
+        ),
     )
-    game = lobby.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+    )
     lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     assert selectors.playing_count() == 0
     assert lobby.recount_playing(last=None) == 0
