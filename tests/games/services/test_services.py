@@ -140,16 +140,17 @@ def test_go_komi_and_scoring(black: Player, scoring: str, komi: float | None, ex
 def test_create_game_refuses_bad_options(black: Player, options: dict[str, Any]) -> None:
     arguments = {"kind": "othello", "size": 8, "color": "black", "name": "Ann", **options}
 
-    assert error_of(lobby.create_game, player=black, **arguments) == "bad_request"
+    assert error_of(lobby.create_game, player=black, new=lobby.NewGame(**arguments)) == (
+        "bad_request"
+    )
     assert not Game.objects.exists()
 
 
 def test_create_game_needs_a_session_or_an_account() -> None:
     nobody = Player(session_key=None, user_id=None)
 
-    code = error_of(
-        lobby.create_game, player=nobody, kind="othello", size=8, color="black", name="A"
-    )
+    new = lobby.NewGame(kind="othello", size=8, color="black", name="A")
+    code = error_of(lobby.create_game, player=nobody, new=new)
 
     assert code == "bad_request"
     assert not Game.objects.exists()

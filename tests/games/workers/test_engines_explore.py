@@ -119,9 +119,11 @@ async def test_an_explore_waits_behind_a_move_the_computer_owes(
 ) -> None:
     # The person plays White: the computer, Black, owes the first move.
     await sync_to_async(lobby.create_game)(
-        player=white, kind="othello", size=6, color="white", name="Ann",
-        opponent="computer", level=1,
-    )  # fmt: skip
+        player=white,
+        new=lobby.NewGame(
+            kind="othello", size=6, color="white", name="Ann", opponent="computer", level=1
+        ),
+    )
     thinking = threading.Event()
     answered = []
 
@@ -379,9 +381,11 @@ async def test_a_computer_move_owed_while_explores_queue_is_served_before_them(
     assert await asyncio.to_thread(engine.began.acquire, timeout=30)  # the first thinks
     # The person plays White: the computer, Black, owes the first move now.
     game = await sync_to_async(lobby.create_game)(
-        player=white, kind="othello", size=6, color="white", name="Ann",
-        opponent="computer", level=1,
-    )  # fmt: skip
+        player=white,
+        new=lobby.NewGame(
+            kind="othello", size=6, color="white", name="Ann", opponent="computer", level=1
+        ),
+    )
     await pool.tick(database)
     # Claimed at once, while the first explore still thinks and eleven wait.
     await sync_to_async(game.refresh_from_db)()
