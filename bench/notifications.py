@@ -7,7 +7,7 @@ fills: give it an empty one), in this process:
 1. A move in a correspondence game, with notifications on (the opponent told: a
    ``your_move`` stored, an e-mail and a push delivery written, the mover's own marked
    read, the pages told after the commit) against off (``games.services.tell``'s two
-   calls made to do nothing), the same use case (``games.services.play``) in the same
+   calls made to do nothing), the same use case (``games.services.play.play``) in the same
    run, as the game's socket runs it (what it broadcasts kept, then sent to the channel
    layer from an event loop: games/realtime/sockets.py, ``database``); games of each kind
    interleaved, two accounts with a verified e-mail address and a device each. The wall

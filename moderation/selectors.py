@@ -143,7 +143,7 @@ def playbans_of(user_id: int, limit: int = RECENT) -> list[GivenPlayban]:
 
 def mean_accuracy(user_id: int) -> Accuracy:
     """The account's mean review accuracy over its rated games whose review is done (each
-    game's figure as its review's summary gives it, ``games.services.review_accuracy``)."""
+    game's figure as its review's summary gives it, ``games.services.analysis.review_accuracy``)."""
     reviewed = Analysis.objects.filter(
         Q(game__black_user_id=user_id) | Q(game__white_user_id=user_id),
         game__rated=True,

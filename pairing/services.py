@@ -13,7 +13,7 @@ that old.
 A wave (``wave``) runs in one process at a time (``wave_lock``): it forgets the dead
 sockets and the seeks they kept, asks ``pairing.matching.pairs`` who plays whom, and makes
 the pairs ``CHUNK`` to a transaction (``pair_many``): the seeks locked, each pair's game
-made by games.services.start_games (as create_game and join_game make one: seats, clocks,
+made by games.services.lobby.start_games (as create_game and join_game make one: seats, clocks,
 the lobby told), its seeks deleted, and after the commit each side's lobby sockets get
 ``paired``. A pair is all or nothing; a seek already gone (paired by a wave that ran at
 the same time, cancelled, its socket closed) makes no game: a seek is never paired
@@ -550,7 +550,7 @@ def pair(first_id: int, second_id: int) -> Game | None:
 def pair_many(pairs: list[tuple[int, int]], *, tell: bool = True) -> list[Game]:
     """The games of ``pairs`` (seek ids), in one transaction: the seeks locked (in the
     order of their ids, so that two waves at once never deadlock), each pair whose two
-    seeks are still there made a game through ``games.services.start_games`` (colours at
+    seeks are still there made a game through ``games.services.lobby.start_games`` (colours at
     random, the seats named by the seeks, the clock started, the lobby told), with its
     ``Pairing`` row, and its seeks deleted; after the commit each side's lobby sockets get
     ``{"type": "paired", "game_id"}`` (unless ``tell`` is false: a wave tells once for all

@@ -271,7 +271,7 @@ def pause(*, user_id: int, tournament_id: int) -> Entry:
 @transaction.atomic
 def berserk(*, player: Player, game_id: str) -> Game:
     """``{"type": "berserk"}`` on the game socket: the player's clock halved before its
-    first move in an arena's game (games.services.halve_clock), and its win worth one more
+    first move in an arena's game (games.services.clock.halve_clock), and its win worth one more
     when it makes at least 7 moves (tournaments.systems.arena). Once a game and player.
 
     Raises GameError: bad_request (not an arena's game, a move made already), and what
