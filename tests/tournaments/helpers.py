@@ -56,8 +56,9 @@ def joined(found: Tournament, *names: str) -> list[AbstractBaseUser]:
 def win(game: Game, winner: AbstractBaseUser) -> None:
     """The game ended: ``winner``'s opponent resigns."""
     game.refresh_from_db()
-    loser = game.white_user_id if game.black_user_id == winner.pk else game.black_user_id
-    play.resign(player=Player(user_id=loser), game_id=game.public_id)
+    seat = game.seat_of_user(winner.pk)
+    assert seat is not None
+    play.resign(player=Player(user_id=seat.opponent.user_id), game_id=game.public_id)
 
 
 def unplayed(game: Game, *, at: datetime.datetime = START) -> None:

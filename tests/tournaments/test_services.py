@@ -174,7 +174,7 @@ def test_an_arena_pairs_its_free_players_and_scores_wins_with_fire() -> None:
             for game in games_of(found)
             if ann.pk in (game.black_user_id, game.white_user_id) and game.status == "active"
         )
-        opponent = game.white_user_id if game.black_user_id == ann.pk else game.black_user_id
+        opponent = game.seat_of_user(ann.pk).opponent.user_id
         win(game, ann)
         other = next(game for game in games_of(found) if game.status == "active")
         win(other, next(user for user in (bob, cid, dan) if user.pk == other.black_user_id))
@@ -187,7 +187,7 @@ def test_an_arena_pairs_its_free_players_and_scores_wins_with_fire() -> None:
     # Never the same opponent twice in a row.
     for user in (ann, bob, cid, dan):
         opponents = [
-            game.white_user_id if game.black_user_id == user.pk else game.black_user_id
+            game.seat_of_user(user.pk).opponent.user_id
             for game in games_of(found)
             if user.pk in (game.black_user_id, game.white_user_id)
         ]
