@@ -99,6 +99,13 @@ def _not_over(user: AbstractBaseUser) -> list[Game]:
             "white_user_id",
             "black_online",
             "white_online",
+            # The rest of a seat (games.models.Seat reads all of it): a few small columns.
+            "black_session_key",
+            "white_session_key",
+            "black_away_since",
+            "white_away_since",
+            "black_accepted",
+            "white_accepted",
         )
     ]
     return sorted(games, key=lambda game: game.created_at, reverse=True)

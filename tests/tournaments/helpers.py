@@ -54,11 +54,12 @@ def joined(found: Tournament, *names: str) -> list[AbstractBaseUser]:
 
 
 def win(game: Game, winner: AbstractBaseUser) -> None:
-    """The game ended: ``winner``'s opponent resigns."""
+    """The game ended: ``winner``'s opponent resigns (Black, when ``winner`` does not play
+    in it)."""
     game.refresh_from_db()
     seat = game.seat_of_user(winner.pk)
-    assert seat is not None
-    play.resign(player=Player(user_id=seat.opponent.user_id), game_id=game.public_id)
+    loser = game.seat("black") if seat is None else seat.opponent
+    play.resign(player=Player(user_id=loser.user_id), game_id=game.public_id)
 
 
 def unplayed(game: Game, *, at: datetime.datetime = START) -> None:
