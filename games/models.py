@@ -107,6 +107,13 @@ def seat_column(color: str, name: str) -> str:
         raise ValueError(f"no seat field {name!r} of {color!r}") from None
 
 
+def seat_columns(color: str, **fields: Any) -> dict[str, Any]:
+    """``fields`` of ``color``'s seat (``Seat``'s names) by their columns, for a
+    queryset's ``update``: ``seat_columns("black", name="ann")`` is ``{"black_name":
+    "ann"}``."""
+    return {seat_column(color, name): value for name, value in fields.items()}
+
+
 def seat_q(color: str, **lookups: Any) -> Q:
     """A filter on ``color``'s seat in ``Seat``'s words: ``seat_q("black", user=account)``
     is ``Q(black_user=account)``; a lookup may go on (``user__isnull=True``)."""

@@ -20,7 +20,7 @@ from accounts import names
 from accounts import selectors as accounts
 from accounts.players import GUEST_NAME, Player
 from games import rules
-from games.models import ChatMessage, Color, Game, seat_column, seat_q
+from games.models import ChatMessage, Color, Game, seat_columns, seat_q
 from games.realtime import events
 from games.rules import go
 from games.rules.clock import TimeControl
@@ -346,7 +346,7 @@ def rename_account_seats(
     name = instance.get_username()
     for color in COLORS:
         seats = Game.objects.filter(seat_q(color, user=instance)).exclude(seat_q(color, name=name))
-        seats.update(**{seat_column(color, "name"): name})
+        seats.update(**seat_columns(color, name=name))
     ChatMessage.objects.filter(user=instance).exclude(name=name).update(name=name)
 
 

@@ -8,7 +8,7 @@ import datetime
 import pytest
 from django.contrib.auth.models import User
 
-from games.models import Game, Seat, any_seat_q, seat_column, seat_q
+from games.models import Game, Seat, any_seat_q, seat_column, seat_columns, seat_q
 
 MOMENT = datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 
@@ -87,4 +87,5 @@ def test_a_seats_filters_name_its_columns() -> None:
     assert as_white.seat_of_user(bob.pk) == as_white.seat("black")
     assert as_black.seat_of_user(bob.pk) is None and as_black.seat_of_user(None) is None
     assert seat_column("white", "user") == "white_user"
+    assert seat_columns("black", name="x", online=True) == {"black_name": "x", "black_online": True}
     assert isinstance(as_black.seat("black"), Seat) and as_black.seat("black").user == ann
