@@ -39,8 +39,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.rules import Color, Move, new_position
-from games.rules.sgf import GameRecord, export_sgf
+from gamerules import Color, Move, new_position
+from gamerules.sgf import GameRecord, export_sgf
 from tests.support.clients import Browser, Follower
 from tests.support.daphne import Daphne, environment, running
 

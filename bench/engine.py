@@ -11,7 +11,7 @@ with a single legal choice included, as in a real game). ``--time-limit``
 caps every level's thinking time per move (the levels' own budgets otherwise).
 
 Endgame: positions with 10 to 14 empty squares reached by random play are
-solved by the exact solver (``games.engine.othello.endgame``) and by a
+solved by the exact solver (``gameengine.othello.endgame``) and by a
 reference that tries every line of play: plain alpha-beta minimax with the
 full window (it returns exactly the minimax value), moves in bit order, no
 move ordering, no table, no shortcut near the end; it shares only the rules
@@ -44,10 +44,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine.othello import LEVELS, choose_move
-from games.engine.othello.endgame import Solver
-from games.rules.base import Color, Move, Point
-from games.rules.othello import OthelloPosition, _flipped_bits, _geometry, _legal_bits
+from gameengine.othello import LEVELS, choose_move
+from gameengine.othello.endgame import Solver
+from gamerules.base import Color, Move, Point
+from gamerules.othello import OthelloPosition, _flipped_bits, _geometry, _legal_bits
 
 Player = Callable[[OthelloPosition], Point]
 LADDER_OPENING = 4

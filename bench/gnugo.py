@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine.gnugo import (
+from gameengine.gnugo import (
     STRENGTH,
     GnuGo,
     GoGame,
@@ -40,8 +40,8 @@ from games.engine.gnugo import (
     gnugo_command,
     replay,
 )
-from games.engine.gtp import GtpEngine
-from games.rules.base import Color, Point
+from gameengine.gtp import GtpEngine
+from gamerules.base import Color, Point
 
 KOMI = 7.5
 STRETCHES = {9: ((1, 30),), 19: ((1, 60), (61, 120))}

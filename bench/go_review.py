@@ -8,7 +8,7 @@
 ``measure`` plays games of GNU Go (level 10) against itself on 9x9, komi 7, where each
 move is instead a random legal point (not filling an own eye) with a share drawn per game
 (0 to 30%), to the end (two passes), and counts them with GNU Go's ``final_score``
-(the truth here). Then it asks the review's analyser (games.engine.go_review) for the
+(the truth here). Then it asks the review's analyser (gameengine.go_review) for the
 verdict on every position and prints, by stage of the game:
 
 - how often the sign of each candidate eval agrees with the result, and its mean
@@ -38,12 +38,12 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from games.engine.gnugo import GoGame, gnugo_command, point_of, replay, vertex
-from games.engine.go_review import GtpAnalyser, parse_score
-from games.engine.gtp import GtpEngine
-from games.engine.review import judgement, move_loss
-from games.rules.base import Color, Move, Point
-from games.rules.go import GoPosition
+from gameengine.gnugo import GoGame, gnugo_command, point_of, replay, vertex
+from gameengine.go_review import GtpAnalyser, parse_score
+from gameengine.gtp import GtpEngine
+from gameengine.review import judgement, move_loss
+from gamerules.base import Color, Move, Point
+from gamerules.go import GoPosition
 
 KOMI = 7.0
 CONTINUE_EVERY = 8

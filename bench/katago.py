@@ -20,9 +20,9 @@ on 9x9, komi 7, Chinese rules, colours alternating; each game to two passes or a
 resignation, counted with GNU Go's ``final_score``.
 
 ``levels``: the computer's levels with KataGo (level 10 at ``--visits``, the levels below
-``games.engine.katago_levels``' choice from the network's policy), each of ``--levels``
+``gameengine.katago_levels``' choice from the network's policy), each of ``--levels``
 against the one ``--gap`` below (default 1) on 9x9, as the server plays them
-(``games.engine.answer``), counted with GNU Go's ``final_score``; a new ``--seed`` for
+(``gameengine.answer``), counted with GNU Go's ``final_score``; a new ``--seed`` for
 more games of the same pairs (the same seed replays the same games).
 
 ``evals``: games of GNU Go (``--level``, default 10, a share of random moves drawn per game,
@@ -45,12 +45,12 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from games.engine.gnugo import GnuGo, GoGame, Strength, gnugo_command, replay
-from games.engine.go_review import GtpAnalyser, parse_score
-from games.engine.gtp import GtpEngine
-from games.engine.katago import KataGoAnalyser, KataGoPlayer, KataGoSettings
-from games.rules.base import Color, Move, Point
-from games.rules.go import GoPosition
+from gameengine.gnugo import GnuGo, GoGame, Strength, gnugo_command, replay
+from gameengine.go_review import GtpAnalyser, parse_score
+from gameengine.gtp import GtpEngine
+from gameengine.katago import KataGoAnalyser, KataGoPlayer, KataGoSettings
+from gamerules.base import Color, Move, Point
+from gamerules.go import GoPosition
 from tests.support.go_turns import go_turn
 
 KOMI = 7.0
@@ -163,7 +163,7 @@ def _chance(wins: int, games: int) -> str:
 def levels(options: argparse.Namespace) -> None:
     """The computer's KataGo levels, each against the one ``--gap`` below (default the next),
     as the server plays them (``answer``: the level's visits and share of random moves)."""
-    from games.engine.answer import answer
+    from gameengine.answer import answer
 
     data = {
         "command": [str(DIR / "katago")],

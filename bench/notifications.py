@@ -76,8 +76,8 @@ def move_cost(games: int, *, control: bool = False) -> None:
 
     import broadcast
     from accounts.players import Player
+    from gamerules.clock import TimeControl
     from games import selectors
-    from games.rules.clock import TimeControl
     from games.services import lobby, play, tell
     from notifications import services as notifications
     from notifications.models import Delivery

@@ -54,8 +54,8 @@ def ending_cost(games: int) -> None:
     from django.contrib.auth.models import User
 
     from accounts.players import Player
+    from gamerules.clock import TimeControl
     from games import selectors
-    from games.rules.clock import TimeControl
     from games.services import lobby, play
 
     control = TimeControl.fischer(main_time=300, increment=3)
@@ -100,8 +100,8 @@ def fill(games: int, star_games: int, players: int) -> str:
     which ``star_games`` are the star's; returns the star's username."""
     from django.contrib.auth.models import User
 
+    from gamerules.clock import TimeControl
     from games.models import Game
-    from games.rules.clock import TimeControl
 
     chooser = random.Random(1)
     users = User.objects.bulk_create([User(username=f"p{n}") for n in range(players)])

@@ -4,7 +4,7 @@
     .venv/bin/python bench/review.py --games 3 --size 8
 
 Plays a game of the computer against itself (level 5, seeded), then asks the review's
-analyser (games.engine.othello.review) for the verdict on every position, as the
+analyser (gameengine.othello.review) for the verdict on every position, as the
 engines' worker processes do: prints the total time, the exact part (14 empties or
 fewer) and the slowest position. The target on 8x8 is 90 s for a game (README, "Review").
 It also prints, for the positions of 15 to 18 empties, the midgame search's score in
@@ -21,11 +21,11 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from games.engine.othello import choose_move
-from games.engine.othello.review import EXACT_EMPTIES, Analyser
-from games.engine.othello.search import EXACT, Budget, Search
-from games.rules.base import Color, Move
-from games.rules.othello import OthelloPosition
+from gameengine.othello import choose_move
+from gameengine.othello.review import EXACT_EMPTIES, Analyser
+from gameengine.othello.search import EXACT, Budget, Search
+from gamerules.base import Color, Move
+from gamerules.othello import OthelloPosition
 
 
 def play(size: int, seed: int) -> list[OthelloPosition]:

@@ -31,9 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sgfmill import boards  # type: ignore[import-untyped]
 
-from games.rules.base import Color, IllegalMoveError, Move, Point
-from games.rules.go import GoPosition
-from games.rules.othello import OthelloPosition
+from gamerules.base import Color, IllegalMoveError, Move, Point
+from gamerules.go import GoPosition
+from gamerules.othello import OthelloPosition
 
 GoGame = list[tuple[Color, Point | None]]
 T = TypeVar("T")

@@ -56,8 +56,8 @@ def timed(backend: str, url: str, arena: int, swiss: int) -> None:
     django_on(url)
     from django.contrib.auth import get_user_model
 
+    from gamerules.clock import TimeControl
     from games.models import Game
-    from games.rules.clock import TimeControl
     from players.models import Rating
     from tournaments import selectors, services
     from tournaments.models import Entry, Tournament, TournamentPairing

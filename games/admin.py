@@ -20,10 +20,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy, ngettext
 
+from gamerules.clock import SideClock, TimeControl
+from gamerules.sgf import export_collection
 from games import records, selectors
 from games.models import ChatMessage, Game, Move
-from games.rules.clock import SideClock, TimeControl
-from games.rules.sgf import export_collection
 from games.services import lobby
 from games.services.errors import GameError
 

@@ -16,7 +16,7 @@ import functools
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from html import escape
 
-from games.rules import Point
+from gamerules import Point
 
 CELL = 40
 # Go's column letters skip I (it reads like J and 1), as board.js and the rules do.

@@ -15,9 +15,9 @@ from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from accounts.fields import TypedNameField
 from accounts.forms import FormTokenField
-from games.engine import gnugo
-from games.rules import go
-from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
+from gameengine import gnugo
+from gamerules import go
+from gamerules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
 from games.services.errors import said
 from games.services.lobby import HANDICAP_KOMI, KOMI_LIMIT, NAME_MAX_LENGTH
 
@@ -91,7 +91,7 @@ class NameField(TypedNameField):
 class NewGameForm(forms.Form):
     """`POST /games/new/`: kind, size, colour, name, komi and scoring for Go, the
     opponent (``human``, or ``computer`` at ``level`` 1..10), and the clock: ``clock``
-    (none or a system of games.rules.clock) with the settings it needs (``main_time``,
+    (none or a system of gamerules.clock) with the settings it needs (``main_time``,
     ``increment``, ``periods``, ``period_time``, ``stones``, ``days``), and Go's
     ``handicap`` (0, or the stones the size takes: ``go.handicap_counts``).
 

@@ -1,4 +1,4 @@
-"""Games and their moves: persistence only (the rules live in games.rules, the use cases
+"""Games and their moves: persistence only (the rules live in gamerules, the use cases
 in games.services).
 
 A game keeps a snapshot of its current position (``Position.to_snapshot()``), so that
@@ -229,7 +229,7 @@ class Game(models.Model):
         default=0, help_text=gettext_lazy("Go: the number of the current marking of dead stones.")
     )
 
-    # The clock (games.rules.clock; the services charge it, games.workers.clockwatch flags it).
+    # The clock (gamerules.clock; the services charge it, games.workers.clockwatch flags it).
     # ``clocks`` holds each side's clock as of the start of its turn (the side to move)
     # or after its last move; the side to move has been thinking since
     # ``turn_started_at`` and runs out at ``deadline`` (or, while it owes its first move,
@@ -241,7 +241,7 @@ class Game(models.Model):
     clocks = models.JSONField(
         null=True,
         blank=True,
-        help_text=gettext_lazy('{"black": C, "white": C} (games.rules.clock.SideClock)'),
+        help_text=gettext_lazy('{"black": C, "white": C} (gamerules.clock.SideClock)'),
     )
     turn_started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)

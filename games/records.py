@@ -16,11 +16,12 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext, ngettext
 
+import gamerules as rules
 from accounts import selectors as accounts
-from games import board_svg, rules
+from gamerules.clock import TimeControl
+from gamerules.sgf import GameRecord, MoveClock, Setup
+from games import board_svg
 from games.models import ChatMessage, Game, Move
-from games.rules.clock import TimeControl
-from games.rules.sgf import GameRecord, MoveClock, Setup
 from games.selectors import (
     COLORS,
     ENDINGS,

@@ -21,11 +21,11 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext, pgettext
 
+import gamerules as rules
 from accounts import selectors as accounts
 from accounts.players import Player, seat_token
-from games import rules
+from gamerules.clock import SideClock, TimeControl
 from games.models import COLORS, ChatMessage, Game, Move
-from games.rules.clock import SideClock, TimeControl
 
 LOBBY_LIMIT = 50
 RECENT_LIMIT = 20

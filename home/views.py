@@ -25,6 +25,7 @@ from games.views.lobby import new_game_initial
 from pairing import selectors as pairing
 from players import selectors as players
 from players import views as profiles
+from puzzles import selectors as puzzles
 
 
 @require_GET
@@ -42,6 +43,7 @@ def home(request: HttpRequest) -> HttpResponse:
         **pairing.pools(user_id=request.user.pk if request.user.is_authenticated else None),
         "player_name": remembered_name(request.session, request.user),
         "following": players.following(request.user) if request.user.is_authenticated else None,
+        "daily_puzzle": puzzles.daily_part(),
     }
     return render(request, "home/home.html", context)
 
@@ -73,7 +75,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     """`GET /players/<username>/`: ratings with their graphs, results, games, games now
     (``players.views.profile_context``), and to another account the Challenge button
     (``challenges.views.profile_context``) and the Report button (its template,
-    ``moderation/_report_button.html``); 404 for an unknown name."""
+    ``moderation/_report_button.html``), the puzzle rating and the last answers
+    (``puzzles.selectors.profile_part``); 404 for an unknown name."""
     context = profiles.profile_context(request, username)
     context.update(challenges.profile_context(request, context["player"]))
+    context["puzzles"] = puzzles.profile_part(context["player"].pk)
     return render(request, "home/profile.html", context)

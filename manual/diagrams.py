@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games import board_svg
-from games.rules import (
+from gamerules import (
     Color,
     Diff,
     GoPosition,
@@ -29,8 +28,9 @@ from games.rules import (
     Position,
     RulesError,
 )
-from games.rules.base import ENGLISH, Words, gettext_noop
-from games.rules.go import GoScore, score
+from gamerules.base import ENGLISH, Words, gettext_noop
+from gamerules.go import GoScore, score
+from games import board_svg
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import review
-from games.rules import Color
-from games.rules.base import ENGLISH, Words
-from games.rules.clock import TimeControl
+from gameengine import review
+from gamerules import Color
+from gamerules.base import ENGLISH, Words
+from gamerules.clock import TimeControl
 from manual.diagrams import Diagram
 from moderation import playban_rules
 from pairing import matching, pools

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.rules.base import Words, gettext_noop
+from gamerules.base import Words, gettext_noop
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,11 @@ TOPICS = (
         gettext_noop(
             "The engines' analysis of a game: the marks ?!, ? and ??, losses and accuracy."
         ),
+    ),
+    Topic(
+        "puzzles",
+        gettext_noop("Puzzles"),
+        gettext_noop("Positions from real games with one good move: solving them, their rating."),
     ),
     Topic(
         "bots",

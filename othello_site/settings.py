@@ -41,12 +41,14 @@ Environment variables:
     KATAGO_COMMAND   KataGo's program (default .katago/katago when sh scripts/katago.sh
                      installed it; "" keeps GNU Go): then it plays the computer's Go,
                      reviews Go games and answers the explore board
+    PUZZLE_MINING    off: finished games are not mined for puzzles in the background
+                     (manage.py mine_puzzles still mines them; default on)
     KATAGO_DIR       where scripts/katago.sh installs KataGo (default .katago)
     KATAGO_MODEL, KATAGO_ANALYSIS_CONFIG, KATAGO_GTP_CONFIG  its network and configuration
                      files (default model.bin.gz, analysis.cfg, gtp.cfg in KATAGO_DIR)
     KATAGO_REVIEW_VISITS  visits a reviewed Go position gets (default 1)
     KATAGO_TOP_VISITS  the visits of the computer's strongest Go level, 10 (default 16;
-                     the levels below look once: games.engine.katago_levels)
+                     the levels below look once: gameengine.katago_levels)
     EMAIL_BACKEND    Django's e-mail backend (e.g. django.core.mail.backends.filebased
                      .EmailBackend, with EMAIL_FILE_PATH); default: SMTP with EMAIL_HOST
                      set, else the console
@@ -183,10 +185,10 @@ COMPUTER_ENGINES = int(os.environ.get("COMPUTER_ENGINES", "2"))
 # that a page never waits for an engine's CPU: bench/explore.py.
 ENGINE_NICENESS = int(os.environ.get("ENGINE_NICENESS", "10"))
 GNUGO_PATH = os.environ.get("GNUGO_PATH", "/usr/games/gnugo")
-# The review's Go engine (games.engine.go_review): a GTP command line answering GNU Go's
+# The review's Go engine (gameengine.go_review): a GTP command line answering GNU Go's
 # top_moves_black/white and estimate_score; empty: GNU Go at GNUGO_PATH.
 REVIEW_GO_COMMAND = shlex.split(os.environ.get("REVIEW_GO_COMMAND", ""))
-# KataGo (games.engine.katago, docs/engines/katago.md): the computer's Go, the Go review and
+# KataGo (gameengine.katago, docs/engines/katago.md): the computer's Go, the Go review and
 # the explore board use it when it is installed (sh scripts/katago.sh puts it in .katago/)
 # or KATAGO_COMMAND names it; KATAGO_COMMAND="" keeps GNU Go.
 KATAGO_DIR = Path(os.environ.get("KATAGO_DIR", BASE_DIR / ".katago"))
@@ -217,7 +219,7 @@ KATAGO: dict[str, Any] | None = (
         # Visits a reviewed position gets: 1 reviews a 9x9 game of 100 moves in about 50 s
         # and a 19x19 game of 250 in about 2.5 minutes on two cores without a GPU.
         "review_visits": _visits("KATAGO_REVIEW_VISITS", "1"),
-        # The computer's level 10 (the levels below look once: games.engine.katago_levels).
+        # The computer's level 10 (the levels below look once: gameengine.katago_levels).
         "top_visits": _visits("KATAGO_TOP_VISITS", "16"),
     }
     if _katago_command
@@ -227,6 +229,9 @@ KATAGO: dict[str, Any] | None = (
 # games.limits: on unless RATE_LIMITS=off (django-ratelimit reads RATELIMIT_ENABLE).
 RATE_LIMITS = os.environ.get("RATE_LIMITS", "").strip().lower() != "off"
 RATELIMIT_ENABLE = RATE_LIMITS
+
+# puzzles: each finished game mined in the background by the engines unless PUZZLE_MINING=off.
+PUZZLE_MINING = os.environ.get("PUZZLE_MINING", "").strip().lower() != "off"
 
 INSTALLED_APPS = [
     # daphne first: its runserver serves websockets as well as HTTP.
@@ -251,6 +256,7 @@ INSTALLED_APPS = [
     "bots",
     "tournaments",
     "moderation",
+    "puzzles",
     "home",
     "manual",
 ]

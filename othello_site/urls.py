@@ -43,6 +43,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/", tournaments.tournament, name="tournament"),
     path("tournaments/", include("tournaments.urls")),
     path("", include("moderation.urls")),
+    path("puzzles/", include("puzzles.urls")),
     path("", include("games.urls")),
 ]
 

@@ -27,7 +27,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.clock import TimeControl
+from gamerules.clock import TimeControl
 from players import glicko2
 
 WINDOW_BASE = 200.0

@@ -16,7 +16,7 @@ class Seek(models.Model):
     It lives while its session has a lobby socket open on some process (``LobbySocket``),
     and ``SEEK_GRACE_SECONDS`` after its last one closed (``alone_since``: a reload, a
     dropped connection), unpaired meanwhile.
-    ``time_control``: the clock's JSON (games.rules.clock.TimeControl.to_json), null for
+    ``time_control``: the clock's JSON (gamerules.clock.TimeControl.to_json), null for
     none; ``pool``: its compatible group (pairing.matching.pool_key); ``rating``: the
     seeker's rating in ``category`` when the seek was made (guests 1500);
     ``range_low``/``range_high``: the absolute bounds asked for, or null.

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.rules.base import ENGLISH, Words, gettext_noop
+from gamerules.base import ENGLISH, Words, gettext_noop
 from pairing.matching import pool_key
 
 _KINDS = {"othello": gettext_noop("Othello"), "go": gettext_noop("Go")}

@@ -14,8 +14,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts import standing
+from gamerules.clock import SETTINGS, TimeControl
 from games.models import Game
-from games.rules.clock import SETTINGS, TimeControl
 from pairing.matching import window
 from pairing.models import LobbySocket, Pairing, Seek
 from pairing.pools import POOLS

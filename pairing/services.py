@@ -45,10 +45,10 @@ import broadcast
 from accounts import selectors as accounts
 from accounts import standing
 from accounts.players import Player
+from gamerules.clock import SETTING_NAMES, SETTINGS, TimeControl
 from games.forms import SIZES, NewGameForm
 from games.models import Game, ServerProcess
 from games.realtime import events
-from games.rules.clock import SETTING_NAMES, SETTINGS, TimeControl
 from games.services import lobby
 from games.services.fields import is_int
 from pairing import matching

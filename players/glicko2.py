@@ -25,7 +25,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from games.rules.clock import TimeControl
+from gamerules.clock import TimeControl
 
 SCALE = 173.7178
 """Glicko-2's ratio between the Glicko scale and its own (400 / ln 10)."""

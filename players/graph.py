@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from html import escape
 
-from games.rules.base import ENGLISH, Words
+from gamerules.base import ENGLISH, Words
 
 WIDTH = 400
 HEIGHT = 150

@@ -24,8 +24,8 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from gamerules.clock import TimeControl
 from games.models import Game, Move
-from games.rules.clock import TimeControl
 from players import glicko2
 from players.models import Rating, RatingChange
 

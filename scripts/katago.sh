@@ -103,7 +103,7 @@ XY_ELTS_PER_THREAD=1 NC_ELTS_PER_THREAD=1
 TILE_SIZE=32 APPLY_ELTS_PER_THREAD=1
 EOF
 
-# The rules of games.rules.go: area counting, positional superko, no suicide, no komi for
+# The rules of gamerules.go: area counting, positional superko, no suicide, no komi for
 # handicap stones (our setups are stones, not handicap). Values are reported from Black's side.
 common="logToStderr = false
 logAllGTPCommunication = false

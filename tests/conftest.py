@@ -31,6 +31,7 @@ from typing import Any
 
 import pytest
 from channels.layers import channel_layers
+from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from django.db import connection
@@ -40,7 +41,7 @@ from django.utils import timezone
 
 import broadcast
 from accounts.players import Player
-from games.engine import analysis
+from gameengine import analysis
 from games.models import Game
 from games.realtime import events
 from games.services.errors import GameError
@@ -69,6 +70,10 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ[RUN_VARIABLE] = secrets.token_hex(8)
     # The servers the tests start play and review Go with GNU Go (gnu_go_unless_katago_asked).
     os.environ["KATAGO_COMMAND"] = ""
+    # No game is mined for puzzles in the background but in the tests of mining, which
+    # turn it on (settings.PUZZLE_MINING); the servers the tests start never mine.
+    os.environ["PUZZLE_MINING"] = "off"
+    settings.PUZZLE_MINING = False
     capture = config.pluginmanager.getplugin("capturemanager")
     signal.signal(signal.SIGUSR1, lambda *_: print_tasks_and_threads(capture))
 
@@ -265,7 +270,7 @@ def gnu_go_unless_katago_asked(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def no_kept_go_engine() -> Iterator[None]:
-    """The review's Go engine, kept between positions (games.engine.analysis), ends with
+    """The review's Go engine, kept between positions (gameengine.analysis), ends with
     the test that started it."""
     yield
     analysis.close()

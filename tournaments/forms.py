@@ -15,9 +15,9 @@ from django.utils.translation import pgettext_lazy
 
 from accounts.fields import TypedNameField
 from accounts.forms import FormTokenField
+from gamerules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
 from games.forms import CLOCK_LABELS, DEFAULT_SIZES, SIZES
 from games.models import Game
-from games.rules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
 from tournaments.models import Tournament
 from tournaments.systems import ranks
 

@@ -37,7 +37,7 @@ class Tournament(models.Model):
     name = models.CharField(max_length=80)
     kind = models.CharField(max_length=8, choices=Game.Kind.choices)
     size = models.PositiveSmallIntegerField()
-    time_control = models.JSONField(help_text="games.rules.clock.TimeControl.to_json().")
+    time_control = models.JSONField(help_text="gamerules.clock.TimeControl.to_json().")
     rated = models.BooleanField(default=False)
     starts_at = models.DateTimeField(db_index=True)
     ends_at = models.DateTimeField(

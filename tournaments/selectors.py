@@ -22,8 +22,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Count
 
+from gamerules.clock import TimeControl
 from games.models import Game, Move
-from games.rules.clock import TimeControl
 from players import glicko2
 from players.models import Rating
 from tournaments.models import ChatLine, Entry, Tournament, TournamentPairing

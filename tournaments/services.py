@@ -42,9 +42,9 @@ import broadcast
 from accounts import services as account_services
 from accounts import standing
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games import limits
 from games.models import Game
-from games.rules.clock import TimeControl
 from games.services import clock, lobby
 from games.services.errors import GameError
 from games.services.refusals import refuse_muted

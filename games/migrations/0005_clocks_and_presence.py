@@ -56,7 +56,7 @@ class Migration(migrations.Migration):
             name="clocks",
             field=models.JSONField(
                 blank=True,
-                help_text='{"black": C, "white": C} (games.rules.clock.SideClock)',
+                help_text='{"black": C, "white": C} (gamerules.clock.SideClock)',
                 null=True,
             ),
         ),

@@ -1,5 +1,5 @@
-"""``python -m games.rules FORMAT``: see ``games.rules.cli``."""
+"""``python -m games.rules FORMAT``: the old name of ``python -m gamerules FORMAT``."""
 
-from .cli import run
+from gamerules.cli import run
 
 run()

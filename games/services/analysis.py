@@ -19,21 +19,22 @@ from typing import Any
 
 from django.conf import settings
 from django.conf import settings as django_settings
-from django.db import connection, transaction
-from django.db.models import Q
+from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from games import rules, selectors
-from games.engine.gnugo import gnugo_command
-from games.engine.othello.review import EXACT_EMPTIES
-from games.engine.review import annotate, judgement, move_loss
+import gamerules as rules
+from gameengine.gnugo import gnugo_command
+from gameengine.othello.review import EXACT_EMPTIES
+from gameengine.review import annotate, judgement, move_loss
+from gamerules.base import Color
+from games import selectors
 from games.models import Analysis, Game, Move
 from games.realtime import events
-from games.rules.base import Color
 from games.services.after_commit import on_commit
 from games.services.errors import GameError, said
 from games.services.fields import check_point_shape, is_int, on_board
+from games.services.leases import claim_leased
 from games.services.lock import locked
 
 __all__ = [
@@ -140,7 +141,7 @@ def _engine_name(kind: str) -> str:
 def analysis_json(game_id: str) -> dict[str, Any] | None:
     """``GET /games/<id>/analysis.json``: None before any request. The stored positions
     gain what each move meant for its mover, and the players their summary
-    (``games.engine.review.annotate``)."""
+    (``gameengine.review.annotate``)."""
     analysis = Analysis.objects.filter(game__public_id=game_id).select_related("game").first()
     if analysis is None:
         return None
@@ -221,7 +222,7 @@ EXPLORE_KATAGO_SECONDS = 20.0
 @dataclass(frozen=True)
 class Exploration:
     """An explored position: ``answer``, the JSON of ``explore.json`` without the
-    engine's verdict, and ``job``, the engine's work on it (``games.engine.explore``'s
+    engine's verdict, and ``job``, the engine's work on it (``gameengine.explore``'s
     plain mapping; None when no engine is asked), which ``games.workers.engines`` runs
     in a worker process and whose verdict joins the answer."""
 
@@ -306,7 +307,7 @@ def explore(*, game_id: str, ply: object, moves: object, engine: object = False)
 
 
 def _explore_job(game: Game, line: list[tuple[rules.Color, rules.Point | None]]) -> dict[str, Any]:
-    """The engine's job on the position ``line`` reaches (``games.engine.explore``)."""
+    """The engine's job on the position ``line`` reaches (``gameengine.explore``)."""
     settings: dict[str, Any]
     if game.kind == Game.Kind.OTHELLO:
         settings = {"seconds": EXPLORE_SECONDS, "exact_empties": EXPLORE_EXACT}
@@ -334,33 +335,21 @@ def claim_analyses(
 ) -> list[AnalysisJob]:
     """Up to ``limit`` reviews no process holds (queued, or whose lease ran out), oldest
     request first, each now held by ``process``."""
-    if limit <= 0:
-        return []
-    now = now or timezone.now()
-    open_ = Q(status__in=[Analysis.Status.QUEUED, Analysis.Status.RUNNING])
-    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
-    if not Analysis.objects.filter(open_ & free).exists():
-        return []
-    with transaction.atomic():
-        skip_locked = connection.features.has_select_for_update_skip_locked
-        analyses = list(
-            Analysis.objects.select_for_update(skip_locked=skip_locked)
-            .filter(open_ & free)
-            .select_related("game")
-            .order_by("requested_at")[:limit]
+    analyses = claim_leased(
+        Analysis.objects.select_related("game").order_by("requested_at"),
+        process=process,
+        limit=limit,
+        now=now or timezone.now(),
+        lease=LEASE,
+    )
+    jobs = []
+    for analysis in analyses:
+        jobs.append(_job(analysis))
+        game = analysis.game
+        on_commit(
+            lambda game=game, a=analysis: events.broadcast_analysis(game, a.status, a.progress)
         )
-        jobs = []
-        for analysis in analyses:
-            analysis.worker = process
-            analysis.lease_until = now + LEASE
-            analysis.status = Analysis.Status.RUNNING
-            analysis.save(update_fields=["worker", "lease_until", "status"])
-            jobs.append(_job(analysis))
-            game = analysis.game
-            on_commit(
-                lambda game=game, a=analysis: events.broadcast_analysis(game, a.status, a.progress)
-            )
-        return jobs
+    return jobs
 
 
 def _job(analysis: Analysis) -> AnalysisJob:

@@ -6,7 +6,7 @@ the start of its turn to that moment, both read from the server's own clock
 (``timezone.now``) in the move's transaction. A turn starts when the game becomes active
 (the second seat taken), when the opponent's move is stored, or when play resumes after
 Go's count; Othello's automatic pass takes no time. The rules of each time control are
-games.rules.clock's.
+gamerules.clock's.
 
 First moves (every clock but correspondence): no clock runs until each side has made
 its first move (the game's first two moves), and those are free; the side to make one
@@ -36,10 +36,10 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.players import Player
+from gamerules import Color
+from gamerules.clock import SideClock, TimeControl
 from games.models import Game, Move, ServerProcess
 from games.realtime import events
-from games.rules import Color
-from games.rules.clock import SideClock, TimeControl
 from games.selectors import color_of, running
 from games.services.after_commit import on_commit
 from games.services.ending import end_aborted, end_with, ending_move, stop_clocks

@@ -36,7 +36,7 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games import rules
+import gamerules as rules
 from games.models import Game, Move, ServerProcess
 from games.realtime import events
 from games.selectors import COLORS, COMPUTER_ENGINES, computer_seat_name, position_of

@@ -7,9 +7,9 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games import rules
+import gamerules as rules
+from gamerules import go
 from games.models import Game
-from games.rules import go
 from games.services.errors import GameError
 
 

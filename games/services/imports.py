@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext
 
-from games import rules
+import gamerules as rules
+from gamerules import sgf
 from games.models import ChatMessage, Color, Game, Move
-from games.rules import sgf
 from games.services.ending import finish
 from games.services.errors import GameError, said
 from games.services.lobby import NAME_MAX_LENGTH, OTHELLO_MAX_SIZE

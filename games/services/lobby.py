@@ -16,15 +16,15 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+import gamerules as rules
 from accounts import names
 from accounts import selectors as accounts
 from accounts.players import GUEST_NAME, Player
-from games import rules
+from gamerules import go
+from gamerules.clock import TimeControl
+from gamerules.sgf import Setup
 from games.models import ChatMessage, Color, Game, seat_columns, seat_q
 from games.realtime import events
-from games.rules import go
-from games.rules.clock import TimeControl
-from games.rules.sgf import Setup
 from games.selectors import COLORS, color_of, playing_count
 from games.services import clock, computer, tell
 from games.services.after_commit import nudge_computer, on_commit

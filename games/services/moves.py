@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games import rules
+import gamerules as rules
 from games.models import Game, Move
 
 

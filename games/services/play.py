@@ -13,11 +13,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
+import gamerules as rules
 from accounts.players import Player
-from games import rules
+from gamerules import go
 from games.models import Game, Move
 from games.realtime import events
-from games.rules import go
 from games.selectors import color_of, position_of, remember_position
 from games.services import clock, tell
 from games.services.after_commit import nudge_computer, on_commit

@@ -25,8 +25,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext
 
+import gamerules as rules
 from accounts.players import Player
-from games import rules
 from games.models import Connection, Game, Move, ServerProcess
 from games.realtime import events
 from games.selectors import COLORS, color_of, position_of

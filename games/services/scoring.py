@@ -18,11 +18,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+import gamerules as rules
 from accounts.players import Player
-from games import rules
+from gamerules import go
 from games.models import Game
 from games.realtime import events
-from games.rules import go
 from games.selectors import color_of, position_of
 from games.services import clock
 from games.services.after_commit import on_commit

@@ -24,11 +24,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+import gamerules as rules
 from accounts.players import Player
-from games import limits, rules
+from gamerules.clock import SideClock
+from games import limits
 from games.models import ChatMessage, Color, Game, Move
 from games.realtime import events
-from games.rules.clock import SideClock
 from games.selectors import color_of
 from games.services import clock
 from games.services.after_commit import nudge_computer, on_commit

@@ -34,10 +34,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.api import token_route
 from accounts.players import Player
 from accounts.selectors import blocked_ids
+from gamerules.sgf import RecordError, export_sgf, import_sgf, othello_transcript
 from games import limits, records, selectors
 from games.forms import SIZES
 from games.models import Game
-from games.rules.sgf import RecordError, export_sgf, import_sgf, othello_transcript
 from games.services import analysis, imports
 from games.services.analysis import engine_words
 from games.services.errors import GameError, said

@@ -3,14 +3,14 @@
 Each tick of the watch (games.workers.clockwatch) claims as many turns the computer owes as this
 process has engines free (``services.claim_turns``; ``COMPUTER_ENGINES`` a process,
 default 2: the machine's cores), hands each to a worker process of its own
-(``games.engine.answer``, which imports no Django: a pure engine, or GNU Go over its
+(``gameengine.answer``, which imports no Django: a pure engine, or GNU Go over its
 pipes) and stores the answer through ``services.computer_move`` or
 ``services.computer_count``. The thinking never runs on the event loop nor holds the GIL
 of the process that serves the sockets, so no other game waits for it; turns beyond the
 free engines wait in the database for the next tick (the longest waiting first). Each
 engine move has a time limit of its own (the level's budget; GNU Go's, with a fallback).
 The worker processes, and the GNU Go they start, end within a fraction of a second of
-the server process, however it ends (``games.engine.lifeline``).
+the server process, however it ends (``gameengine.lifeline``).
 
 The same engines review finished games (``services.claim_analyses``, docs/api/http.md
 "The review"), behind the moves the computer owes: a review is claimed only when an engine
@@ -20,7 +20,7 @@ up again from the last stored position) whenever the turns owed fill the other e
 (or every engine is busy).
 
 And they answer the positions people try on a replay (``explore.json``, docs/api/http.md
-"The review"; ``explore``): the web request hands its job (``games.engine.explore``, plain
+"The review"; ``explore``): the web request hands its job (``gameengine.explore``, plain
 data) to its process's pool and awaits the verdict, so the search never runs in the web
 process (where it would hold the GIL that every other request of the process needs).
 
@@ -51,6 +51,12 @@ taken until the job ends. A process where no pool serves (the test client, a WSG
 server; daphne's ``runserver`` has one) runs the job in a thread of its own instead,
 with no queue.
 
+Last come the apps' idle work (``register_idle_work``: the puzzles' mining of finished
+games): one job at a time in a process, claimed only at a tick that claimed no review and
+left two engines free with no explore waiting, so that it never takes the last free
+engine; a job runs to its end in an engine's worker process (a few seconds), its claim a
+lease in the database that another process takes over once it runs out.
+
 KataGo's jobs (where ``KATAGO`` is set: the computer's Go moves, Go reviews, Go explores)
 run in one more worker process of their own, one at a time (``KataGoLane``): each takes
 the machine's cores, and there KataGo's GTP and analysis engines stay between jobs. The
@@ -78,10 +84,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext, ngettext
 
-from games.engine.analysis import verdict
-from games.engine.answer import answer
-from games.engine.explore import explore as explore_job
-from games.engine.lifeline import engine_worker
+from gameengine.analysis import verdict
+from gameengine.answer import answer
+from gameengine.explore import explore as explore_job
+from gameengine.lifeline import engine_worker
 from games.services import analysis, computer, errors
 
 logger = logging.getLogger(__name__)
@@ -107,6 +113,33 @@ killed process's lease runs out then."""
 
 Verdict = dict[str, Any]
 T = TypeVar("T")
+
+
+@dataclasses.dataclass(frozen=True)
+class IdleWork:
+    """Engine work of an app above, done when the engines have nothing more urgent.
+
+    ``claim(process=, limit=)`` returns up to ``limit`` jobs (plain data) now held by
+    ``process``; ``compute(job)`` runs in an engine's worker process (a module-level
+    function, no Django) and returns plain data; ``store(job=, process=, found=)``
+    keeps that; ``release(job=, process=, failed=)`` gives the job back (``failed``:
+    ``compute`` raised a ``ValueError``, the job cannot be done). All but ``compute`` run
+    through the pool's ``database``."""
+
+    name: str
+    claim: Callable[..., list[Any]]
+    compute: Callable[[Any], Any]
+    store: Callable[..., Any]
+    release: Callable[..., Any]
+
+
+_idle_work: dict[str, IdleWork] = {}
+
+
+def register_idle_work(work: IdleWork) -> None:
+    """Have every process's pool do ``work`` with its idle engines (once per name)."""
+    _idle_work[work.name] = work
+
 
 TURN, EXPLORE, REVIEW = 0, 1, 2
 """The KataGo lane's priorities, most urgent first."""
@@ -217,6 +250,7 @@ class EnginePool:
         self.busy = 0
         self.tasks: set[asyncio.Task[None]] = set()
         self.analysing = 0
+        self.idling = 0
         self.turns_waiting = False
         # The explores whose player has none before them here, waiting for an engine, in
         # the order they got there; each player's explores not ended yet, in order: the
@@ -311,6 +345,7 @@ class EnginePool:
                 continue
             self.explores.remove(queued)
             self._start_explore(queued, holder, database)
+        reviewing = False
         if self.size - self.busy >= 2 and self.analysing < ANALYSES:
             for job in await database(
                 analysis.claim_analyses, process=self.process, limit=ANALYSES - self.analysing
@@ -318,6 +353,16 @@ class EnginePool:
                 self.busy += 1
                 self.analysing += 1
                 self._start(self._analyse(job, database))
+                reviewing = True
+        if self.size - self.busy >= 2 and not (self.idling or self.explores or reviewing):
+            for work in list(_idle_work.values()):
+                jobs = await database(work.claim, process=self.process, limit=1)
+                for idle_job in jobs:
+                    self.busy += 1
+                    self.idling += 1
+                    self._start(self._idle(work, idle_job, database))
+                if jobs:
+                    return
 
     def _start(self, work: Awaitable[None]) -> None:
         task = asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
@@ -331,7 +376,7 @@ class EnginePool:
             self.wake()
 
     async def explore(self, job: Mapping[str, Any], player: str) -> Verdict:
-        """The engine's verdict on ``job`` (``games.engine.explore``), asked by ``player``
+        """The engine's verdict on ``job`` (``gameengine.explore``), asked by ``player``
         (``Player.token``), from one of this pool's engines once the player's earlier
         explores have ended and the turns owed are served; ``{"engine_error"}`` when the
         job took longer than its time and ``EXPLORE_GRACE``. Raises ``EnginesBusy`` when
@@ -468,6 +513,21 @@ class EnginePool:
             self.analysing -= 1
             self._free()
 
+    async def _idle(self, work: IdleWork, job: Any, database: Database) -> None:
+        """Do ``job`` of ``work`` in an engine's worker process and store what it found."""
+        try:
+            found = await self._run(functools.partial(work.compute, job))
+            await database(work.store, job=job, process=self.process, found=found)
+        except ValueError:
+            logger.exception("a job of %s cannot be done", work.name)
+            await database(work.release, job=job, process=self.process, failed=True)
+        except Exception:
+            logger.exception("a job of %s stopped", work.name)
+            await database(work.release, job=job, process=self.process)
+        finally:
+            self.idling -= 1
+            self._free()
+
     async def _think(self, turn: computer.Turn, database: Database) -> None:
         try:
             katago = self.katago if turn.kind == "go" and turn.task == "move" else None
@@ -506,7 +566,7 @@ class EnginePool:
 
 
 async def explore(job: Mapping[str, Any], player: str) -> Verdict:
-    """The engine's verdict on ``job`` (``games.engine.explore``), asked by ``player``
+    """The engine's verdict on ``job`` (``gameengine.explore``), asked by ``player``
     (``Player.token``): from this process's pool when one serves on this event loop (a
     daphne process, ``runserver`` too: ``EnginePool.explore``, which may raise
     ``EnginesBusy``); else (the test client, a WSGI server) computed in a thread of this

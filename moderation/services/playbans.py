@@ -38,8 +38,8 @@ from django.utils import timezone, translation
 
 from accounts import languages, standing
 from accounts.models import Account
+from gamerules import Color
 from games.models import Game, Move
-from games.rules import Color
 from moderation import playban_rules as rules
 from moderation.models import Playban, PlaybanOffence
 from pairing import services as pairing

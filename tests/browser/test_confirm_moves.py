@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from games.rules.clock import TimeControl
+from gamerules.clock import TimeControl
 from tests.browser.game_page import GamePage, create_game, join_game
 from tests.browser.test_accessibility import violations
 from tests.browser.test_accounts import shoot, sign_up

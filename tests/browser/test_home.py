@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext, expect
 
-from games.rules.clock import TimeControl
+from gamerules.clock import TimeControl
 from tests.browser.game_page import create_game, join_game
 from tests.browser.test_accounts import DESKTOP, PHONE, shoot, sign_up
 from tests.browser.test_notifications import (

@@ -28,7 +28,7 @@ import datetime
 from django.contrib.auth.models import User
 from django.utils import timezone
 from accounts.models import Account
-from games.rules.clock import TimeControl
+from gamerules.clock import TimeControl
 from tournaments import services
 
 now = timezone.now()

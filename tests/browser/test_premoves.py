@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Locator, expect
 
-from games.rules.clock import TimeControl
+from gamerules.clock import TimeControl
 from tests.browser.game_page import GamePage, create_game, join_game
 
 pytestmark = pytest.mark.browser

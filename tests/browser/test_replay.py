@@ -14,8 +14,8 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from games.rules import Color, Move, new_position
-from games.rules.sgf import GameRecord, export_sgf, replay
+from gamerules import Color, Move, new_position
+from gamerules.sgf import GameRecord, export_sgf, replay
 from tests.browser.game_page import GamePage, create_game, join_game
 
 pytestmark = pytest.mark.browser

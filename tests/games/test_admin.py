@@ -12,11 +12,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.players import Player
+from gamerules.sgf import import_collection, import_sgf
 from games import records, selectors
 from games.admin import MoveInline
 from games.models import ChatMessage, Game, Move
 from games.realtime import events
-from games.rules.sgf import import_collection, import_sgf
 from games.services import imports, lobby, play, table
 from tests.games.services.test_scoring import BLACK_SIDE, INVADERS, WHITE_SIDE
 from tests.games.test_records import BLACK, new_game, play_random, rules_positions

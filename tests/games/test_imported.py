@@ -13,9 +13,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from sgfmill import sgf as sgfmill_sgf  # type: ignore[import-untyped]
 
+from gamerules.sgf import export_sgf, import_sgf
 from games import records, selectors
 from games.models import Game
-from games.rules.sgf import export_sgf, import_sgf
 from games.services import imports, table
 from tests.games.test_records import BLACK, new_game, play_random
 from tests.games.views.test_game import state

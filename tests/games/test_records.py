@@ -15,9 +15,7 @@ from django.contrib.auth.models import User
 from sgfmill import sgf as sgfmill_sgf  # type: ignore[import-untyped]
 
 from accounts.players import Player
-from games import records
-from games.models import Game, Move
-from games.rules import (
+from gamerules import (
     KINDS,
     Color,
     GoPosition,
@@ -26,13 +24,15 @@ from games.rules import (
     new_position,
     position_from_snapshot,
 )
-from games.rules import Move as RulesMove
-from games.rules.clock import TimeControl
-from games.rules.sgf import GameRecord, Setup, export_sgf, import_sgf, replay
+from gamerules import Move as RulesMove
+from gamerules.clock import TimeControl
+from gamerules.sgf import GameRecord, Setup, export_sgf, import_sgf, replay
+from games import records
+from games.models import Game, Move
 from games.services import clock, imports, lobby, play, scoring, table
 from games.services.errors import GameError
 from tests.conftest import FrozenClock
-from tests.games.rules.test_sgf import HANDICAP_SGF, HANDICAP_START
+from tests.gamerules.test_sgf import HANDICAP_SGF, HANDICAP_START
 
 pytestmark = pytest.mark.django_db
 

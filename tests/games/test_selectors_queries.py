@@ -14,10 +14,11 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+import gamerules as rules
 from accounts.players import Player
-from games import rules, selectors
+from gamerules.clock import TimeControl
+from games import selectors
 from games.models import Game, Move
-from games.rules.clock import TimeControl
 from games.services import lobby, table
 from games.services import play as play_services
 

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.players import Player
-from games.rules.clock import TimeControl
+from gamerules.clock import TimeControl
 from games.services import lobby
 
 pytestmark = pytest.mark.django_db

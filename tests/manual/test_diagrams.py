@@ -8,7 +8,7 @@ from html import escape
 
 import pytest
 
-from games.rules import Color, GoPosition, OthelloPosition, RulesError
+from gamerules import Color, GoPosition, OthelloPosition, RulesError
 from manual import diagrams
 from manual.diagrams import Diagram, after, refusal, replayed
 

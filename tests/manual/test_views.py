@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 
 from accounts.players import Player
-from games.rules.clock import TimeControl
+from gamerules.clock import TimeControl
 from games.services import lobby
 from manual import diagrams
 from manual.topics import TOPICS
@@ -30,6 +30,7 @@ HEADINGS = {
     "pairing": ["The pools", "Who plays whom"],
     "tournaments": ["Arena", "Swiss", "McMahon", "Round robin"],
     "review": ["A move's loss", "The marks", "Accuracy"],
+    "puzzles": ["Where the puzzles come from", "Solving a puzzle", "The puzzle rating"],
     "bots": ["Challenging a bot", "Running your own bot"],
     "fair-play": ["Reporting a player", "What staff can do", "Playbans"],
     "faq": ["Do I need an account?", "What does the ? after a rating mean?"],

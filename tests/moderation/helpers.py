@@ -10,8 +10,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games.models import ChatMessage, Game
-from games.rules.clock import TimeControl
 from games.services import lobby, table
 from moderation import services
 from moderation.models import Report

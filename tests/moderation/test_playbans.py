@@ -22,8 +22,8 @@ from accounts import standing
 from accounts.models import Account
 from accounts.players import Player
 from challenges import services as challenges
+from gamerules.clock import TimeControl
 from games.models import Game
-from games.rules.clock import TimeControl
 from games.services import clock as clock_services
 from games.services import lobby as lobby_services
 from games.services import play, presence

@@ -18,9 +18,9 @@ from django.core import mail
 from django.test import Client
 
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games import selectors
 from games.models import Game
-from games.rules.clock import TimeControl
 from games.services import lobby, play
 from notifications import channels, outbox
 from notifications.models import Delivery, Notification

@@ -16,7 +16,7 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 from accounts.models import Account
-from games.rules.clock import TimeControl
+from gamerules.clock import TimeControl
 from notifications import channels, outbox
 from notifications.models import Notification
 from tests.notifications.test_games import account, bell, game_between, move

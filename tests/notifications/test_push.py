@@ -28,9 +28,9 @@ from django.http import HttpResponse
 from django.test import Client
 
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games import selectors
 from games.models import Game
-from games.rules.clock import TimeControl
 from games.services import lobby, play
 from notifications import channels, keys, outbox, services
 from notifications.models import Delivery, Kind, Notification, PushSubscription

@@ -13,7 +13,7 @@ from django.core import mail
 from django.test import Client
 
 from accounts.players import Player
-from games.rules.clock import TimeControl
+from gamerules.clock import TimeControl
 from notifications import channels, outbox
 from notifications import services as notifications
 from notifications.models import Delivery, Kind

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from games.rules.clock import TimeControl
+from gamerules.clock import TimeControl
 from players import glicko2
 from players.glicko2 import NEW_PLAYER, Rating
 

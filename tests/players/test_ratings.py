@@ -22,9 +22,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games import selectors
 from games.models import Game
-from games.rules.clock import TimeControl
 from games.services import clock, lobby, play, presence, scoring, table
 from games.services.errors import GameError
 from players import glicko2, ratings

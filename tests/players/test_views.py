@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from accounts.players import Player
 from accounts.services import make_bot
+from gamerules.clock import TimeControl
 from games.models import Game
-from games.rules.clock import TimeControl
 from games.services import lobby, play
 from players import glicko2
 from players.models import Rating, RatingChange

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,9 +23,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("games.rules", "tournaments.systems"),
-    ("games.engine",),
-    ("games.gtpbot",),
+    ("gamerules", "tournaments.systems"),
+    ("gameengine",),
+    ("gtpbot",),
     ("broadcast",),
     ("accounts",),
     ("notifications",),
@@ -32,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pairing", "bots"),
     ("tournaments",),
     ("moderation",),
+    ("puzzles",),
     ("home", "manual"),
     ("othello_site",),
 )
@@ -40,13 +44,14 @@ part); it may import its own part and the parts of the layers below, never a lay
 nor another part of its own layer (pairing and bots know nothing of each other)."""
 
 PURE = (
-    "games.rules",
-    "games.engine",
-    "games.gtpbot",
+    "gamerules",
+    "gameengine",
+    "gtpbot",
     "notifications.endpoints",
     "notifications.pinned",
     "moderation.playban_rules",
     "players.glicko2",
+    "puzzles.mining",
     "tournaments.systems",
 )
 """Plain Python: no Django (nor Channels, which needs it), ever: the rules, the engines,
@@ -262,8 +267,8 @@ def tree(tmp_path: Path) -> Path:
             ),
             "games/services/base.py": "from games import models\n",
             "games/services/lobby.py": "from games.services import base\n",
-            "games/rules/__init__.py": "from .go import Go\n",
-            "games/rules/go.py": "import math\n",
+            "gamerules/__init__.py": "from .go import Go\n",
+            "gamerules/go.py": "import math\n",
             "players/__init__.py": "",
             "players/ratings.py": "from games.models import Game\n",
             "bots/__init__.py": "",
@@ -275,9 +280,9 @@ def tree(tmp_path: Path) -> Path:
 
 
 def test_a_clean_tree_passes(tree: Path) -> None:
-    graph = dependencies(tree, ("games", "players", "pairing", "bots"))
+    graph = dependencies(tree, ("gamerules", "games", "players", "pairing", "bots"))
     assert graph["games.services.lobby"] == {"games.services.base": 1}
-    assert graph["games.rules"] == {"games.rules.go": 1}
+    assert graph["gamerules"] == {"gamerules.go": 1}
     assert graph["bots.accounts"] == {"games.services": 1}
     assert upward(graph) == [] and cycles(graph) == [] and impure(tree) == []
 
@@ -293,7 +298,7 @@ def test_a_clean_tree_passes(tree: Path) -> None:
         ),
         ("players/ratings.py", "import bots.accounts\n", "players.ratings:1"),
         ("pairing/services.py", "from bots.accounts import is_bot\n", "pairing.services:1"),
-        ("games/rules/go.py", "from games.models import Game\n", "games.rules.go:1"),
+        ("gamerules/go.py", "from games.models import Game\n", "gamerules.go:1"),
     ],
 )
 def test_an_import_up_or_sideways_is_found(tree: Path, name: str, text: str, found: str) -> None:
@@ -316,8 +321,8 @@ def test_an_import_up_or_sideways_is_found(tree: Path, name: str, text: str, fou
             ["games.services", "games.services.lobby"],
         ),
         (
-            {"games/rules/go.py": "from . import Go\n"},
-            ["games.rules", "games.rules.go"],
+            {"gamerules/go.py": "from . import Go\n"},
+            ["gamerules", "gamerules.go"],
         ),
     ],
 )
@@ -328,16 +333,91 @@ def test_modules_that_import_each_other_are_found(
     assert cycles(dependencies(tree, PACKAGES)) == [group]
 
 
-def test_a_framework_in_the_rules_is_found(tree: Path) -> None:
-    write(tree, {"games/rules/go.py": "def f():\n    import django.db\n"})
-    assert impure(tree) == ["games.rules.go:2 -> django.db"]
+@pytest.mark.parametrize(
+    ("name", "text", "found"),
+    [
+        ("gamerules/go.py", "def f():\n    import django.db\n", "gamerules.go:2 -> django.db"),
+        (
+            "gameengine/othello/search.py",
+            "from django.conf import settings\n",
+            "gameengine.othello.search:1 -> django.conf.settings",
+        ),
+        ("gtpbot/bridge.py", "import channels.layers\n", "gtpbot.bridge:1 -> channels.layers"),
+        (
+            "gameengine/answer.py",
+            "from games import models\n",
+            "gameengine.answer:1 -> games.models",
+        ),
+    ],
+)
+def test_a_framework_or_the_app_in_a_pure_package_is_found(
+    tree: Path, name: str, text: str, found: str
+) -> None:
+    write(tree, {"gameengine/__init__.py": "", "gtpbot/__init__.py": "", name: text})
+    assert impure(tree) == [found]
+
+
+def test_the_pure_packages_run_with_the_frameworks_blocked() -> None:
+    # As on a machine without Django (tests/support/no_frameworks.py makes importing a
+    # framework fail): each package imports, plays, reads a record, answers a turn and
+    # reads a bridge's command line.
+    script = textwrap.dedent(
+        """
+        import sys
+        import tests.support.no_frameworks
+        try:
+            import django
+        except ImportError:
+            pass
+        else:
+            raise SystemExit("django was not blocked")
+        import gamerules, gameengine, gtpbot
+        from gamerules import Move, new_position
+        from gamerules.sgf import export_sgf, import_sgf
+        from gameengine.answer import answer
+        from gtpbot.__main__ import parse
+        position, diff = new_position("othello", 8).play(Move.place((2, 3)))
+        assert diff.flipped == ((3, 3),)
+        record = import_sgf("(;GM[1]SZ[9];B[ee];W[])")
+        assert import_sgf(export_sgf(record)) == record
+        turn = {"kind": "othello", "level": 1, "snapshot": position.to_snapshot()}
+        assert tuple(answer(turn)["point"]) in position.legal_moves()
+        assert parse(["--url", "http://h:1", "--token", "T", "--", "e"]).engine == ["e"]
+        frameworks = tests.support.no_frameworks.FRAMEWORKS
+        loaded = sorted(name for name in sys.modules if name.split(".")[0] in frameworks)
+        assert not loaded, loaded
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("folder", ["gamerules", "gameengine", "gtpbot"])
+def test_the_pure_packages_suites_use_no_framework(folder: str) -> None:
+    # What lets them run with the frameworks blocked (docs/testing.md): no import of a
+    # framework or an app, no database.
+    apps = {package for package in PACKAGES if not is_pure(package)}
+    found = [
+        f"{path.relative_to(ROOT)}:{line} -> {target}"
+        for path in sorted((ROOT / "tests" / folder).rglob("*.py"))
+        for target, line in imported(".".join(path.relative_to(ROOT).with_suffix("").parts), path)
+        if target.split(".")[0] in {*FRAMEWORKS, *apps}
+    ]
+    found += [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "tests" / folder).rglob("*.py"))
+        if "django_db" in path.read_text()
+    ]
+    assert found == []
 
 
 def test_a_pure_module_importing_an_impure_one_is_found(tree: Path) -> None:
     write(
         tree,
         {
-            "players/glicko2.py": "from games.rules import go\nfrom players import ratings\n",
+            "players/glicko2.py": "from gamerules import go\nfrom players import ratings\n",
             "players/ratings.py": "from django.db import models\n",
         },
     )
@@ -363,10 +443,10 @@ def test_the_tournament_systems_and_the_rules_know_nothing_of_each_other(tree: P
         {
             "tournaments/__init__.py": "",
             "tournaments/systems/__init__.py": "",
-            "tournaments/systems/swiss.py": "from games.rules import glicko2\n",
+            "tournaments/systems/swiss.py": "from gamerules import glicko2\n",
         },
     )
-    assert upward(dependencies(tree, PACKAGES)) == ["tournaments.systems.swiss:1 -> games.rules"]
+    assert upward(dependencies(tree, PACKAGES)) == ["tournaments.systems.swiss:1 -> gamerules"]
 
 
 @pytest.mark.parametrize(

@@ -1,13 +1,13 @@
 """A computer's Go move as the server hands it to its engines (``games.services.Turn`` as
-the plain mapping ``games.engine.answer`` reads), for the engines' tests and benchmarks."""
+the plain mapping ``gameengine.answer`` reads), for the engines' tests and benchmarks."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from games.rules.base import Color, Point
-from games.rules.go import GoPosition
+from gamerules.base import Color, Point
+from gamerules.go import GoPosition
 
 
 def go_turn(

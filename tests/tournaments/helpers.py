@@ -11,8 +11,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games.models import Game
-from games.rules.clock import TimeControl
 from games.services import clock, play
 from tournaments import services
 from tournaments.models import Tournament

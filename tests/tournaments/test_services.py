@@ -16,9 +16,9 @@ from django.db import transaction
 
 import broadcast
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games import selectors as game_selectors
 from games.models import Game
-from games.rules.clock import TimeControl
 from games.services.errors import GameError
 from notifications.models import Notification
 from players.models import RatingChange
@@ -328,7 +328,7 @@ def test_a_mcmahon_starts_stronger_players_ahead() -> None:
         kind="go",
         size=9,
         bar=32,  # 3d
-        time_control=__import__("games.rules.clock", fromlist=["TimeControl"]).TimeControl.byoyomi(
+        time_control=__import__("gamerules.clock", fromlist=["TimeControl"]).TimeControl.byoyomi(
             main_time=300, periods=3, period_time=30
         ),
     )

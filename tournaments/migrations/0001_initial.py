@@ -44,7 +44,7 @@ class Migration(migrations.Migration):
                 ("size", models.PositiveSmallIntegerField()),
                 (
                     "time_control",
-                    models.JSONField(help_text="games.rules.clock.TimeControl.to_json()."),
+                    models.JSONField(help_text="gamerules.clock.TimeControl.to_json()."),
                 ),
                 ("rated", models.BooleanField(default=False)),
                 ("starts_at", models.DateTimeField(db_index=True)),

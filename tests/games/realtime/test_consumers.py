@@ -20,8 +20,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
+from gamerules import Color, GoPosition
 from games.models import ChatMessage, Game, Move
-from games.rules import Color, GoPosition
 from games.services import computer
 from othello_site.asgi import application
 from tests.games.services.test_scoring import INVADED, INVADERS

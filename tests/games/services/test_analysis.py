@@ -13,13 +13,13 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.engine import gnugo
-from games.engine.analysis import verdict
-from games.engine.review import judgement
+from gameengine import gnugo
+from gameengine.analysis import verdict
+from gameengine.review import judgement
+from gamerules.go import GoPosition
+from gamerules.othello import OthelloPosition
+from gamerules.sgf import import_sgf
 from games.models import Analysis, Game
-from games.rules.go import GoPosition
-from games.rules.othello import OthelloPosition
-from games.rules.sgf import import_sgf
 from games.services import analysis
 from games.services.analysis import LEASE, AnalysisJob
 from tests.games.test_records import new_game, play_random

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from accounts.players import Player
+from gamerules.clock import TimeControl
 from games import selectors
 from games.models import Game, Move, ServerProcess
-from games.rules.clock import TimeControl
 from games.services import clock as clock_services
 from games.services import computer, lobby, play, presence, scoring, table
 from games.services.errors import GameError

@@ -2,7 +2,7 @@
 time, its moves through the same steps as a person's, and Go's count against it.
 
 The engines themselves are tested in tests/engine; here the answer is given by hand, or
-by games.engine.answer where the engines' own choice matters.
+by gameengine.answer where the engines' own choice matters.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import pytest
 from django.test import override_settings
 
 from accounts.players import Player
+from gameengine import gnugo
+from gameengine.answer import answer
+from gamerules import Color, GoPosition, OthelloPosition
+from gamerules.clock import TimeControl
 from games import selectors
-from games.engine import gnugo
-from games.engine.answer import answer
 from games.models import Game
-from games.rules import Color, GoPosition, OthelloPosition
-from games.rules.clock import TimeControl
 from games.services import computer, lobby, play, presence, scoring
 from games.services.errors import GameError
 from tests.conftest import FrozenClock

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+import gamerules as rules
 from accounts.players import Player
-from games import rules
+from gamerules.clock import TimeControl
 from games.models import Game, Move
-from games.rules.clock import TimeControl
 from games.services import clock, lobby, play
 from tests.support.concurrency import at_once
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from accounts.players import Player
+from gamerules import Color, GoPosition
+from gamerules.sgf import export_sgf, import_sgf
 from games import records, selectors
 from games.models import Game
-from games.rules import Color, GoPosition
-from games.rules.sgf import export_sgf, import_sgf
 from games.services import imports, lobby, play
 from games.services import scoring as scoring_services
 from games.services.errors import GameError

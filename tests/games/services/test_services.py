@@ -14,11 +14,11 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.models import User
 
 from accounts.players import Player
+from gamerules import Color, GoPosition, Move, OthelloPosition
+from gamerules.clock import TimeControl
 from games import selectors
 from games.models import Game
 from games.realtime import events
-from games.rules import Color, GoPosition, Move, OthelloPosition
-from games.rules.clock import TimeControl
 from games.services import lobby, play
 from games.services import scoring as scoring_services
 from games.services.errors import GameError

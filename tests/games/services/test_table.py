@@ -10,11 +10,11 @@ import pytest
 from django.contrib.auth.models import User
 
 from accounts.players import Player
+from gamerules import Move, OthelloPosition
+from gamerules.clock import TimeControl
+from gamerules.sgf import export_sgf
 from games import records, selectors
 from games.models import ChatMessage, Game
-from games.rules import Move, OthelloPosition
-from games.rules.clock import TimeControl
-from games.rules.sgf import export_sgf
 from games.services import computer, lobby, play, presence, table
 from games.services.errors import GameError
 from tests.conftest import FrozenClock

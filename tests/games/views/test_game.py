@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from accounts.players import Player
+from gamerules import go
 from games import selectors
 from games.models import Game
-from games.rules import go
 from games.services import play, presence
 
 pytestmark = pytest.mark.django_db

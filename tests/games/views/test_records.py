@@ -14,12 +14,12 @@ from django.test import Client
 
 from accounts.players import Player
 from accounts.services import block
+from gamerules.sgf import import_sgf, othello_transcript
 from games import records
 from games.models import Game, Move
-from games.rules.sgf import import_sgf, othello_transcript
 from games.services import imports, lobby, play, table
 from games.views.records import ARCHIVE_PAGE_SIZE, MAX_UPLOAD_BYTES
-from tests.games.rules.test_sgf import HANDICAP_SGF, HANDICAP_START
+from tests.gamerules.test_sgf import HANDICAP_SGF, HANDICAP_START
 from tests.games.services.test_scoring import BLACK_SIDE, INVADED_SGF, INVADERS, WHITE_SIDE
 from tests.games.test_records import BLACK, WHITE, new_game, play_random, rules_positions
 

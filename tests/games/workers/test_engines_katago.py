@@ -1,4 +1,4 @@
-"""games.workers.engines with KataGo configured (a fake KataGo, tests/games/engine/fake_katago.py):
+"""games.workers.engines with KataGo configured (a fake KataGo, tests/gameengine/fake_katago.py):
 its jobs one at a time, the computer's moves first; a Go game reviewed by KataGo, named so."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from games.engine import katago
+from gameengine import katago
 from games.models import Analysis, Game
 from games.services import analysis as analysis_services
 from games.workers.engines import EXPLORE, REVIEW, TURN, EnginePool, KataGoLane

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from games.engine import gnugo
+from gameengine import gnugo
 from games.models import Analysis, Game
 from games.services import analysis as analysis_services
 from games.workers.engines import EnginePool

@@ -1,0 +1,5 @@
+"""``python -m gamerules FORMAT``: see ``gamerules.cli``."""
+
+from .cli import run
+
+run()

@@ -1,0 +1,234 @@
+"""Finding Othello puzzles: positions where exactly one move keeps the best result.
+
+Pure Python over the rules and the engine's exact solver (no Django), so that the
+engine workers run it and tests check it on table positions.
+
+A position is a puzzle (docs/api/http.md, "Puzzles") when:
+
+- it has ``MIN_EMPTIES`` to ``MAX_EMPTIES`` empty squares, the side to move has at
+  least two moves (a forced move or a pass asks nothing);
+- perfect play wins for the side to move, or else draws (a lost position is no
+  puzzle: every move loses);
+- exactly one move keeps that result: one winning move, or, where nothing wins,
+  one drawing move.
+
+The proof is the exact solver's (``gameengine.othello.endgame``). A null window
+at the root says whether a win (else a draw) is there; a null window on each move
+says whether it keeps the result, fewest replies first, stopping at the second
+keeper (no puzzle then); the one keeper is solved exactly for its ``value``.
+Margins count empty squares for nobody, as the review's ``eval`` does.
+
+>>> from gamerules.base import Color
+>>> position = OthelloPosition.from_rows(["....", ".WB.", ".BW.", "...."], Color.BLACK)
+>>> othello_puzzle(position) is None  # 16 squares: 12 empty, but every move loses
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gameengine.othello import choose_move
+from gameengine.othello.endgame import INFINITY, Solver
+from gamerules import setup_position
+from gamerules.base import Color, Move, Point
+from gamerules.othello import OthelloPosition
+
+__all__ = [
+    "MAX_EMPTIES",
+    "MIN_EMPTIES",
+    "Found",
+    "Miner",
+    "OthelloPuzzle",
+    "mine_job",
+    "mine_othello_game",
+    "othello_puzzle",
+    "self_play",
+]
+
+MIN_EMPTIES = 10
+"""The fewest empty squares a puzzle leaves."""
+MAX_EMPTIES = 14
+"""The most empty squares a puzzle leaves: the review's exact solve starts there."""
+
+
+@dataclass(frozen=True, slots=True)
+class OthelloPuzzle:
+    """The one move (``solution``) that keeps ``result`` (``"win"`` or ``"draw"`` for the
+    side to move) and the exact final disc difference after it with perfect play, from
+    Black's side (``value``)."""
+
+    solution: Point
+    value: int
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A puzzle of a game: the position after the move of ``ply`` (0: the start)."""
+
+    ply: int
+    position: OthelloPosition
+    puzzle: OthelloPuzzle
+
+    def json(self) -> dict[str, Any]:
+        """The puzzle as plain data: ``{"ply", "rows", "to_play", "solution", "value"}``."""
+        return {
+            "ply": self.ply,
+            "rows": self.position.rows(),
+            "to_play": self.position.to_move.value,
+            "solution": list(self.puzzle.solution),
+            "value": self.puzzle.value,
+        }
+
+
+def _never() -> None:
+    """The solver's clock: a puzzle is proven however long it takes."""
+
+
+class Miner:
+    """The puzzles of positions of one board size; the solver's table is kept from one
+    position to the next, so a game's positions share what the first solve learnt."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._solver = Solver(size, _never)
+
+    @property
+    def nodes(self) -> int:
+        """The positions the solver visited so far."""
+        return self._solver.nodes
+
+    def puzzle(self, position: OthelloPosition) -> OthelloPuzzle | None:
+        """The puzzle ``position`` is, or None when it is none (see the module's rule).
+
+        Raises ``ValueError`` for a position of another size.
+        """
+        if position.size != self.size:
+            raise ValueError(f"a {self.size}x{self.size} miner, not {position.size}")
+        moves = position.legal_moves()
+        black, white = position.bitboards()
+        empties = self.size * self.size - (black | white).bit_count()
+        if len(moves) < 2 or not MIN_EMPTIES <= empties <= MAX_EMPTIES:
+            return None
+        own, other = (black, white) if position.to_move is Color.BLACK else (white, black)
+        solve = self._solver.solve
+        # The result to keep: a win needs a margin of 1 or more, a draw 0 or more.
+        if solve(own, other, 0, 1) >= 1:
+            needed, result = 1, "win"
+        elif solve(own, other, -1, 0) >= 0:
+            needed, result = 0, "draw"
+        else:
+            return None
+        keepers = []
+        for point, after in self._children(position, moves):
+            mover_after = after[1]
+            # The opponent, to move after it, gets at most -needed: the move keeps it.
+            if solve(after[0], mover_after, -needed, -needed + 1) <= -needed:
+                keepers.append((point, after))
+                if len(keepers) > 1:
+                    return None
+        [(solution, (them, us))] = keepers
+        margin = -solve(them, us, -INFINITY, INFINITY)
+        value = margin if position.to_move is Color.BLACK else -margin
+        return OthelloPuzzle(solution, value, result)
+
+    def _children(
+        self, position: OthelloPosition, moves: Sequence[Point]
+    ) -> list[tuple[Point, tuple[int, int]]]:
+        """Each move and the discs after it (the opponent's, then the mover's), the moves
+        leaving the opponent fewest replies first: winning moves usually do, so a second
+        keeper turns up early."""
+        ranked = []
+        for point in moves:
+            after = position.play(Move.place(point))[0]
+            black, white = after.bitboards()
+            discs = (black, white) if after.to_move is Color.BLACK else (white, black)
+            ranked.append((len(after.legal_moves()), point, discs))
+        ranked.sort()
+        return [(point, discs) for _, point, discs in ranked]
+
+
+def othello_puzzle(position: OthelloPosition) -> OthelloPuzzle | None:
+    """The puzzle ``position`` is, or None: ``Miner(position.size).puzzle(position)``."""
+    return Miner(position.size).puzzle(position)
+
+
+def mine_othello_game(
+    start: OthelloPosition, moves: Iterable[tuple[int, Point | None]]
+) -> list[Found]:
+    """The puzzles among the positions of a game from ``start``: ``moves`` are its moves
+    in order, each its ply and its point (None: a pass). Positions are tried from the
+    fewest empties up (the larger solves then find the smaller ones in the table).
+
+    Raises the rules' ``IllegalMoveError`` for a move the game could not have played.
+    """
+    candidates: list[tuple[int, OthelloPosition]] = []
+    position, played = start, 0
+    for ply, point in moves:
+        if _empties(position) < MIN_EMPTIES:
+            break
+        if _empties(position) <= MAX_EMPTIES:
+            candidates.append((played, position))
+        position = position.play(Move.pass_turn() if point is None else Move.place(point))[0]
+        played = ply
+    else:
+        if MIN_EMPTIES <= _empties(position) <= MAX_EMPTIES:
+            candidates.append((played, position))
+    miner = Miner(start.size)
+    found = []
+    for before, candidate in reversed(candidates):
+        puzzle = miner.puzzle(candidate)
+        if puzzle is not None:
+            found.append(Found(before, candidate, puzzle))
+    return sorted(found, key=lambda entry: entry.ply)
+
+
+def mine_job(job: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The puzzles of a stored game sent as plain data, what an engine's worker process
+    runs: ``job`` has the game's ``kind``, ``size``, ``start`` (its setup, or None) and
+    ``moves`` (``[ply, [row, col] or None]`` each, the placements and passes in order).
+    Each puzzle is ``{"ply", "rows", "to_play", "solution": [row, col], "value"}``. Only
+    Othello is mined here: a Go game gives none.
+
+    Raises the rules' errors (``ValueError``s) for a game they cannot replay.
+    """
+    if job["kind"] != "othello":
+        return []
+    start = setup_position("othello", job["size"], job["start"])
+    assert isinstance(start, OthelloPosition)
+    moves = [(ply, None if point is None else (point[0], point[1])) for ply, point in job["moves"]]
+    return [found.json() for found in mine_othello_game(start, moves)]
+
+
+def self_play(
+    size: int = 8, *, level: int = 10, opening: int = 8, seed: int | None = None
+) -> tuple[OthelloPosition, list[tuple[int, Point | None]]]:
+    """A game of the engine against itself at ``level``, its first ``opening`` moves drawn
+    at random (so that games differ): the start and the moves as ``mine_othello_game``
+    takes them."""
+    rng = random.Random(seed)
+    start = position = OthelloPosition.start(size)
+    moves: list[tuple[int, Point | None]] = []
+    while not position.is_over:
+        ply = len(moves) + 1
+        if position.must_pass:
+            moves.append((ply, None))
+            position = position.passed()
+            continue
+        if ply <= opening:
+            point: Point | None = rng.choice(position.legal_moves())
+        else:
+            point = choose_move(position, level=level, seed=rng.randrange(1 << 30))
+        assert point is not None
+        moves.append((ply, point))
+        position = position.play(Move.place(point))[0]
+    return start, moves
+
+
+def _empties(position: OthelloPosition) -> int:
+    black, white = position.bitboards()
+    return position.size * position.size - (black | white).bit_count()
