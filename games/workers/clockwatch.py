@@ -3,18 +3,18 @@
 A task on each daphne process's event loop, started as soon as daphne serves
 (``start_when_serving``), that every ``TICK`` seconds:
 
-- flags every active game whose deadline has passed (``services.flag_due``, locked
+- flags every active game whose deadline has passed (``clock.flag_due``, locked
   transactions of up to 50 games: processes racing to flag one game store one
   ``timeout`` move; a first move not made in time aborts the game instead), so a game
   ends within a second of its deadline whether or not anyone is connected;
-- writes this process's heartbeat (``services.heartbeat``), every ``HEARTBEAT`` seconds;
+- writes this process's heartbeat (``presence.heartbeat``), every ``HEARTBEAT`` seconds;
 - runs what the apps above registered (``every_second``: the expiry of the challenges
   not answered in time), every second;
 - sweeps the sockets of processes whose heartbeat stopped (killed): their seats go
-  offline (``services.sweep``), every ``SWEEP`` seconds; and then ends the games against
-  the computer whose person has been gone for a day (``services.end_deserted``) and
+  offline (``presence.sweep``), every ``SWEEP`` seconds; and then ends the games against
+  the computer whose person has been gone for a day (``presence.end_deserted``) and
   tells the lobby when its count of games being played changed
-  (``services.recount_playing``: a game leaves it ten minutes after its last move, with
+  (``lobby.recount_playing``: a game leaves it ten minutes after its last move, with
   no event to say so);
 - gives the computer's turns to this process's engines (games.workers.engines), which is how
   a move the computer owes is made even after the process thinking it was killed, then
@@ -23,7 +23,7 @@ A task on each daphne process's event loop, started as soon as daphne serves
 
 On start it registers the process and, when no process had written a heartbeat for
 ``DOWNTIME_GAP`` seconds (the whole site was down, nobody watched), gives every running
-clock the time it was down (``services.credit_downtime``): a restart never decides a game.
+clock the time it was down (``clock.credit_downtime``): a restart never decides a game.
 
 Why a task in every process polling an index of deadlines, rather than a separate
 worker or a task sleeping until the earliest deadline: nothing more to run (the README's

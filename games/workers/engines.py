@@ -1,18 +1,18 @@
 """The computer's engines in a server process: a bounded pool, fed by the clock watch.
 
 Each tick of the watch (games.workers.clockwatch) claims as many turns the computer owes as this
-process has engines free (``services.claim_turns``; ``COMPUTER_ENGINES`` a process,
+process has engines free (``computer.claim_turns``; ``COMPUTER_ENGINES`` a process,
 default 2: the machine's cores), hands each to a worker process of its own
 (``gameengine.answer``, which imports no Django: a pure engine, or GNU Go over its
-pipes) and stores the answer through ``services.computer_move`` or
-``services.computer_count``. The thinking never runs on the event loop nor holds the GIL
+pipes) and stores the answer through ``computer.computer_move`` or
+``computer.computer_count``. The thinking never runs on the event loop nor holds the GIL
 of the process that serves the sockets, so no other game waits for it; turns beyond the
 free engines wait in the database for the next tick (the longest waiting first). Each
 engine move has a time limit of its own (the level's budget; GNU Go's, with a fallback).
 The worker processes, and the GNU Go they start, end within a fraction of a second of
 the server process, however it ends (``gameengine.lifeline``).
 
-The same engines review finished games (``services.claim_analyses``, docs/api/http.md
+The same engines review finished games (``analysis.claim_analyses``, docs/api/http.md
 "The review"), behind the moves the computer owes: a review is claimed only when an engine
 stays free for the turns after it, at most ``ANALYSES`` at once in a process, and it
 analyses one position at a time, giving its engine back (its claim released, to be taken
