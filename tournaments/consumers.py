@@ -4,7 +4,7 @@ games and pairing know nothing of tournaments:
 - the game socket: the games' consumer, answering also ``{"type": "berserk"}`` (an
   arena's player halving its own clock before its first move, ``services.berserk``);
 - the lobby socket: pairing's consumer, answering also ``{"type": "chat", "text"}`` on a
-  socket that follows a tournament (``?tournament=<id>``: ``table.say``, at the game
+  socket that follows a tournament (``?tournament=<id>``: ``services.say``, at the game
   chat's rate), and telling every socket of an account ``game_ready`` when a tournament
   pairs it (``services._tell_paired``).
 """
@@ -41,7 +41,7 @@ class LobbyConsumer(lobby.LobbyConsumer):
     more_messages: ClassVar[tuple[str, ...]] = ("chat",)
 
     async def receive_more(self, message: dict[str, Any]) -> None:
-        """``chat``: a line in the followed tournament's chat (``table.say``, at the
+        """``chat``: a line in the followed tournament's chat (``services.say``, at the
         game chat's rate)."""
         if self.tournament is None:
             raise GameError("bad_request", gettext("chat is for a tournament's page"))
@@ -58,7 +58,7 @@ class LobbyConsumer(lobby.LobbyConsumer):
             raise GameError(code, error.message, field=error.field) from None
 
     async def tournament_chat(self, event: dict[str, Any]) -> None:
-        """A line of the followed tournament's chat (``table.say``), built once by its
+        """A line of the followed tournament's chat (``services.say``), built once by its
         sender: ``{"type": "chat", "username", "text", "at"}``."""
         await self.send(text_data=event["whole"])
 

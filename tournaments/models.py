@@ -139,7 +139,7 @@ class TournamentPairing(models.Model):
 
 
 class ChatLine(models.Model):
-    """A line of a tournament's chat, said by an entrant (``table.say``)."""
+    """A line of a tournament's chat, said by an entrant (``services.say``)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chat")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
