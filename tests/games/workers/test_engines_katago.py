@@ -20,7 +20,7 @@ from games.services import analysis as analysis_services
 from games.workers.engines import EXPLORE, REVIEW, TURN, EnginePool, KataGoLane
 from tests.games.test_records import new_game, play_random
 
-FAKE = Path(__file__).parents[1] / "engine" / "fake_katago.py"
+FAKE = Path(__file__).parents[2] / "gameengine" / "fake_katago.py"
 
 
 async def test_the_lane_runs_one_job_at_a_time_the_computers_moves_first() -> None:
