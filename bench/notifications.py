@@ -7,7 +7,7 @@ fills: give it an empty one), in this process:
 1. A move in a correspondence game, with notifications on (the opponent told: a
    ``your_move`` stored, an e-mail and a push delivery written, the mover's own marked
    read, the pages told after the commit) against off (``games.services.tell``'s two
-   calls made to do nothing), the same use case (``games.services.play``) in the same
+   calls made to do nothing), the same use case (``games.services.play.play``) in the same
    run, as the game's socket runs it (what it broadcasts kept, then sent to the channel
    layer from an event loop: games/realtime/sockets.py, ``database``); games of each kind
    interleaved, two accounts with a verified e-mail address and a device each. The wall
@@ -77,8 +77,8 @@ def move_cost(games: int, *, control: bool = False) -> None:
     import broadcast
     from accounts.players import Player
     from gamerules.clock import TimeControl
-    from games import selectors, services
-    from games.services import tell
+    from games import selectors
+    from games.services import lobby, play, tell
     from notifications import services as notifications
     from notifications.models import Delivery
     from tests.support.helpers import verified_account
@@ -115,22 +115,20 @@ def move_cost(games: int, *, control: bool = False) -> None:
 
     def one_game(on: bool) -> tuple[list[float], list[float]]:
         tell.moved, tell.ended = told if on else (off, off)
-        game = services.create_game(
+        game = lobby.create_game(
             player=black,
-            kind="othello",
-            size=8,
-            color="black",
-            name="",
-            time_control=correspondence,
+            new=lobby.NewGame(
+                kind="othello", size=8, color="black", name="", time_control=correspondence
+            ),
         )
-        game = services.join_game(player=white, game_id=game.public_id, name="")
+        game = lobby.join_game(player=white, game_id=game.public_id, name="")
         walls, cpus = [], []
         while game.status == game.Status.ACTIVE:
             mover = black if game.to_move == "black" else white
             point = selectors.position_of(game).legal_moves()[0]
             wall, cpu = time.perf_counter(), time.process_time()
             with broadcast.outbox() as kept:  # as the game's socket plays it (sockets.database)
-                services.play(player=mover, game_id=game.public_id, ply=game.ply, point=list(point))
+                play.play(player=mover, game_id=game.public_id, ply=game.ply, point=list(point))
             loop.run_until_complete(send(kept))
             walls.append((time.perf_counter() - wall) * 1000)
             cpus.append((time.process_time() - cpu) * 1000)

@@ -55,7 +55,8 @@ def ending_cost(games: int) -> None:
 
     from accounts.players import Player
     from gamerules.clock import TimeControl
-    from games import selectors, services
+    from games import selectors
+    from games.services import lobby, play
 
     control = TimeControl.fischer(main_time=300, increment=3)
     people = [
@@ -65,22 +66,19 @@ def ending_cost(games: int) -> None:
     black, white = people
 
     def one(rated: bool) -> float:
-        game = services.create_game(
+        game = lobby.create_game(
             player=black,
-            kind="othello",
-            size=8,
-            color="black",
-            name="a",
-            time_control=control,
-            rated=rated,
+            new=lobby.NewGame(
+                kind="othello", size=8, color="black", name="a", time_control=control, rated=rated
+            ),
         )
-        services.join_game(player=white, game_id=game.public_id, name="b")
+        lobby.join_game(player=white, game_id=game.public_id, name="b")
         for ply, mover in enumerate((black, white)):
             game.refresh_from_db()
             point = selectors.position_of(game).legal_moves()[0]
-            services.play(player=mover, game_id=game.public_id, ply=ply, point=list(point))
+            play.play(player=mover, game_id=game.public_id, ply=ply, point=list(point))
         start = time.process_time()
-        services.resign(player=white, game_id=game.public_id)
+        play.resign(player=white, game_id=game.public_id)
         return (time.process_time() - start) * 1000
 
     for rated in (True, False):  # warm up both paths

@@ -21,7 +21,7 @@ from accounts import selectors as accounts
 from bots import services
 from games import limits
 from games.realtime.sockets import database, parse_message
-from games.services import GameError
+from games.services.errors import GameError
 from games.workers import clockwatch
 
 MESSAGE_TYPES = ("accepts",)

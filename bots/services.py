@@ -1,7 +1,7 @@
 """The bots' use cases: tokens, turning into a bot, the bots' desk of the challenges (an
 online check, telling the bridge; the challenges themselves are the challenges app's).
 
-As games.services: one transaction each, the game row locked through ``base.locked``,
+As games.services: one transaction each, the game row locked through ``games.services.lock.locked``,
 broadcasts after the commit.
 """
 
@@ -24,8 +24,8 @@ from bots.models import ApiToken, BotAccount, BotConnection
 from challenges.models import Challenge
 from challenges.services import BotDesk
 from games.models import Game
-from games.services import GameError
-from games.services.base import on_commit
+from games.services.after_commit import on_commit
+from games.services.errors import GameError
 
 CHALLENGE_SECONDS = 30
 """A challenge the bot has not answered within this is aborted."""

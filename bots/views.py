@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.selectors import is_bot
 from bots import accounts, services
 from bots.models import BotAccount
-from games.services import GameError
+from games.services.errors import GameError
 
 
 @login_required

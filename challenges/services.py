@@ -1,6 +1,6 @@
 """Challenges' use cases: challenging an account, declining, the expiry of the unanswered.
 
-As games.services: one transaction each, the game row locked through ``base.locked``,
+As games.services: one transaction each, the game row locked through ``games.services.lock.locked``,
 broadcasts and notifications after the commit.
 
 A challenge to a person notifies them (``challenge``: on the site, and by e-mail unless
@@ -41,11 +41,13 @@ from accounts.players import Player
 from broadcast import account_group, send_to_group
 from challenges import selectors
 from challenges.models import REASON_WORDS, Challenge, Reason
-from games import services
 from games.models import Game
 from games.realtime import events
-from games.services import GameError
-from games.services.base import locked, on_commit, refuse_engine, refuse_muted
+from games.services import lobby
+from games.services.after_commit import on_commit
+from games.services.errors import GameError
+from games.services.lock import locked
+from games.services.refusals import refuse_engine, refuse_muted
 from notifications import services as notifications
 from notifications.models import Kind
 
@@ -161,12 +163,14 @@ def challenge(
             gettext("at most %(n)d challenges waiting at once: wait for answers, or call one off")
             % {"n": OPEN_LIMIT},
         )
-    game = services.create_game(player=player, name=name, reserved_for=target.pk, **options)
+    game = lobby.create_game(
+        player=player, new=lobby.NewGame(name=name, reserved_for=target.pk, **options)
+    )
     waits = datetime.timedelta(seconds=desk.seconds) if bot and desk else _waits(game)
     made = Challenge.objects.create(
         game=game,
         challenged=target,
-        challenger=getattr(game, f"{game.creator_color}_name"),
+        challenger=game.creator.name,
         challenger_user_id=player.user_id,
         rated=rated,
         created_at=now,

@@ -21,7 +21,7 @@ from challenges import selectors, services
 from challenges.models import Reason
 from games import limits
 from games.forms import NewGameForm, form_context
-from games.services import GameError
+from games.services.errors import GameError
 from games.views.lobby import new_game_initial
 
 
@@ -110,7 +110,7 @@ def decline(request: HttpRequest, game_id: str) -> HttpResponse:
         return answers.refused(request, error.code, error.message, field=error.field, status=status)
     if api.wants_json(request):
         return JsonResponse({"status": "aborted"})
-    challenger = getattr(found, f"{found.creator_color}_name")
+    challenger = found.creator.name
     messages.success(
         request, gettext("You declined the challenge of %(name)s.") % {"name": challenger}
     )

@@ -22,9 +22,10 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from gamerules.clock import SideClock, TimeControl
 from gamerules.sgf import export_collection
-from games import records, selectors, services
+from games import records, selectors
 from games.models import ChatMessage, Game, Move
-from games.services import GameError
+from games.services import lobby
+from games.services.errors import GameError
 
 COUNT_ROWS = {
     "territory": (
@@ -334,7 +335,7 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         aborted = skipped = 0
         for game in queryset.order_by("pk"):
             try:
-                services.abort_as_admin(game_id=game.public_id)
+                lobby.abort_as_admin(game_id=game.public_id)
             except GameError:
                 skipped += 1
             else:

@@ -18,7 +18,8 @@ from accounts.forms import FormTokenField
 from gameengine import gnugo
 from gamerules import go
 from gamerules.clock import NEEDS, SETTINGS, SYSTEMS, TimeControl, TimeControlError
-from games.services import HANDICAP_KOMI, KOMI_LIMIT, NAME_MAX_LENGTH, said
+from games.services.errors import said
+from games.services.lobby import HANDICAP_KOMI, KOMI_LIMIT, NAME_MAX_LENGTH
 
 OTHELLO_SIZES = tuple(range(4, 17, 2))
 # Every odd size the engine allows, smallest first (the usual 9, 13 and 19 among them).
@@ -256,7 +257,7 @@ class NewGameForm(forms.Form):
             self.add_error("handicap", takes % {"size": size, "most": counts.stop - 1})
 
     def game_options(self) -> dict[str, Any]:
-        """The keyword arguments of `services.create_game` besides player and name."""
+        """The fields of `lobby.NewGame`, the request of `lobby.create_game`, besides name."""
         data = self.cleaned_data
         options: dict[str, Any] = {
             "kind": data["kind"],

@@ -8,10 +8,14 @@ rules returned, which is all a replay needs to step both ways.
 
 from __future__ import annotations
 
+import datetime
 import secrets
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
@@ -24,6 +28,107 @@ def new_public_id() -> str:
 class Color(models.TextChoices):
     BLACK = "black", gettext_lazy("Black")
     WHITE = "white", gettext_lazy("White")
+
+
+COLORS = ("black", "white")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One side of a game, read from its row (lila's ``Player``): its colour, the name
+    shown, the account of a logged-in player and the server-side session of the browser
+    that took it (guests have only that), whether a socket of it is open and since when it
+    is away, whether it accepted Go's count, and whether the computer sits there.
+
+    ``Game.seat(color)`` builds one, ``Game.seats`` both; a change is written through
+    ``Game.set_seat`` (the only code that names a seat's columns)."""
+
+    color: str
+    name: str
+    user_id: int | None
+    session_key: str
+    online: bool
+    away_since: datetime.datetime | None
+    accepted: bool
+    computer: bool
+    game: Game = field(repr=False, compare=False)
+
+    @property
+    def user(self) -> Any:
+        """The seat's account (a query unless the game's row was read with it), or None."""
+        return self.game.black_user if self.color == Color.BLACK else self.game.white_user
+
+    @property
+    def free(self) -> bool:
+        """Whether nobody has taken the seat yet (no name: a waiting game's other side)."""
+        return not self.name
+
+    @property
+    def opponent(self) -> Seat:
+        """The other side of the same game."""
+        return self.game.seat(other_color(self.color))
+
+
+def other_color(color: str) -> str:
+    """``white`` for ``black`` and ``black`` for ``white``."""
+    return Color.WHITE.value if color == Color.BLACK else Color.BLACK.value
+
+
+# A seat's fields (``Seat``'s names) and each colour's column for it.
+_SEAT_COLUMNS = {
+    "black": {
+        "name": "black_name",
+        "user_id": "black_user_id",
+        "user": "black_user",
+        "session_key": "black_session_key",
+        "online": "black_online",
+        "away_since": "black_away_since",
+        "accepted": "black_accepted",
+    },
+    "white": {
+        "name": "white_name",
+        "user_id": "white_user_id",
+        "user": "white_user",
+        "session_key": "white_session_key",
+        "online": "white_online",
+        "away_since": "white_away_since",
+        "accepted": "white_accepted",
+    },
+}
+
+
+def seat_column(color: str, name: str) -> str:
+    """The column of ``color``'s seat that holds its field ``name`` (``Seat``'s, or
+    ``user`` for the account's relation): for ``update_fields``, ``values()`` and
+    ``order_by``. Raises ValueError for another colour or field."""
+    try:
+        return _SEAT_COLUMNS[color][name]
+    except KeyError:
+        raise ValueError(f"no seat field {name!r} of {color!r}") from None
+
+
+def seat_columns(color: str, **fields: Any) -> dict[str, Any]:
+    """``fields`` of ``color``'s seat (``Seat``'s names) by their columns, for a
+    queryset's ``update``: ``seat_columns("black", name="ann")`` is ``{"black_name":
+    "ann"}``."""
+    return {seat_column(color, name): value for name, value in fields.items()}
+
+
+def seat_q(color: str, **lookups: Any) -> Q:
+    """A filter on ``color``'s seat in ``Seat``'s words: ``seat_q("black", user=account)``
+    is ``Q(black_user=account)``; a lookup may go on (``user__isnull=True``)."""
+    translated = {}
+    for lookup, value in lookups.items():
+        name, _, rest = lookup.partition("__")
+        column = seat_column(color, name)
+        translated[f"{column}__{rest}" if rest else column] = value
+    return Q(**translated)
+
+
+def any_seat_q(**lookups: Any) -> Q:
+    """Either seat matching ``lookups`` (``seat_q``'s): ``any_seat_q(user=account)`` is a
+    game the account plays in."""
+    return seat_q(Color.BLACK, **lookups) | seat_q(Color.WHITE, **lookups)
 
 
 class Game(models.Model):
@@ -170,7 +275,7 @@ class Game(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
 
-    # Why an aborted game was aborted (games.services.base.end_aborted).
+    # Why an aborted game was aborted (games.services.ending.end_aborted).
     class AbortReason(models.TextChoices):
         CALLED_OFF = "called_off", gettext_lazy("Called off before anyone joined")
         FIRST_MOVE = "first_move", gettext_lazy("A first move was not made in time")
@@ -253,6 +358,63 @@ class Game(models.Model):
         black = self.black_name or "?"
         white = self.white_name or "?"
         return f"{self.get_kind_display()} {self.size}x{self.size} {black} vs {white}"
+
+    def seat(self, color: str) -> Seat:
+        """The seat of ``color`` (``black`` or ``white``), as the row holds it now.
+        Raises ValueError for another colour."""
+        if color == Color.BLACK:
+            return Seat(
+                color=Color.BLACK.value,
+                name=self.black_name,
+                user_id=self.black_user_id,
+                session_key=self.black_session_key,
+                online=self.black_online,
+                away_since=self.black_away_since,
+                accepted=self.black_accepted,
+                computer=self.computer_color == Color.BLACK,
+                game=self,
+            )
+        if color == Color.WHITE:
+            return Seat(
+                color=Color.WHITE.value,
+                name=self.white_name,
+                user_id=self.white_user_id,
+                session_key=self.white_session_key,
+                online=self.white_online,
+                away_since=self.white_away_since,
+                accepted=self.white_accepted,
+                computer=self.computer_color == Color.WHITE,
+                game=self,
+            )
+        raise ValueError(f"no seat {color!r}: black or white")
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        """Both seats, Black's first."""
+        return self.seat(Color.BLACK), self.seat(Color.WHITE)
+
+    def seat_of_user(self, user_id: int | None) -> Seat | None:
+        """The seat of the account ``user_id``, None when it plays no side here."""
+        if user_id is None:
+            return None
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    @property
+    def creator(self) -> Seat:
+        """The seat of the player who created the game."""
+        return self.seat(self.creator_color)
+
+    def set_seat(self, color: str, **changes: Any) -> list[str]:
+        """Change ``color``'s seat on this row (not saved): ``changes`` are ``Seat``'s
+        fields (``name``, ``user_id``, ``session_key``, ``online``, ``away_since``,
+        ``accepted``). Returns the columns changed, for ``save(update_fields=...)``.
+        Raises ValueError for another colour or field."""
+        columns = []
+        for name, value in changes.items():
+            column = seat_column(color, name)
+            setattr(self, column, value)
+            columns.append(column)
+        return columns
 
 
 class Move(models.Model):

@@ -26,9 +26,8 @@ import gamerules as rules
 from accounts import selectors as accounts
 from accounts.players import Player, seat_token
 from gamerules.clock import SideClock, TimeControl
-from games.models import ChatMessage, Game, Move
+from games.models import COLORS, ChatMessage, Game, Move
 
-COLORS = ("black", "white")
 LOBBY_LIMIT = 50
 RECENT_LIMIT = 20
 IN_PLAY = (Game.Status.WAITING, Game.Status.ACTIVE, Game.Status.SCORING)
@@ -40,11 +39,8 @@ IN_PLAY = (Game.Status.WAITING, Game.Status.ACTIVE, Game.Status.SCORING)
 def seat_tokens(game: Game) -> dict[str, str | None]:
     """``{"black": token, "white": token}``: who holds each seat, None while it is free."""
     return {
-        color: seat_token(
-            session_key=getattr(game, f"{color}_session_key"),
-            user_id=getattr(game, f"{color}_user_id"),
-        )
-        for color in COLORS
+        seat.color: seat_token(session_key=seat.session_key, user_id=seat.user_id)
+        for seat in game.seats
     }
 
 
@@ -64,10 +60,7 @@ def seat_accounts(game: Game) -> dict[str, str | None]:
     computer's, a free one, or an imported game's (whose seats belong to nobody, whatever
     their names: ``Game.imported``). An account's seat is named by its username (the services
     seat it so, and rename its seats when it changes: ``rename_account_seats``)."""
-    return {
-        color: getattr(game, f"{color}_name") if getattr(game, f"{color}_user_id") else None
-        for color in COLORS
-    }
+    return {seat.color: seat.name if seat.user_id else None for seat in game.seats}
 
 
 COMPUTER_ENGINES = {"go": "GNU Go 3.8", "othello": "Engine"}
@@ -86,7 +79,7 @@ def shown_name(game: Game, color: str) -> str | None:
     """The name of ``game``'s seat ``color`` as the pages show it (None while free): the
     stored name, but for the computer's, said in the active language (``Engine (level 3)`` reads
     "Moteur (niveau 3)" in French; a program's own name, ``GNU Go 3.8``, stays)."""
-    name: str | None = getattr(game, f"{color}_name") or None
+    name: str | None = game.seat(color).name or None
     level = game.computer_level
     if name is None or game.computer_color != color or level is None:
         return name
@@ -108,7 +101,7 @@ def seat_bots(game: Game) -> dict[str, bool]:
     (the bots app makes only an account without games a bot), nor stop being one, so
     the answer never changes, and G costs no query for it after the first.
     """
-    seats = {color: getattr(game, f"{color}_user_id") for color in COLORS}
+    seats = {seat.color: seat.user_id for seat in game.seats}
     unknown = [
         user_id for user_id in seats.values() if user_id is not None and user_id not in _seated
     ]
@@ -187,7 +180,7 @@ def game_state(
         "to_move": str(game.to_move) if active else None,
         "board": position.rows(),
         "legal": [list(point) for point in position.legal_moves()] if active else [],
-        "players": {color: getattr(game, f"{color}_name") or None for color in COLORS},
+        "players": {seat.color: seat.name or None for seat in game.seats},
         "accounts": seat_accounts(game),
         "you": you,
         "score": game.score,
@@ -207,7 +200,7 @@ def game_state(
         "undo": game.undo_request or None,
         "rematch": _rematch(game),
         "clock": clock_state(game, now),
-        "online": {color: getattr(game, f"{color}_online") for color in COLORS},
+        "online": {seat.color: seat.online for seat in game.seats},
         "away_ms": {color: _away_ms(game, color, now) for color in COLORS},
         "abandon_seconds": settings.ABANDON_SECONDS,
         "last_move": last_move if moves is None else (moves[-1] if moves else None),
@@ -248,7 +241,7 @@ def _count_state(game: Game) -> dict[str, Any]:
         "dead": game.dead,
         "territory": game.territory,
         "score_detail": game.score_detail,
-        "accepted": {color: getattr(game, f"{color}_accepted") for color in COLORS},
+        "accepted": {seat.color: seat.accepted for seat in game.seats},
         "marking": game.marking,
     }
 
@@ -324,11 +317,9 @@ def lobby_jsons(languages: Iterable[str]) -> dict[str, dict[str, Any]]:
                         "id": game.public_id,
                         "kind": str(game.kind),
                         "size": game.size,
-                        "creator": getattr(game, f"{game.creator_color}_name"),
+                        "creator": game.creator.name,
                         "creator_color": str(game.creator_color),
-                        "creator_account": _account_name(
-                            getattr(game, f"{game.creator_color}_user")
-                        ),
+                        "creator_account": _account_name(game.creator.user),
                         "time_control": time_control_text(game),
                         "rated": game.rated,
                     }
@@ -414,8 +405,9 @@ def first_move_by(game: Game) -> datetime.datetime | None:
 
 def _away_ms(game: Game, color: str, now: datetime.datetime) -> int | None:
     """How long ``color``'s seat has been offline; None while online or never taken."""
-    since = getattr(game, f"{color}_away_since")
-    if getattr(game, f"{color}_online") or since is None:
+    seat = game.seat(color)
+    since = seat.away_since
+    if seat.online or since is None:
         return None
     return max(0, int((now - since).total_seconds() * 1000))
 

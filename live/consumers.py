@@ -29,7 +29,7 @@ from django.utils.translation import gettext
 
 from accounts import selectors as accounts
 from accounts.players import Player, spoken_name
-from games import selectors, services
+from games import selectors
 from games.realtime.events import group_name
 from games.realtime.sockets import (
     CLOSE_TRY_AGAIN_LATER,
@@ -37,7 +37,8 @@ from games.realtime.sockets import (
     database,
     parse_message,
 )
-from games.services import GameError
+from games.services import play, presence, scoring, table
+from games.services.errors import GameError
 from games.workers import clockwatch
 from live import events, state
 from pairing import consumers as lobby
@@ -72,18 +73,18 @@ def _perform(message: dict[str, Any], *, player: Player, game_id: str, scope: An
     get = message.get
     ids = {"player": player, "game_id": game_id}
     calls: dict[str, Callable[[], object]] = {
-        "play": lambda: services.play(**ids, ply=get("ply"), point=get("point")),
-        "pass": lambda: services.pass_turn(**ids, ply=get("ply")),
-        "resign": lambda: services.resign(**ids),
-        "mark": lambda: services.mark(**ids, point=get("point"), marking=get("marking")),
-        "accept": lambda: services.accept(**ids, marking=get("marking")),
-        "resume": lambda: services.resume(**ids, marking=get("marking")),
-        "claim": lambda: services.claim(**ids),
-        "chat": lambda: services.say(**ids, name=_spoken_name(scope), text=get("text")),
-        "undo": lambda: services.ask_undo(**ids, ply=get("ply")),
-        "undo_accept": lambda: services.accept_undo(**ids, ply=get("ply")),
-        "undo_decline": lambda: services.decline_undo(**ids, ply=get("ply")),
-        "rematch": lambda: services.offer_rematch(**ids),
+        "play": lambda: play.play(**ids, ply=get("ply"), point=get("point")),
+        "pass": lambda: play.pass_turn(**ids, ply=get("ply")),
+        "resign": lambda: play.resign(**ids),
+        "mark": lambda: scoring.mark(**ids, point=get("point"), marking=get("marking")),
+        "accept": lambda: scoring.accept(**ids, marking=get("marking")),
+        "resume": lambda: scoring.resume(**ids, marking=get("marking")),
+        "claim": lambda: presence.claim(**ids),
+        "chat": lambda: table.say(**ids, name=_spoken_name(scope), text=get("text")),
+        "undo": lambda: table.ask_undo(**ids, ply=get("ply")),
+        "undo_accept": lambda: table.accept_undo(**ids, ply=get("ply")),
+        "undo_decline": lambda: table.decline_undo(**ids, ply=get("ply")),
+        "rematch": lambda: table.offer_rematch(**ids),
         "berserk": lambda: tournaments.berserk(**ids),
     }
     calls[message["type"]]()
@@ -97,7 +98,7 @@ def _spoken_name(scope: Any) -> str:
 
 def _chat_history(game_id: str, blocked: set[int]) -> dict[str, Any]:
     """The chat so far, without the lines of the accounts the reader blocks."""
-    said = services.chat_history(game_id)
+    said = table.chat_history(game_id)
     messages = [selectors.chat_json(message) for message in said if message.user_id not in blocked]
     return {"type": "chat_history", "messages": messages}
 
@@ -120,7 +121,7 @@ class GameConsumer(DirectDispatchConsumer):
             await self.channel_layer.group_add(self.group, self.channel_name)
             # A player's socket makes the seat online (everyone is told, by `state`).
             self.seated = await database(
-                services.connected,
+                presence.connected,
                 player=self.player,
                 game_id=self.game_id,
                 process=clockwatch.PROCESS_NAME,
@@ -139,7 +140,7 @@ class GameConsumer(DirectDispatchConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "seated", None):
             try:
-                await database(services.disconnected, channel_name=self.channel_name)
+                await database(presence.disconnected, channel_name=self.channel_name)
             except GameError:
                 # The database is down: the clock watch retries until it is back.
                 clockwatch.disconnect_later(self.channel_name)

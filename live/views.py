@@ -21,10 +21,11 @@ from accounts import api
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of, remember_name, remembered_name, seat_name
 from accounts.preferences import ConfirmMoves, confirm_moves_of
-from games import limits, selectors, services
+from games import limits, selectors
 from games.forms import JoinForm
 from games.models import Game
-from games.services import GameError
+from games.services import lobby
+from games.services.errors import GameError
 from live import state as states
 
 
@@ -54,7 +55,7 @@ def join(request: HttpRequest, game_id: str) -> HttpResponse:
     watching = []
 
     def take_the_seat() -> str:
-        joined = services.join_game(player=player, game_id=game.public_id, name=name)
+        joined = lobby.join_game(player=player, game_id=game.public_id, name=name)
         watching.append(selectors.color_of(joined, player) is None)
         return joined.public_id
 
@@ -86,7 +87,7 @@ def abort(request: HttpRequest, game_id: str) -> HttpResponse:
     """
     game = _game(game_id)
     try:
-        services.abort(player=player_of(request), game_id=game.public_id)
+        lobby.abort(player=player_of(request), game_id=game.public_id)
     except GameError as error:
         if api.wants_json(request):
             return api.error_json(error.code, error.message, field=error.field)
@@ -123,7 +124,7 @@ def _render_game(
         name = remembered_name(request.session, request.user)
         context["join_form"] = join_form or JoinForm(initial={"name": name})
         if game.reserved_for_id is not None and game.reserved_for_id == request.user.pk:
-            context["challenged_by"] = getattr(game, f"{game.creator_color}_name")
+            context["challenged_by"] = game.creator.name
     return render(request, "live/game.html", context, status=status)
 
 

@@ -17,8 +17,8 @@ from typing import Any
 from django.db.models import Q
 
 from accounts import standing
-from games import services as games
 from games.models import Analysis, Game
+from games.services import analysis as analysis_services
 from moderation.models import Action, Playban, PlaybanOffence, Report
 from players import selectors as players
 from players.models import RatingChange
@@ -143,7 +143,7 @@ def playbans_of(user_id: int, limit: int = RECENT) -> list[GivenPlayban]:
 
 def mean_accuracy(user_id: int) -> Accuracy:
     """The account's mean review accuracy over its rated games whose review is done (each
-    game's figure as its review's summary gives it, ``games.services.review_accuracy``)."""
+    game's figure as its review's summary gives it, ``games.services.analysis.review_accuracy``)."""
     reviewed = Analysis.objects.filter(
         Q(game__black_user_id=user_id) | Q(game__white_user_id=user_id),
         game__rated=True,
@@ -152,7 +152,7 @@ def mean_accuracy(user_id: int) -> Accuracy:
     figures = []
     for analysis in reviewed:
         color = "black" if analysis.game.black_user_id == user_id else "white"
-        figure = games.review_accuracy(analysis)[color]
+        figure = analysis_services.review_accuracy(analysis)[color]
         if figure is not None:
             figures.append(figure)
     mean = round(statistics.fmean(figures), 1) if figures else None

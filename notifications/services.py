@@ -24,13 +24,12 @@ from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.selectors import verified_emails
 from broadcast import account_group, send_to_group
 from notifications import endpoints, site, statements
 from notifications.models import (
@@ -128,57 +127,18 @@ def notify(
     email: bool = True,
     now: datetime.datetime | None = None,
 ) -> Notification | None:
-    """Tell the account ``user_id`` that something happened (call it inside the event's
-    transaction): the stored notification (its ``kind`` and ``params``, plain JSON values
-    its kind's words are made from when it is read: ``notifications.texts``), its
-    deliveries as the account chose (``email`` false: none by e-mail whatever the
-    choice, e.g. a move in a game that is not by correspondence; none either to an
-    address not verified yet), and after the commit its pages told. An unread
-    ``your_move`` of the same ``subject`` is refreshed instead of made again. The address
-    of the request being served (``site.current``) is kept for the e-mail's links. None
-    for a kind the account did not turn on (``OFF_BY_DEFAULT``). Everything telling the
-    account needs is read in one statement: no query of its own on a move's path."""
-    if kind not in DEFAULTS:
-        raise NotificationError(gettext("unknown kind %(kind)s") % {"kind": repr(kind)})
-    now = now or timezone.now()
-    told = statements.recipient(user_id=user_id, kind=kind, subject=subject)
-    if kind in OFF_BY_DEFAULT and not told.site:
-        return None
-    values = {
-        "user_id": user_id,
-        "kind": kind,
-        "params": params,
-        "url": url,
-        "subject": subject,
-        "site": site.current(),
-        "created_at": now,
-    }
-    notification = Notification(**values)
-    if kind == Kind.YOUR_MOVE and subject and told.waiting is not None:
-        notification.pk = told.waiting
-        statements.refresh(pk=told.waiting, params=params, url=url, site=notification.site, now=now)
-        _tell_pages(notification, unread=told.unread)
-        return notification
-    [notification.pk] = statements.insert(Notification, [values])
-    by_email = DEFAULTS[kind][0] if told.email is None else told.email
-    by_push = DEFAULTS[kind][1] if told.push is None else told.push
-    deliveries = []
-    if email and by_email and told.address:
-        deliveries.append(_delivery(notification, Delivery.Channel.EMAIL, now))
-    if by_push:
-        for device in told.devices:
-            deliveries.append(
-                _delivery(notification, Delivery.Channel.PUSH, now, subscription_id=device)
-            )
-    if deliveries:
-        if connection.features.can_return_columns_from_insert:
-            statements.insert(Delivery, deliveries)
-        else:
-            for delivery in deliveries:
-                statements.insert(Delivery, [delivery])
-        transaction.on_commit(lambda: delivery_due.send(sender=Delivery), robust=True)
-    _tell_pages(notification, unread=told.unread + 1)
-    return notification
+    """``notify_many`` for the one account ``user_id``: its notification, or None for a
+    kind it did not turn on (``OFF_BY_DEFAULT``)."""
+    told = notify_many(
+        user_ids=[user_id],
+        kind=kind,
+        params=params,
+        url=url,
+        subject=subject,
+        email=email,
+        now=now,
+    )
+    return told[0] if told else None
 
 
 def notify_many(
@@ -192,82 +152,126 @@ def notify_many(
     refresh: bool = False,
     now: datetime.datetime | None = None,
 ) -> list[Notification]:
-    """``notify`` for each account of ``user_ids`` at once (a tournament starting, a round
-    paired: hundreds of accounts in one transaction), in a few queries whatever their
-    number: the accounts' addresses, their choices and devices read, the notifications
-    and deliveries written, in bulk. ``params``: one for all; ``url``: one for all, or
-    each account's (``{user_id: url}``). A kind that is off by default
-    (``OFF_BY_DEFAULT``) goes to the accounts that turned it on only. No refreshing of an
-    unread one (``notify`` does that for ``your_move`` only), unless ``refresh``: an
-    account's notification of this kind and subject, read or not, is updated instead
-    (its parameters and page, made ``now``, unread again; no delivery again), so that it
-    has one at most (an arena's games). E-mail only to a verified address, as
-    ``notify``."""
+    """Tell each account of ``user_ids`` that something happened (call it inside the
+    event's transaction): the stored notification (its ``kind`` and ``params``, plain
+    JSON values its kind's words are made from when it is read: ``notifications.texts``),
+    its deliveries as the account chose (``_deliveries``), and after the commit its pages
+    told. ``params``: one for all; ``url``: one for all, or each account's (``{user_id:
+    url}``). The address of the request being served (``site.current``) is kept for the
+    e-mail's links. A kind that is off by default (``OFF_BY_DEFAULT``) goes to the
+    accounts that turned it on only.
+
+    An unread ``your_move`` of the same ``subject`` is refreshed instead of made again
+    (no delivery again). With ``refresh``, an account's notification of this kind and
+    subject, read or not, is updated instead (its parameters and page, made ``now``,
+    unread again; no delivery again), so that it has one at most (an arena's games).
+
+    What telling the accounts needs is read in one statement (``statements.recipients``),
+    the notifications and the deliveries written in one each: a move's path makes no
+    query of its own, and a tournament's hundreds of accounts cost a few."""
     if kind not in DEFAULTS:
         raise NotificationError(gettext("unknown kind %(kind)s") % {"kind": repr(kind)})
-    if kind in OFF_BY_DEFAULT:
-        user_ids = turned_on(user_ids=user_ids, kind=kind)
     if not user_ids:
         return []
     now = now or timezone.now()
+    told = statements.recipients(user_ids=user_ids, kind=kind, subject=subject)
+    if kind in OFF_BY_DEFAULT:
+        user_ids = [user_id for user_id in user_ids if told[user_id].site]
     address = site.current()
     urls = url if isinstance(url, dict) else dict.fromkeys(user_ids, url)
-    addresses = verified_emails(user_ids)
-    refreshed = _refreshed(user_ids, kind, subject, now, params, urls, address) if refresh else []
-    if refreshed:
-        again = {notification.user_id for notification in refreshed}
-        user_ids = [user_id for user_id in user_ids if user_id not in again]
-    made = Notification.objects.bulk_create(
-        Notification(
-            user_id=user_id,
-            kind=kind,
-            params=params,
-            url=urls[user_id],
-            subject=subject,
-            site=address,
-            created_at=now,
-        )
+    renewed = _refreshed(user_ids, kind, subject, now, params, urls, address) if refresh else []
+    again = {notification.user_id for notification in renewed}
+    waiting = []
+    if kind == Kind.YOUR_MOVE and subject:
+        for user_id in user_ids:
+            pk = told[user_id].waiting
+            if pk is not None and user_id not in again:
+                notification = _made(user_id, kind, params, urls[user_id], subject, address, now)
+                notification.pk = pk
+                statements.refresh(pk=pk, params=params, url=urls[user_id], site=address, now=now)
+                waiting.append(notification)
+                again.add(user_id)
+    made = [
+        _made(user_id, kind, params, urls[user_id], subject, address, now)
         for user_id in user_ids
-    )
-    if made and made[0].pk is None:  # a database that returns no ids: read them back
-        found = Notification.objects.filter(
-            user_id__in=user_ids, kind=kind, subject=subject, created_at=now
-        )
-        by_user = {notification.user_id: notification for notification in found}
-        made = [by_user[user_id] for user_id in user_ids]
-    chosen = {
-        row[0]: (row[1], row[2])
-        for row in Preference.objects.filter(user_id__in=user_ids, kind=kind).values_list(
-            "user_id", "email", "push"
-        )
-    }
-    devices: dict[int, list[int]] = {}
-    for subscription_id, user_id in PushSubscription.objects.filter(
-        user_id__in=user_ids
-    ).values_list("pk", "user_id"):
-        devices.setdefault(user_id, []).append(subscription_id)
-    deliveries = []
-    for notification in made:
-        by_email, by_push = chosen.get(notification.user_id, DEFAULTS[kind])
-        if email and by_email and addresses.get(notification.user_id):
-            deliveries.append(Delivery(**_delivery(notification, Delivery.Channel.EMAIL, now)))
-        if by_push:
-            for subscription_id in devices.get(notification.user_id, []):
-                deliveries.append(
-                    Delivery(
-                        **_delivery(
-                            notification,
-                            Delivery.Channel.PUSH,
-                            now,
-                            subscription_id=subscription_id,
-                        )
-                    )
-                )
+        if user_id not in again
+    ]
+    if made:
+        keys = statements.insert(Notification, [_values(notification) for notification in made])
+        for notification, pk in zip(made, keys, strict=True):
+            notification.pk = pk
+    deliveries = [
+        delivery
+        for notification in made
+        for delivery in _deliveries(notification, told[notification.user_id], email, now)
+    ]
     if deliveries:
-        Delivery.objects.bulk_create(deliveries)
+        statements.insert(Delivery, deliveries)
         transaction.on_commit(lambda: delivery_due.send(sender=Delivery), robust=True)
-    _tell_many([*refreshed, *made])
-    return [*refreshed, *made]
+    for notification in waiting:
+        _tell_pages(notification, unread=told[notification.user_id].unread)
+    for notification in made:
+        _tell_pages(notification, unread=told[notification.user_id].unread + 1)
+    if renewed:
+        _tell_many(renewed)
+    return [*renewed, *waiting, *made]
+
+
+def _made(
+    user_id: int,
+    kind: str,
+    params: dict[str, Any],
+    url: str,
+    subject: str,
+    address: str,
+    now: datetime.datetime,
+) -> Notification:
+    """A notification not stored yet."""
+    return Notification(
+        user_id=user_id,
+        kind=kind,
+        params=params,
+        url=url,
+        subject=subject,
+        site=address,
+        created_at=now,
+    )
+
+
+def _values(notification: Notification) -> dict[str, Any]:
+    """``notification``'s row, as ``statements.insert`` takes it."""
+    return {
+        "user_id": notification.user_id,
+        "kind": notification.kind,
+        "params": notification.params,
+        "url": notification.url,
+        "subject": notification.subject,
+        "site": notification.site,
+        "created_at": notification.created_at,
+    }
+
+
+def _deliveries(
+    notification: Notification,
+    told: statements.Recipient,
+    email: bool,
+    now: datetime.datetime,
+) -> list[dict[str, Any]]:
+    """The delivery rules, the one place they are written: an e-mail when the account
+    chose one for the kind (else the kind's default) and has a verified address, unless
+    ``email`` is false (a move in a game that is not by correspondence); a push to each of
+    its devices when it chose push (else the kind's default)."""
+    by_email = DEFAULTS[notification.kind][0] if told.email is None else told.email
+    by_push = DEFAULTS[notification.kind][1] if told.push is None else told.push
+    deliveries = []
+    if email and by_email and told.address:
+        deliveries.append(_delivery(notification, Delivery.Channel.EMAIL, now))
+    if by_push:
+        for device in told.devices:
+            deliveries.append(
+                _delivery(notification, Delivery.Channel.PUSH, now, subscription_id=device)
+            )
+    return deliveries
 
 
 def turned_on(*, user_ids: list[int], kind: str) -> list[int]:

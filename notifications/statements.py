@@ -8,7 +8,7 @@ machine, and a correspondence move told through the ORM made nine (the mover's
 devices read, its deliveries made; two unread counts): 3.3 ms of CPU. Here a move makes
 five statements: the mover's ``your_move`` read (``mark_seen``); everything telling the
 opponent needs, its unread ``your_move`` for the game and its verified address among it,
-in one (``recipient``);
+in one (``recipients``);
 the notification and its deliveries stored (``insert``); the mover's unread count after
 the commit (``unread_count``). Each is a parameterised statement on the models' own
 tables and columns (read from their ``_meta``, quoted by the connection), the same on
@@ -72,8 +72,8 @@ def _sql() -> dict[str, str]:
             f"UPDATE {table} SET {params} = %s, {url} = %s, {site} = %s, {created_at} = %s,"
             f" {read_at} = NULL WHERE {pk} = %s"
         ),
-        "recipient": (
-            f"SELECT e.{email}, p.{pref_email}, p.{pref_push}, d.{device_pk},"
+        "recipients": (
+            f"SELECT u.{user_pk}, e.{email}, p.{pref_email}, p.{pref_push}, d.{device_pk},"
             f" (SELECT COUNT(*) FROM {table} WHERE {user} = u.{user_pk} AND {read_at} IS NULL),"
             f" (SELECT MIN({pk}) FROM {table} WHERE {user} = u.{user_pk} AND {subject} = %s"
             f" AND {kind} = %s AND {read_at} IS NULL), p.{pref_site}"
@@ -82,7 +82,7 @@ def _sql() -> dict[str, str]:
             f" AND e.{primary} = %s AND e.{verified} = %s"
             f" LEFT JOIN {prefs} p ON p.{pref_user} = u.{user_pk} AND p.{pref_kind} = %s"
             f" LEFT JOIN {devices} d ON d.{device_user} = u.{user_pk}"
-            f" WHERE u.{user_pk} = %s ORDER BY d.{device_pk}"
+            f" WHERE u.{user_pk} IN ({{users}}) ORDER BY u.{user_pk}, d.{device_pk}"
         ),
         "unread": f"SELECT COUNT(*) FROM {table} WHERE {user} = %s AND {read_at} IS NULL",
     }
@@ -105,9 +105,23 @@ def _insert_sql(model: type[Model], rows: int) -> tuple[str, tuple[Field[Any, An
     return sql, fields
 
 
+INSERT_AT_ONCE = 100
+"""The most rows one ``INSERT`` stores (within SQLite's parameters)."""
+
+
 def insert(model: type[Model], rows: list[dict[str, Any]]) -> list[int]:
     """Store ``rows`` (values by field attname: ``notification_id``; a field not given
-    takes its default, as the model says) of ``model``; their new keys, in order."""
+    takes its default, as the model says) of ``model``; their new keys, in order: up to
+    ``INSERT_AT_ONCE`` a statement where the database returns the keys, else one a
+    statement."""
+    at_once = INSERT_AT_ONCE if connection.features.can_return_columns_from_insert else 1
+    keys: list[int] = []
+    for start in range(0, len(rows), at_once):
+        keys += _insert(model, rows[start : start + at_once])
+    return keys
+
+
+def _insert(model: type[Model], rows: list[dict[str, Any]]) -> list[int]:
     sql, fields = _insert_sql(model, len(rows))
     params = [
         field.get_db_prep_save(
@@ -178,14 +192,31 @@ class Recipient:
     waiting: int | None
 
 
-def recipient(*, user_id: int, kind: str, subject: str) -> Recipient:
-    """The account ``user_id`` as telling it of ``kind`` about ``subject`` needs, in one
-    statement."""
-    with connection.cursor() as cursor:
-        cursor.execute(_sql()["recipient"], [subject, kind, True, True, kind, user_id])
-        rows = cursor.fetchall()
+NOBODY = Recipient("", None, None, None, [], 0, None)
+"""An account that is not there (deleted meanwhile): no address, no choice, no device."""
+
+RECIPIENTS_AT_ONCE = 500
+"""The most accounts one statement reads (``recipients``): within SQLite's parameters."""
+
+
+def recipients(*, user_ids: list[int], kind: str, subject: str) -> dict[int, Recipient]:
+    """Each account of ``user_ids`` as telling it of ``kind`` about ``subject`` needs
+    (``NOBODY`` for one that is not there): one statement for up to
+    ``RECIPIENTS_AT_ONCE`` accounts, so one on a move's path."""
+    found: dict[int, list[tuple[Any, ...]]] = {}
+    for start in range(0, len(user_ids), RECIPIENTS_AT_ONCE):
+        chunk = user_ids[start : start + RECIPIENTS_AT_ONCE]
+        sql = _sql()["recipients"].replace("{users}", ", ".join(["%s"] * len(chunk)))
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [subject, kind, True, True, kind, *chunk])
+            for row in cursor.fetchall():
+                found.setdefault(int(row[0]), []).append(row[1:])
+    return {user_id: _recipient(found.get(user_id, [])) for user_id in user_ids}
+
+
+def _recipient(rows: list[tuple[Any, ...]]) -> Recipient:
     if not rows:
-        return Recipient("", None, None, None, [], 0, None)
+        return NOBODY
     address, by_email, by_push, _, unread, waiting, on_site = rows[0]
     return Recipient(
         address=str(address or ""),

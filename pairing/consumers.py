@@ -41,7 +41,7 @@ from games.realtime.sockets import (
     database,
     parse_message,
 )
-from games.services import GameError
+from games.services.errors import GameError
 from games.workers import clockwatch
 from notifications import services as notifications
 from pairing import lobby as lobbies

@@ -13,7 +13,7 @@ that old.
 A wave (``wave``) runs in one process at a time (``wave_lock``): it forgets the dead
 sockets and the seeks they kept, asks ``pairing.matching.pairs`` who plays whom, and makes
 the pairs ``CHUNK`` to a transaction (``pair_many``): the seeks locked, each pair's game
-made by games.services.start_games (as create_game and join_game make one: seats, clocks,
+made by games.services.lobby.start_games (as create_game and join_game make one: seats, clocks,
 the lobby told), its seeks deleted, and after the commit each side's lobby sockets get
 ``paired``. A pair is all or nothing; a seek already gone (paired by a wave that ran at
 the same time, cancelled, its socket closed) makes no game: a seek is never paired
@@ -46,10 +46,10 @@ from accounts import selectors as accounts
 from accounts import standing
 from accounts.players import Player
 from gamerules.clock import SETTING_NAMES, SETTINGS, TimeControl
-from games import services
 from games.forms import SIZES, NewGameForm
 from games.models import Game, ServerProcess
-from games.services.base import is_int
+from games.services import lobby as games_lobby
+from games.services.fields import is_int
 from pairing import lobby, matching
 from pairing.models import LobbySocket, Pairing, Seek
 from players.models import Rating
@@ -549,7 +549,7 @@ def pair(first_id: int, second_id: int) -> Game | None:
 def pair_many(pairs: list[tuple[int, int]], *, tell: bool = True) -> list[Game]:
     """The games of ``pairs`` (seek ids), in one transaction: the seeks locked (in the
     order of their ids, so that two waves at once never deadlock), each pair whose two
-    seeks are still there made a game through ``games.services.start_games`` (colours at
+    seeks are still there made a game through ``games.services.lobby.start_games`` (colours at
     random, the seats named by the seeks, the clock started, the lobby told), with its
     ``Pairing`` row, and its seeks deleted; after the commit each side's lobby sockets get
     ``{"type": "paired", "game_id"}`` (unless ``tell`` is false: a wave tells once for all
@@ -572,7 +572,7 @@ def pair_many(pairs: list[tuple[int, int]], *, tell: bool = True) -> list[Game]:
             taken.update((first_id, second_id))
     if not kept:
         return []
-    games = services.start_games([_new_pair(first, second) for first, second in kept])
+    games = games_lobby.start_games([_new_pair(first, second) for first, second in kept])
     rows = []
     for game, (first, second) in zip(games, kept, strict=True):
         black, white = (
@@ -595,15 +595,15 @@ def pair_many(pairs: list[tuple[int, int]], *, tell: bool = True) -> list[Game]:
     return games
 
 
-def _new_pair(first: Seek, second: Seek) -> services.NewPair:
+def _new_pair(first: Seek, second: Seek) -> games_lobby.NewPair:
     if first.pool != second.pool:
         raise PairingError(
             "bad_request",
             gettext("seeks %(pk)s and %(pk2)s: not one pool") % {"pk": first.pk, "pk2": second.pk},
         )
-    return services.NewPair(
-        first=services.Seat(_player(first), first.name),
-        second=services.Seat(_player(second), second.name),
+    return games_lobby.NewPair(
+        first=games_lobby.Entrant(_player(first), first.name),
+        second=games_lobby.Entrant(_player(second), second.name),
         kind=first.kind,
         size=first.size,
         time_control=(

@@ -2,7 +2,7 @@
 
 Where it sits: above the games app, which never imports it. ``PlayersConfig.ready``
 connects ``rate_on_finish`` to ``games.signals.game_finished``, which
-``games.services.base.finish`` (the one step every way of ending a game goes through)
+``games.services.ending.finish`` (the one step every way of ending a game goes through)
 sends inside the transaction that ends the game; ``game_ratings`` is G's ``ratings``
 (``live.state`` puts it in G).
 
@@ -88,7 +88,7 @@ def rate_finished_game(game: Game) -> list[RatingChange]:
         return []
     category = category_of(game)
     assert category is not None and game.finished_at is not None
-    users = {color: getattr(game, f"{color}_user_id") for color in COLORS}
+    users = {seat.color: seat.user_id for seat in game.seats}
     ratings = _locked_ratings(users.values(), category)
     # The end is stamped again once the ratings are locked: of two games of one player
     # ending at once, the one rated second then also ended second, so that the history
@@ -256,7 +256,7 @@ def game_ratings(game: Game) -> dict[str, Any] | None:
         changes = {change.color: change for change in stored}
     if changes:
         return {"category": category, **{c: _change_json(changes.get(c)) for c in COLORS}}
-    users = {color: getattr(game, f"{color}_user_id") for color in COLORS}
+    users = {seat.color: seat.user_id for seat in game.seats}
     rows = {
         row["pk"]: row
         for row in get_user_model()

@@ -17,7 +17,7 @@ from django.db.models import Count, Max, Min, Q, QuerySet
 
 from accounts import selectors as accounts
 from accounts import standing
-from games.models import Game
+from games.models import Game, seat_q
 from players import glicko2
 from players.models import Rating, RatingChange
 
@@ -56,7 +56,7 @@ SEATS = ("black", "white")
 
 
 def _side(user: AbstractBaseUser, color: str) -> QuerySet[Game]:
-    return Game.objects.filter(**{f"{color}_user": user})
+    return Game.objects.filter(seat_q(color, user=user))
 
 
 def results_of(user: AbstractBaseUser) -> dict[str, int]:
@@ -99,6 +99,13 @@ def _not_over(user: AbstractBaseUser) -> list[Game]:
             "white_user_id",
             "black_online",
             "white_online",
+            # The rest of a seat (games.models.Seat reads all of it): a few small columns.
+            "black_session_key",
+            "white_session_key",
+            "black_away_since",
+            "white_away_since",
+            "black_accepted",
+            "white_accepted",
         )
     ]
     return sorted(games, key=lambda game: game.created_at, reverse=True)
@@ -108,11 +115,8 @@ def activity(user: AbstractBaseUser) -> tuple[list[Game], bool]:
     """The account's games being played now (active or being counted), newest first,
     and whether it is online: a socket of its is open on a seat of one of its games."""
     not_over = _not_over(user)
-    online = any(
-        getattr(game, f"{color}_online") and getattr(game, f"{color}_user_id") == user.pk
-        for game in not_over
-        for color in SEATS
-    )
+    seats = (seat for game in not_over for seat in game.seats)
+    online = any(seat.online and seat.user_id == user.pk for seat in seats)
     return [game for game in not_over if game.status in IN_PLAY], online
 
 

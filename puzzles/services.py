@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 
 import gamerules as rules
 from games.models import Game, Move
-from games.services.base import claim_leased
+from games.services.leases import claim_leased
 from games.workers.engines import IdleWork
 from players import glicko2
 from puzzles.mining import mine_job

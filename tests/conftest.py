@@ -43,7 +43,7 @@ import broadcast
 from accounts.players import Player
 from gameengine import analysis
 from games.models import Game
-from games.services import GameError
+from games.services.errors import GameError
 from live import events
 from pairing.lobby import LOBBY_GROUP
 from tests.support.daphne import Daphne, environment, running

@@ -125,6 +125,18 @@ class TournamentPairing(models.Model):
     def __str__(self) -> str:
         return f"{self.tournament_id} round {self.round}: {self.black_id} - {self.white_id}"
 
+    def berserk(self, color: str) -> bool:
+        """Whether the player of ``color`` went berserk."""
+        return self.black_berserk if color == "black" else self.white_berserk
+
+    def go_berserk(self, color: str) -> str:
+        """The player of ``color`` berserk (not saved); returns the column changed."""
+        if color == "black":
+            self.black_berserk = True
+            return "black_berserk"
+        self.white_berserk = True
+        return "white_berserk"
+
 
 class ChatLine(models.Model):
     """A line of a tournament's chat, said by an entrant (``services.say``)."""

@@ -44,10 +44,10 @@ from accounts import standing
 from accounts.players import Player
 from gamerules.clock import TimeControl
 from games import limits
-from games import services as games
 from games.models import Game
-from games.services import GameError
-from games.services.base import refuse_muted
+from games.services import clock, lobby
+from games.services.errors import GameError
+from games.services.refusals import refuse_muted
 from games.services.table import CHAT_MAX
 from notifications import services as notifications
 from notifications.models import Kind
@@ -271,7 +271,7 @@ def pause(*, user_id: int, tournament_id: int) -> Entry:
 @transaction.atomic
 def berserk(*, player: Player, game_id: str) -> Game:
     """``{"type": "berserk"}`` on the game socket: the player's clock halved before its
-    first move in an arena's game (games.services.halve_clock), and its win worth one more
+    first move in an arena's game (games.services.clock.halve_clock), and its win worth one more
     when it makes at least 7 moves (tournaments.systems.arena). Once a game and player.
 
     Raises GameError: bad_request (not an arena's game, a move made already), and what
@@ -284,11 +284,10 @@ def berserk(*, player: Player, game_id: str) -> Game:
     if pairing is None or pairing.tournament.system != Tournament.System.ARENA:
         raise GameError("bad_request", _("berserk is for the games of an arena"))
     pairing = TournamentPairing.objects.select_for_update().get(pk=pairing.pk)
-    game, color = games.halve_clock(player=player, game_id=game_id)
-    if getattr(pairing, f"{color}_berserk"):  # rolls the halving back
+    game, color = clock.halve_clock(player=player, game_id=game_id)
+    if pairing.berserk(color):  # rolls the halving back
         raise GameError("bad_request", _("you went berserk already"))
-    setattr(pairing, f"{color}_berserk", True)
-    pairing.save(update_fields=[f"{color}_berserk"])
+    pairing.save(update_fields=[pairing.go_berserk(color)])
     _tell_standings(pairing.tournament, later=True)
     return game
 
@@ -602,11 +601,11 @@ def _make(
     told (``round_paired``), the page's standings after the commit."""
     names = selectors.usernames({player for pair in pairs for player in pair})
     control = TimeControl.from_json(tournament.time_control)
-    made = games.start_games(
+    made = lobby.start_games(
         [
-            games.NewPair(
-                first=games.Seat(Player(user_id=black, username=names[black]), names[black]),
-                second=games.Seat(Player(user_id=white, username=names[white]), names[white]),
+            lobby.NewPair(
+                first=lobby.Entrant(Player(user_id=black, username=names[black]), names[black]),
+                second=lobby.Entrant(Player(user_id=white, username=names[white]), names[white]),
                 kind=tournament.kind,
                 size=tournament.size,
                 time_control=control,

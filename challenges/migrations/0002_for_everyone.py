@@ -14,7 +14,8 @@ def challenger_accounts(apps: Any, schema_editor: Any) -> None:
     Challenge = apps.get_model("challenges", "Challenge")
     for challenge in Challenge.objects.select_related("game"):
         game = challenge.game
-        user_id = getattr(game, f"{game.creator_color}_user_id", None)
+        # A migration's models have no methods (no Game.creator): the column by name.
+        user_id = game.black_user_id if game.creator_color == "black" else game.white_user_id
         if user_id is not None:
             Challenge.objects.filter(pk=challenge.pk).update(challenger_user_id=user_id)
 

@@ -18,10 +18,15 @@ def name_seats_by_account(apps: Any, schema_editor: Any) -> None:
     def username(field: str) -> Subquery:
         return Subquery(User.objects.filter(pk=OuterRef(field)).values("username")[:1])
 
-    for color in ("black", "white"):
-        seated = Game.objects.filter(**{f"{color}_user__isnull": False})
-        stale = seated.exclude(**{f"{color}_name": F(f"{color}_user__username")})
-        stale.update(**{f"{color}_name": username(f"{color}_user_id")})
+    # A migration's models have no methods (no Game.seat): each seat's columns by name.
+    blacks = Game.objects.filter(black_user__isnull=False)
+    blacks.exclude(black_name=F("black_user__username")).update(
+        black_name=username("black_user_id")
+    )
+    whites = Game.objects.filter(white_user__isnull=False)
+    whites.exclude(white_name=F("white_user__username")).update(
+        white_name=username("white_user_id")
+    )
     spoken = ChatMessage.objects.filter(user__isnull=False).exclude(name=F("user__username"))
     spoken.update(name=username("user_id"))
 

@@ -16,7 +16,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext
 
 import broadcast
-from games.services import GameError
+from games.services.errors import GameError
 
 MAX_MESSAGE_BYTES = 4096
 CLOSE_TRY_AGAIN_LATER = 1013

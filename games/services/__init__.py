@@ -1,10 +1,14 @@
-"""The use cases: every change to a game goes through one of these functions.
+"""The use cases: every change to a game goes through one of these modules' functions.
+Callers import the concrete module (``from games.services import play`` then
+``play.play(...)``, or ``from games.services.errors import GameError``): this package
+re-exports nothing, so a walk from a caller reaches the code at once.
 
-Each runs in one transaction, locks the game row (``base.locked``: ``select_for_update``;
-on SQLite the immediate transaction's write lock does it), checks the caller against the
-contract's error order, asks the rules module, writes the moves and the new snapshot, and
-schedules its broadcast for after the commit (``base.on_commit``, ``games.realtime.events``). A
-failure raises ``GameError`` before anything is written.
+Each use case runs in one transaction, locks the game row (``lock.locked``:
+``select_for_update``; on SQLite the immediate transaction's write lock does it), checks
+the caller against the contract's error order, asks the rules module, writes the moves
+and the new snapshot, and schedules its broadcast for after the commit
+(``after_commit.on_commit``, ``games.realtime.events``). A failure raises ``GameError``
+before anything is written.
 
 Who is calling is an ``accounts.players.Player``, built by views and consumers from the
 request's or the websocket's session and account, never from anything a client sends.
@@ -14,125 +18,11 @@ call off, a guest's seats to an account, the count of games being played), ``pla
 (moves), ``scoring`` (Go's count), ``clock`` (first moves, charging, the flag, the
 site's downtime), ``presence`` (who is online, claiming a game left, ending a game
 against the computer left for a day), ``computer`` (the computer's seat, turns and
-moves), ``table`` (chat, taking back a move, rematch), ``imports`` (records); ``base``
-holds what they share. Callers use this package's names.
+moves), ``table`` (chat, taking back a move, rematch), ``imports`` (records),
+``analysis`` (the engines' review and exploration), ``tell`` (the notifications a game
+sends). What they share, each in its own small module: ``errors`` (``GameError``, its
+codes, ``said``), ``lock`` (the row locked), ``after_commit`` (the broadcast, the
+computer nudged), ``fields`` (a request's fields checked), ``refusals`` (the caller's
+standing, the game's state, a stale ply), ``moves`` (a move's row, the running score),
+``ending`` (a game finished or aborted).
 """
-
-from games.services.analysis import (
-    AnalysisJob,
-    Exploration,
-    NotFinished,
-    analysis_json,
-    claim_analyses,
-    explore,
-    go_command,
-    release_analysis,
-    request_analysis,
-    review_accuracy,
-    sgf_comments,
-    store_verdict,
-)
-from games.services.base import ERROR_CODES, GameError, said
-from games.services.clock import credit_downtime, flag, flag_due, halve_clock
-from games.services.computer import (
-    Turn,
-    claim_turns,
-    computer_count,
-    computer_move,
-    release_turn,
-)
-from games.services.imports import import_game
-from games.services.lobby import (
-    DEFAULT_KOMI,
-    HANDICAP_KOMI,
-    KOMI_LIMIT,
-    NAME_MAX_LENGTH,
-    OTHELLO_MAX_SIZE,
-    NewPair,
-    Seat,
-    abort,
-    abort_as_admin,
-    claim_guest_seats,
-    create_game,
-    join_game,
-    recount_playing,
-    start_games,
-)
-from games.services.play import pass_turn, play, resign
-from games.services.presence import (
-    claim,
-    connected,
-    disconnected,
-    end_deserted,
-    heartbeat,
-    sweep,
-)
-from games.services.scoring import accept, mark, resume
-from games.services.table import (
-    accept_undo,
-    ask_undo,
-    chat_history,
-    decline_undo,
-    offer_rematch,
-    say,
-)
-
-__all__ = [
-    "DEFAULT_KOMI",
-    "ERROR_CODES",
-    "HANDICAP_KOMI",
-    "KOMI_LIMIT",
-    "NAME_MAX_LENGTH",
-    "OTHELLO_MAX_SIZE",
-    "AnalysisJob",
-    "Exploration",
-    "GameError",
-    "NewPair",
-    "NotFinished",
-    "Seat",
-    "Turn",
-    "abort",
-    "abort_as_admin",
-    "accept",
-    "accept_undo",
-    "analysis_json",
-    "ask_undo",
-    "chat_history",
-    "claim",
-    "claim_analyses",
-    "claim_guest_seats",
-    "claim_turns",
-    "computer_count",
-    "computer_move",
-    "connected",
-    "create_game",
-    "credit_downtime",
-    "decline_undo",
-    "disconnected",
-    "end_deserted",
-    "explore",
-    "flag",
-    "flag_due",
-    "go_command",
-    "halve_clock",
-    "heartbeat",
-    "import_game",
-    "join_game",
-    "mark",
-    "offer_rematch",
-    "pass_turn",
-    "play",
-    "recount_playing",
-    "release_analysis",
-    "release_turn",
-    "request_analysis",
-    "resign",
-    "resume",
-    "review_accuracy",
-    "said",
-    "say",
-    "sgf_comments",
-    "start_games",
-    "store_verdict",
-    "sweep",
-]

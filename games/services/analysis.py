@@ -31,16 +31,11 @@ from gamerules.base import Color
 from games import selectors
 from games.models import Analysis, Game, Move
 from games.realtime import events
-from games.services.base import (
-    GameError,
-    check_point_shape,
-    claim_leased,
-    is_int,
-    locked,
-    on_board,
-    on_commit,
-    said,
-)
+from games.services.after_commit import on_commit
+from games.services.errors import GameError, said
+from games.services.fields import check_point_shape, is_int, on_board
+from games.services.leases import claim_leased
+from games.services.lock import locked
 
 __all__ = [
     "ENGINES",

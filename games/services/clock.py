@@ -41,16 +41,11 @@ from gamerules.clock import SideClock, TimeControl
 from games.models import Game, Move, ServerProcess
 from games.realtime import events
 from games.selectors import color_of, running
-from games.services.base import (
-    GameError,
-    end_aborted,
-    end_with,
-    ending_move,
-    locked,
-    on_commit,
-    refuse_ended,
-    stop_clocks,
-)
+from games.services.after_commit import on_commit
+from games.services.ending import end_aborted, end_with, ending_move, stop_clocks
+from games.services.errors import GameError
+from games.services.lock import locked
+from games.services.refusals import refuse_ended
 
 Result = TypeVar("Result")
 

@@ -41,7 +41,8 @@ from games.models import Game, Move, ServerProcess
 from games.realtime import events
 from games.selectors import COLORS, COMPUTER_ENGINES, computer_seat_name, position_of
 from games.services import clock
-from games.services.base import locked, on_commit
+from games.services.after_commit import on_commit
+from games.services.lock import locked
 from games.services.play import apply_move, resign_as
 from games.services.scoring import accept_if_computers, count
 
@@ -61,9 +62,7 @@ def seat_computer(game: Game, color: str, level: int) -> None:
     """Seat the computer at ``level`` as ``color`` in ``game`` (not saved)."""
     game.computer_color = color
     game.computer_level = level
-    setattr(game, f"{color}_name", computer_name(str(game.kind), level))
-    setattr(game, f"{color}_online", True)
-    setattr(game, f"{color}_away_since", None)
+    game.set_seat(color, name=computer_name(str(game.kind), level), online=True, away_since=None)
 
 
 @dataclass(frozen=True)

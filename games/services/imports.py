@@ -8,8 +8,10 @@ from django.utils.translation import gettext
 import gamerules as rules
 from gamerules import sgf
 from games.models import ChatMessage, Color, Game, Move
-from games.services.base import GameError, finish, move_row, running_score, said
+from games.services.ending import finish
+from games.services.errors import GameError, said
 from games.services.lobby import NAME_MAX_LENGTH, OTHELLO_MAX_SIZE
+from games.services.moves import move_row, running_score
 from games.services.scoring import count
 
 

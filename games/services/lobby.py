@@ -23,23 +23,17 @@ from accounts.players import GUEST_NAME, Player
 from gamerules import go
 from gamerules.clock import TimeControl
 from gamerules.sgf import Setup
-from games.models import ChatMessage, Color, Game
+from games.models import ChatMessage, Color, Game, seat_columns, seat_q
 from games.realtime import events
 from games.selectors import COLORS, color_of, playing_count
 from games.services import clock, computer, tell
-from games.services.base import (
-    GameError,
-    end_aborted,
-    is_int,
-    locked,
-    nudge_computer,
-    on_commit,
-    refuse_ended,
-    refuse_engine,
-    running_score,
-    said,
-    scoring_method,
-)
+from games.services.after_commit import nudge_computer, on_commit
+from games.services.ending import end_aborted
+from games.services.errors import GameError, said
+from games.services.fields import is_int, scoring_method
+from games.services.lock import locked
+from games.services.moves import running_score
+from games.services.refusals import refuse_ended, refuse_engine
 
 NAME_MAX_LENGTH = 40
 # The engine plays Othello on any even board; the server stops where a page still shows it.
@@ -49,59 +43,55 @@ DEFAULT_KOMI = {"territory": 6.5, "area": 7.5}
 HANDICAP_KOMI = 0.5
 
 
-@transaction.atomic
-def create_game(
-    *,
-    player: Player,
-    kind: str,
-    size: int,
-    color: str,
-    name: str,
-    komi: float | None = None,
-    scoring: str = "territory",
-    time_control: TimeControl | None = None,
-    opponent: str = "human",
-    level: int | None = None,
-    handicap: int = 0,
-    rated: bool = False,
-    reserved_for: int | None = None,
-) -> Game:
-    """A new game, waiting for an opponent, with ``player`` seated as ``color``.
+@dataclass(frozen=True)
+class NewGame:
+    """What a new game is asked to be (``create_game``'s request), as a player fills the
+    create form.
 
-    ``color`` is ``black``, ``white`` or ``random``; ``komi`` (default 6.5 for territory
-    scoring, 7.5 for area) and ``scoring`` (``territory`` or ``area``) apply to Go only;
-    ``time_control``: the clock, None for none (its clocks start when the game does).
-    ``handicap`` (Go): 0, or as many black stones as the size takes
-    (``go.handicap_counts``) on the standard points before the first move, White to
-    play first, komi 0.5 unless given.
-    ``opponent`` ``computer`` seats the computer at ``level`` (1..10) in the other seat at
-    once: the game is active (and the computer, if it plays Black, moves first).
-    ``rated``: the game moves both players' ratings when it ends (players.ratings); it
-    needs the creator logged in, a human opponent and a clock.
+    ``color`` is ``black``, ``white`` or ``random``; ``name`` the creator's seat's name (a
+    guest's: an account's seat takes its username whatever it says); ``komi`` (default
+    6.5 for territory scoring, 7.5 for area) and ``scoring`` (``territory`` or ``area``)
+    apply to Go only; ``time_control``: the clock, None for none (its clocks start when
+    the game does). ``handicap`` (Go): 0, or as many black stones as the size takes
+    (``go.handicap_counts``) on the standard points before the first move, White to play
+    first, komi 0.5 unless given. ``opponent`` ``computer`` seats the computer at
+    ``level`` (1..10) in the other seat at once: the game is active (and the computer, if
+    it plays Black, moves first). ``rated``: the game moves both players' ratings when it
+    ends (players.ratings); it needs the creator logged in, a human opponent and a clock.
     ``reserved_for``: a challenge's account (an id), the only one that may take the free
     seat.
+
+    Nothing is checked here: the fields come from a form or a socket as sent, and
+    ``create_game`` refuses what the game does not allow."""
+
+    kind: str
+    size: int
+    color: str
+    name: str
+    komi: float | None = None
+    scoring: str = "territory"
+    time_control: TimeControl | None = None
+    opponent: str = "human"
+    level: int | None = None
+    handicap: int = 0
+    rated: bool = False
+    reserved_for: int | None = None
+
+
+@transaction.atomic
+def create_game(*, player: Player, new: NewGame) -> Game:
+    """A new game as ``new`` asks, waiting for an opponent, with ``player`` seated as
+    ``new.color``.
+
     Raises GameError("bad_request") for any option the game does not allow, a blank or
     too long name, or a player with neither session nor account; GameError("not_allowed")
     naming ``rated`` for a rated game of an account marked for engine use.
     """
-    game = _new_game(
-        player=player,
-        kind=kind,
-        size=size,
-        color=color,
-        name=_seat_name(player, name),
-        komi=komi,
-        scoring=scoring,
-        time_control=time_control,
-        opponent=opponent,
-        level=level,
-        handicap=handicap,
-        rated=rated,
-    )
-    if reserved_for is not None:
-        if opponent != "human" or reserved_for == player.user_id:
+    game = _new_game(player, new, name=_seat_name(player, new.name))
+    if new.reserved_for is not None:
+        if new.opponent != "human" or new.reserved_for == player.user_id:
             raise GameError("bad_request", gettext("a challenge is for another person"))
-        game.reserved_for_id = reserved_for
+        game.reserved_for_id = new.reserved_for
     if game.rated:
         refuse_engine(player.user_id, field="rated")
     game.save()
@@ -111,24 +101,11 @@ def create_game(
     return game
 
 
-def _new_game(
-    *,
-    player: Player,
-    kind: str,
-    size: int,
-    color: str,
-    name: str,
-    komi: float | None = None,
-    scoring: str = "territory",
-    time_control: TimeControl | None = None,
-    opponent: str = "human",
-    level: int | None = None,
-    handicap: int = 0,
-    rated: bool = False,
-) -> Game:
+def _new_game(player: Player, new: NewGame, *, name: str) -> Game:
     """The game ``create_game`` makes, not yet saved (its defaults, checks and errors),
     ``player`` seated under ``name`` (``_seat_name``'s)."""
-    _check_rated(rated, player=player, opponent=opponent, time_control=time_control)
+    _check_rated(new.rated, player=player, opponent=new.opponent, time_control=new.time_control)
+    kind, size, color, komi = new.kind, new.size, new.color, new.komi
     if kind not in rules.KINDS:
         raise GameError(
             "bad_request",
@@ -146,7 +123,7 @@ def _new_game(
         position = rules.new_position(kind, size)
     except rules.RulesError as error:
         raise GameError("bad_request", said(error)) from None
-    start = _handicap_start(kind, size, handicap)
+    start = _handicap_start(kind, size, new.handicap)
     if start is not None:
         position = rules.GoPosition.from_rows(start.rows, start.to_move)
     if color == "random":
@@ -160,23 +137,24 @@ def _new_game(
         snapshot=position.to_snapshot(),
         start=None if start is None else start.to_json(),
         to_move=position.to_move.value,
-        rated=rated,
+        rated=new.rated,
     )
     if kind == Game.Kind.GO:
-        game.scoring_method = scoring_method(scoring)
+        game.scoring_method = scoring_method(new.scoring)
         if komi is None and start is not None:
             komi = HANDICAP_KOMI
         game.komi = _komi(komi, game.scoring_method)
     game.score = running_score(game, position)
-    clock.start_clocks(game, time_control)
+    clock.start_clocks(game, new.time_control)
     _seat(game, color, player, name)
-    if opponent == "computer":
+    if new.opponent == "computer":
+        level = new.level
         if not is_int(level) or level not in computer.LEVELS:
             raise GameError("bad_request", gettext("level must be an integer from 1 to 10"))
         computer.seat_computer(game, rules.Color(color).opponent.value, level)
         game.status = Game.Status.ACTIVE
         clock.start_turn(game, timezone.now())
-    elif opponent != "human":
+    elif new.opponent != "human":
         raise GameError("bad_request", gettext("opponent must be human or computer"))
     return game
 
@@ -225,7 +203,7 @@ def _take_free_seat(
 
 
 @dataclass(frozen=True)
-class Seat:
+class Entrant:
     """One side of a game ``start_games`` makes: who sits there, and under what name."""
 
     player: Player
@@ -236,10 +214,10 @@ class Seat:
 class NewPair:
     """A game ``start_games`` makes between two people: ``first`` creates it (in
     ``color``: at random unless given, as a tournament's pairing gives it), ``second``
-    joins it; kind, size, clock and ``rated`` as ``create_game`` takes them."""
+    joins it; kind, size, clock and ``rated`` as ``NewGame`` holds them."""
 
-    first: Seat
-    second: Seat
+    first: Entrant
+    second: Entrant
     kind: str
     size: int
     time_control: TimeControl | None
@@ -264,14 +242,17 @@ def start_games(pairs: Sequence[NewPair]) -> list[Game]:
     games = []
     now = timezone.now()
     for pair in pairs:
-        game = _new_game(
-            player=pair.first.player,
+        first = pair.first
+        new = NewGame(
             kind=pair.kind,
             size=pair.size,
             color=pair.color,
-            name=_seat_name(pair.first.player, pair.first.name, taken_as_guest=True),
+            name=first.name,
             time_control=pair.time_control,
             rated=pair.rated,
+        )
+        game = _new_game(
+            first.player, new, name=_seat_name(first.player, first.name, taken_as_guest=True)
         )
         if color_of(game, pair.second.player) is not None:
             raise GameError("bad_request", gettext("a player cannot play against themself"))
@@ -364,8 +345,8 @@ def rename_account_seats(
         return
     name = instance.get_username()
     for color in COLORS:
-        seats = Game.objects.filter(**{f"{color}_user": instance})
-        seats.exclude(**{f"{color}_name": name}).update(**{f"{color}_name": name})
+        seats = Game.objects.filter(seat_q(color, user=instance)).exclude(seat_q(color, name=name))
+        seats.update(**seat_columns(color, name=name))
     ChatMessage.objects.filter(user=instance).exclude(name=name).update(name=name)
 
 
@@ -401,12 +382,10 @@ def _check_rated(
 
 
 def _seat(game: Game, color: str, player: Player, name: str) -> None:
-    setattr(game, f"{color}_name", name)
-    setattr(game, f"{color}_user_id", player.user_id)
-    setattr(game, f"{color}_session_key", player.session_key or "")
-    if not getattr(game, f"{color}_online"):
+    game.set_seat(color, name=name, user_id=player.user_id, session_key=player.session_key or "")
+    if not game.seat(color).online:
         # Away until a socket of theirs opens (games.services.presence).
-        setattr(game, f"{color}_away_since", timezone.now())
+        game.set_seat(color, away_since=timezone.now())
 
 
 def _seat_name(player: Player, name: object, *, taken_as_guest: bool = False) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 import gamerules as rules
 from accounts.players import Player
@@ -20,28 +20,20 @@ from games.models import Game, Move
 from games.realtime import events
 from games.selectors import color_of, position_of, remember_position
 from games.services import clock, tell
-from games.services.base import (
-    COLOR_WORDS,
-    GameError,
-    check_ply,
-    check_point_shape,
-    end_with,
-    ending_move,
-    finish,
-    locked,
-    move_row,
-    nudge_computer,
-    on_board,
-    on_commit,
-    refuse_ended,
-    refuse_waiting,
-    running_score,
-    said,
-)
+from games.services.after_commit import nudge_computer, on_commit
+from games.services.ending import end_with, ending_move, finish
+from games.services.errors import GameError, said
+from games.services.fields import check_ply, check_point_shape, on_board
+from games.services.lock import locked
+from games.services.moves import move_row, running_score
+from games.services.refusals import refuse_ended, refuse_stale, refuse_waiting
 from games.services.scoring import count, drop_marking
 
 # What a move changes while play goes on (apply_move, clock.charge, clock.start_turn;
 # the computer's claim, released by computer.computer_move before its move).
+# The colours as a sentence names them ("it is black's turn").
+COLOR_WORDS = {"black": gettext_lazy("black"), "white": gettext_lazy("white")}
+
 MOVED_FIELDS = (
     "ply",
     "undo_request",
@@ -133,11 +125,7 @@ def _check_turn(game: Game, player: Player, ply: int, now: datetime.datetime) ->
         raise GameError("not_a_player", gettext("spectators cannot play"))
     refuse_ended(game)
     clock.check_on_time(game, now)
-    if ply != game.ply:
-        raise GameError(
-            "stale",
-            gettext("the game is at ply %(ply)s, not %(ply2)s") % {"ply": game.ply, "ply2": ply},
-        )
+    refuse_stale(game, ply)
     refuse_waiting(game)
     if game.status == Game.Status.SCORING:
         raise GameError("illegal_move", gettext("the game is being scored: resume it to play on"))

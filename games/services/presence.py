@@ -31,16 +31,12 @@ from games.models import Connection, Game, Move, ServerProcess
 from games.realtime import events
 from games.selectors import COLORS, color_of, position_of
 from games.services import clock
-from games.services.base import (
-    GameError,
-    end_aborted,
-    end_with,
-    ending_move,
-    locked,
-    on_commit,
-    refuse_ended,
-)
+from games.services.after_commit import on_commit
+from games.services.ending import end_aborted, end_with, ending_move
+from games.services.errors import GameError
+from games.services.lock import locked
 from games.services.play import resign_as
+from games.services.refusals import refuse_ended
 from games.services.scoring import drop_marking
 
 DESERTED_AFTER = datetime.timedelta(hours=24)
@@ -110,11 +106,10 @@ def _recount(game: Game, color: str, now: datetime.datetime, *, skip: str | None
     if color == game.computer_color:
         return False
     online = Connection.objects.filter(game=game, color=color).exists()
-    if online == getattr(game, f"{color}_online"):
+    if online == game.seat(color).online:
         return False
-    setattr(game, f"{color}_online", online)
-    setattr(game, f"{color}_away_since", None if online else now)
-    game.save(update_fields=[f"{color}_online", f"{color}_away_since", "updated_at"])
+    changed = game.set_seat(color, online=online, away_since=None if online else now)
+    game.save(update_fields=[*changed, "updated_at"])
     on_commit(lambda: events.broadcast_state(game, skip=skip))
     if game.status == Game.Status.WAITING and color == game.creator_color:
         on_commit(events.broadcast_lobby)  # the lobby lists it only while its creator is here
@@ -143,8 +138,8 @@ def claim(*, player: Player, game_id: str) -> list[Move]:
             "illegal_move", gettext("there is no opponent yet: call the game off instead")
         )
     absent = rules.Color(color).opponent.value
-    since = getattr(game, f"{absent}_away_since")
-    if getattr(game, f"{absent}_online") or since is None:
+    since = game.seat(absent).away_since
+    if game.seat(absent).online or since is None:
         raise GameError(
             "illegal_move",
             gettext("Black is here: the game goes on")

@@ -25,19 +25,13 @@ from games.models import Game
 from games.realtime import events
 from games.selectors import color_of, position_of
 from games.services import clock
-from games.services.base import (
-    GameError,
-    check_marking,
-    check_point_shape,
-    finish,
-    locked,
-    on_board,
-    on_commit,
-    refuse_ended,
-    running_score,
-    said,
-    scoring_method,
-)
+from games.services.after_commit import on_commit
+from games.services.ending import finish
+from games.services.errors import GameError, said
+from games.services.fields import check_marking, check_point_shape, on_board, scoring_method
+from games.services.lock import locked
+from games.services.moves import running_score
+from games.services.refusals import refuse_ended
 
 
 @transaction.atomic
@@ -83,9 +77,9 @@ def accept(*, player: Player, game_id: str, marking: Any = None) -> Game:
     check_marking(marking)
     game = locked(game_id)
     color = _check_scoring(game, player, marking)
-    if getattr(game, f"{color}_accepted"):
+    if game.seat(color).accepted:
         return game
-    setattr(game, f"{color}_accepted", True)
+    game.set_seat(color, accepted=True)
     if game.black_accepted and game.white_accepted:
         dead = {(row, col) for row, col in game.dead}
         finish(game, result=count(game, _go_position(game), dead).result)
@@ -179,7 +173,7 @@ def accept_if_computers(game: Game) -> None:
         return
     if sorted(game.dead) != sorted(game.computer_dead):
         return
-    setattr(game, f"{game.computer_color}_accepted", True)
+    game.set_seat(game.computer_color, accepted=True)
     if game.black_accepted and game.white_accepted:
         dead = {(row, col) for row, col in game.dead}
         finish(game, result=count(game, _go_position(game), dead).result)

@@ -32,17 +32,12 @@ from games.models import ChatMessage, Color, Game, Move
 from games.realtime import events
 from games.selectors import color_of
 from games.services import clock
-from games.services.base import (
-    GameError,
-    check_ply,
-    locked,
-    nudge_computer,
-    on_commit,
-    refuse_ended,
-    refuse_muted,
-    refuse_waiting,
-    running_score,
-)
+from games.services.after_commit import nudge_computer, on_commit
+from games.services.errors import GameError
+from games.services.fields import check_ply
+from games.services.lock import locked
+from games.services.moves import running_score
+from games.services.refusals import refuse_ended, refuse_muted, refuse_stale, refuse_waiting
 
 CHAT_MAX = 300
 CHAT_HISTORY = 100
@@ -74,7 +69,7 @@ def say(*, player: Player, game_id: str, name: str, text: Any) -> ChatMessage:
     refuse_muted(player.user_id)
     color = color_of(game, player) or ""
     if color:
-        name = getattr(game, f"{color}_name") or name
+        name = game.seat(color).name or name
     message = ChatMessage.objects.create(
         game=game,
         name=(name or "Guest")[:40],
@@ -112,11 +107,7 @@ def ask_undo(*, player: Player, game_id: str, ply: Any) -> Game:
     check_ply(ply)
     game = locked(game_id)
     color = _player_of(game, player)
-    if ply != game.ply:
-        raise GameError(
-            "stale",
-            gettext("the game is at ply %(ply)s, not %(ply2)s") % {"ply": game.ply, "ply2": ply},
-        )
+    refuse_stale(game, ply)
     refuse_waiting(game)
     if game.status != Game.Status.ACTIVE:
         raise GameError("illegal_move", gettext("a move can be taken back only while playing"))
@@ -166,11 +157,7 @@ def _answering(player: Player, game_id: str, ply: Any) -> Game:
     check_ply(ply)
     game = locked(game_id)
     color = _player_of(game, player)
-    if ply != game.ply:
-        raise GameError(
-            "stale",
-            gettext("the game is at ply %(ply)s, not %(ply2)s") % {"ply": game.ply, "ply2": ply},
-        )
+    refuse_stale(game, ply)
     if not game.undo_request or game.undo_request == color:
         raise GameError("illegal_move", gettext("there is no request of your opponent's to answer"))
     return game
@@ -314,13 +301,17 @@ def _start_rematch(game: Game) -> Game:
         computer_level=game.computer_level,
         rated=game.rated,
     )
-    for color, other in ((Color.BLACK, Color.WHITE), (Color.WHITE, Color.BLACK)):
-        for field in ("name", "user_id", "session_key"):
-            setattr(new, f"{other}_{field}", getattr(game, f"{color}_{field}"))
+    for seat in game.seats:
         # Online once a socket of theirs opens on the new game (the computer: always).
-        computer = other == new.computer_color
-        setattr(new, f"{other}_online", computer)
-        setattr(new, f"{other}_away_since", None if computer else now)
+        computer = seat.opponent.color == new.computer_color
+        new.set_seat(
+            seat.opponent.color,
+            name=seat.name,
+            user_id=seat.user_id,
+            session_key=seat.session_key,
+            online=computer,
+            away_since=None if computer else now,
+        )
     new.score = running_score(new, position)
     clock.start_clocks(new, clock.control_of(game))
     clock.start_turn(new, now)

@@ -65,23 +65,23 @@ def moved(game: Game, mover: str, played: str | None) -> None:
     ``your_move`` read; the side to move told, when it is an account that is away (or the
     game is by correspondence), with the move and its deadline."""
     subject = subject_of(game)
-    mover_id = getattr(game, f"{mover}_user_id")
+    mover_id = game.seat(mover).user_id
     if mover_id is not None:
         notifications.seen(user_id=mover_id, subject=subject)
     if game.status != Game.Status.ACTIVE:
         return
-    side = str(game.to_move)
-    user_id = getattr(game, f"{side}_user_id")
-    if side == mover or user_id is None or side == game.computer_color:
+    side = game.seat(game.to_move)
+    user_id = side.user_id
+    if side.color == mover or user_id is None or side.computer:
         return
     correspondence = _by_correspondence(game)
-    if not correspondence and getattr(game, f"{side}_online"):
+    if not correspondence and side.online:
         return
     notifications.notify(
         user_id=user_id,
         kind=Kind.YOUR_MOVE,
         params={
-            "opponent": getattr(game, f"{mover}_name", ""),
+            "opponent": game.seat(mover).name,
             **_board(game),
             "move": played,
             "deadline": None if game.deadline is None else game.deadline.isoformat(),
@@ -95,19 +95,18 @@ def moved(game: Game, mover: str, played: str | None) -> None:
 def ended(game: Game) -> None:
     """``game`` has just finished: each of its accounts away from it told the result."""
     correspondence = _by_correspondence(game)
-    for side in ("black", "white"):
-        user_id = getattr(game, f"{side}_user_id")
-        if user_id is None or side == game.computer_color:
+    for side in game.seats:
+        user_id = side.user_id
+        if user_id is None or side.computer:
             continue
-        if not correspondence and getattr(game, f"{side}_online"):
+        if not correspondence and side.online:
             continue
-        other = "white" if side == "black" else "black"
         notifications.seen(user_id=user_id, subject=subject_of(game))
         notifications.notify(
             user_id=user_id,
             kind=Kind.GAME_OVER,
             params={
-                "opponent": getattr(game, f"{other}_name", ""),
+                "opponent": side.opponent.name,
                 **_board(game),
                 "result": game.result,
             },

@@ -29,9 +29,11 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import answers, api
 from accounts.api import token_route
 from accounts.players import player_of
-from games import limits, services
+from games import limits
 from games.models import Analysis
-from games.services import GameError, NotFinished
+from games.services import analysis as analysis_services
+from games.services.analysis import NotFinished
+from games.services.errors import GameError
 from games.workers import engines
 
 
@@ -46,7 +48,7 @@ def request_analysis(request: HttpRequest, game_id: str) -> HttpResponse:
     or says why it was refused."""
     replay = reverse("games:replay", kwargs={"game_id": game_id})
     try:
-        analysis = services.request_analysis(game_id=game_id)
+        analysis = analysis_services.request_analysis(game_id=game_id)
     except NotFinished as refused:
         if api.wants_json(request):
             return JsonResponse({"error": str(refused)}, status=409)
@@ -63,7 +65,7 @@ def request_analysis(request: HttpRequest, game_id: str) -> HttpResponse:
 @require_GET
 def analysis_json(request: HttpRequest, game_id: str) -> JsonResponse:
     """`GET /games/<id>/analysis.json`: the review so far, one entry per position."""
-    found = services.analysis_json(game_id)
+    found = analysis_services.analysis_json(game_id)
     if found is None:
         raise Http404("no analysis requested")
     return JsonResponse(found)
@@ -90,7 +92,7 @@ async def explore_json(request: HttpRequest, game_id: str) -> JsonResponse:
             {"error": "bad_request", "message": gettext("the body is an object")}, status=400
         )
     try:
-        explored = await sync_to_async(services.explore)(
+        explored = await sync_to_async(analysis_services.explore)(
             game_id=game_id,
             ply=body.get("ply"),
             moves=body.get("moves", []),

@@ -18,9 +18,10 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import api
 from accounts.once import FORM_TOKEN, TokenError, once
 from accounts.players import player_of, remember_name, remembered_name, seat_name
-from games import limits, selectors, services
+from games import limits, selectors
 from games.forms import NewGameForm, form_context
-from games.services import GameError
+from games.services import lobby
+from games.services.errors import GameError
 
 
 @api.token_route
@@ -43,7 +44,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
             form.cleaned_data["form_token"],
             player=player,
             work=lambda: (
-                services.create_game(player=player, name=name, **form.game_options()).public_id
+                lobby.create_game(
+                    player=player, new=lobby.NewGame(name=name, **form.game_options())
+                ).public_id
             ),
         )
     except (GameError, TokenError) as error:

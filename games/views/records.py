@@ -35,11 +35,12 @@ from accounts.api import token_route
 from accounts.players import Player
 from accounts.selectors import blocked_ids
 from gamerules.sgf import RecordError, export_sgf, import_sgf, othello_transcript
-from games import limits, records, selectors, services
+from games import limits, records, selectors
 from games.forms import SIZES
 from games.models import Game
-from games.services import GameError, said
+from games.services import analysis, imports
 from games.services.analysis import engine_words
+from games.services.errors import GameError, said
 
 ARCHIVE_PAGE_SIZE = 20
 MAX_UPLOAD_BYTES = 1024 * 1024
@@ -222,7 +223,7 @@ def sgf(request: HttpRequest, game_id: str) -> HttpResponse:
         return _plain(gettext("format must be sgf or transcript"), status=400)
     game = _game(game_id)
     record = records.record_of(game)
-    review = services.sgf_comments(game)
+    review = analysis.sgf_comments(game)
     if review:
         # The engines' review, each move's line after what the players said then.
         said = record.comments
@@ -288,7 +289,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             record = import_sgf(form.cleaned_data["sgf"].read())
-            game = services.import_game(record=record)
+            game = imports.import_game(record=record)
         except (RecordError, GameError) as error:
             form.add_error("sgf", _reason(error))
         else:

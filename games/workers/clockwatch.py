@@ -3,18 +3,18 @@
 A task on each daphne process's event loop, started as soon as daphne serves
 (``start_when_serving``), that every ``TICK`` seconds:
 
-- flags every active game whose deadline has passed (``services.flag_due``, locked
+- flags every active game whose deadline has passed (``clock.flag_due``, locked
   transactions of up to 50 games: processes racing to flag one game store one
   ``timeout`` move; a first move not made in time aborts the game instead), so a game
   ends within a second of its deadline whether or not anyone is connected;
-- writes this process's heartbeat (``services.heartbeat``), every ``HEARTBEAT`` seconds;
+- writes this process's heartbeat (``presence.heartbeat``), every ``HEARTBEAT`` seconds;
 - runs what the apps above registered (``every_second``: the expiry of the challenges
   not answered in time), every second;
 - sweeps the sockets of processes whose heartbeat stopped (killed): their seats go
-  offline (``services.sweep``), every ``SWEEP`` seconds; and then ends the games against
-  the computer whose person has been gone for a day (``services.end_deserted``) and
+  offline (``presence.sweep``), every ``SWEEP`` seconds; and then ends the games against
+  the computer whose person has been gone for a day (``presence.end_deserted``) and
   tells the lobby when its count of games being played changed
-  (``services.recount_playing``: a game leaves it ten minutes after its last move, with
+  (``lobby.recount_playing``: a game leaves it ten minutes after its last move, with
   no event to say so);
 - gives the computer's turns to this process's engines (games.workers.engines), which is how
   a move the computer owes is made even after the process thinking it was killed, then
@@ -23,7 +23,7 @@ A task on each daphne process's event loop, started as soon as daphne serves
 
 On start it registers the process and, when no process had written a heartbeat for
 ``DOWNTIME_GAP`` seconds (the whole site was down, nobody watched), gives every running
-clock the time it was down (``services.credit_downtime``): a restart never decides a game.
+clock the time it was down (``clock.credit_downtime``): a restart never decides a game.
 
 Why a task in every process polling an index of deadlines, rather than a separate
 worker or a task sleeping until the earliest deadline: nothing more to run (the README's
@@ -51,7 +51,8 @@ from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import services, signals
+from games import signals
+from games.services import clock, lobby, presence
 from games.workers.engines import EnginePool, IdleWork
 
 logger = logging.getLogger(__name__)
@@ -101,7 +102,7 @@ class ClockWatch:
         while True:
             try:
                 credited = await self._database(
-                    services.credit_downtime, process=self.process, gap=DOWNTIME_GAP
+                    clock.credit_downtime, process=self.process, gap=DOWNTIME_GAP
                 )
                 break
             except Exception:
@@ -122,15 +123,15 @@ class ClockWatch:
                 await self.engines.tick(self._database)
                 if loop.time() - beat >= HEARTBEAT:
                     beat = loop.time()
-                    await self._database(services.heartbeat, process=self.process)
+                    await self._database(presence.heartbeat, process=self.process)
                     for task in _every_second:
                         await self._database(task)
                 if loop.time() - sweep >= SWEEP:
                     sweep = loop.time()
-                    await self._database(services.sweep, timeout=settings.PROCESS_TIMEOUT)
-                    while await self._database(services.end_deserted):
+                    await self._database(presence.sweep, timeout=settings.PROCESS_TIMEOUT)
+                    while await self._database(presence.end_deserted):
                         pass
-                    playing = await self._database(services.recount_playing, last=playing)
+                    playing = await self._database(lobby.recount_playing, last=playing)
             except Exception:
                 # The database is unreachable, say: the watch goes on once it is back.
                 logger.exception("clock watch")
@@ -142,10 +143,10 @@ class ClockWatch:
     async def tick(self) -> None:
         """Flag every game whose clock has run out; forget the sockets that closed while
         the database was down."""
-        while await self._database(services.flag_due):
+        while await self._database(clock.flag_due):
             pass
         for channel_name in list(_disconnected):
-            await self._database(services.disconnected, channel_name=channel_name)
+            await self._database(presence.disconnected, channel_name=channel_name)
             _disconnected.discard(channel_name)
 
     async def _database(self, call: Callable[..., Result], *args: Any, **kwargs: Any) -> Result:

@@ -1,18 +1,18 @@
 """The computer's engines in a server process: a bounded pool, fed by the clock watch.
 
 Each tick of the watch (games.workers.clockwatch) claims as many turns the computer owes as this
-process has engines free (``services.claim_turns``; ``COMPUTER_ENGINES`` a process,
+process has engines free (``computer.claim_turns``; ``COMPUTER_ENGINES`` a process,
 default 2: the machine's cores), hands each to a worker process of its own
 (``gameengine.answer``, which imports no Django: a pure engine, or GNU Go over its
-pipes) and stores the answer through ``services.computer_move`` or
-``services.computer_count``. The thinking never runs on the event loop nor holds the GIL
+pipes) and stores the answer through ``computer.computer_move`` or
+``computer.computer_count``. The thinking never runs on the event loop nor holds the GIL
 of the process that serves the sockets, so no other game waits for it; turns beyond the
 free engines wait in the database for the next tick (the longest waiting first). Each
 engine move has a time limit of its own (the level's budget; GNU Go's, with a fallback).
 The worker processes, and the GNU Go they start, end within a fraction of a second of
 the server process, however it ends (``gameengine.lifeline``).
 
-The same engines review finished games (``services.claim_analyses``, docs/api/http.md
+The same engines review finished games (``analysis.claim_analyses``, docs/api/http.md
 "The review"), behind the moves the computer owes: a review is claimed only when an engine
 stays free for the turns after it, at most ``ANALYSES`` at once in a process, and it
 analyses one position at a time, giving its engine back (its claim released, to be taken
@@ -89,7 +89,7 @@ from gameengine.analysis import verdict
 from gameengine.answer import answer
 from gameengine.explore import explore as explore_job
 from gameengine.lifeline import engine_worker
-from games import services
+from games.services import analysis, computer, errors
 
 logger = logging.getLogger(__name__)
 
@@ -324,7 +324,7 @@ class EnginePool:
             # Every engine is busy: a review gives its engine back after its position.
             self.turns_waiting = True
             return
-        turns = await database(services.claim_turns, process=self.process, limit=free)
+        turns = await database(computer.claim_turns, process=self.process, limit=free)
         # Every free engine took a turn: more may be owed, and reviews give way.
         self.turns_waiting = len(turns) >= free
         for turn in turns:
@@ -348,7 +348,7 @@ class EnginePool:
         reviewing = False
         if self.size - self.busy >= 2 and self.analysing < ANALYSES:
             for job in await database(
-                services.claim_analyses, process=self.process, limit=ANALYSES - self.analysing
+                analysis.claim_analyses, process=self.process, limit=ANALYSES - self.analysing
             ):
                 self.busy += 1
                 self.analysing += 1
@@ -474,18 +474,18 @@ class EnginePool:
             if found is not None and not queued.answered.done():
                 queued.answered.set_result(found)
 
-    async def _analyse(self, job: services.AnalysisJob, database: Database) -> None:
+    async def _analyse(self, job: analysis.AnalysisJob, database: Database) -> None:
         """Analyse ``job``'s positions one at a time, storing each, until done, until
         another process holds the review, or until turns owed need this engine."""
         data = dataclasses.asdict(job)
         game_id = job.game_id
-        go_command = services.go_command()
+        go_command = analysis.go_command()
         katago = self.katago if job.kind == "go" else None
         before = job.before
         try:
             for ply in range(job.next_ply, job.total):
                 if self.turns_waiting or self.explores:
-                    await database(services.release_analysis, game_id=game_id, process=self.process)
+                    await database(analysis.release_analysis, game_id=game_id, process=self.process)
                     return
                 think = functools.partial(
                     verdict, data, ply, go_command=go_command, katago=katago, before=before
@@ -493,7 +493,7 @@ class EnginePool:
                 found = await self._run(think, katago=None if katago is None else REVIEW)
                 before = found
                 stored = await database(
-                    services.store_verdict,
+                    analysis.store_verdict,
                     game_id=game_id,
                     process=self.process,
                     ply=ply,
@@ -504,11 +504,11 @@ class EnginePool:
         except ValueError:
             logger.exception("the review of %s cannot be analysed", game_id)
             await database(
-                services.release_analysis, game_id=game_id, process=self.process, failed=True
+                analysis.release_analysis, game_id=game_id, process=self.process, failed=True
             )
         except Exception:
             logger.exception("the review of %s stopped", game_id)
-            await database(services.release_analysis, game_id=game_id, process=self.process)
+            await database(analysis.release_analysis, game_id=game_id, process=self.process)
         finally:
             self.analysing -= 1
             self._free()
@@ -528,7 +528,7 @@ class EnginePool:
             self.idling -= 1
             self._free()
 
-    async def _think(self, turn: services.Turn, database: Database) -> None:
+    async def _think(self, turn: computer.Turn, database: Database) -> None:
         try:
             katago = self.katago if turn.kind == "go" and turn.task == "move" else None
             think = functools.partial(
@@ -540,27 +540,27 @@ class EnginePool:
             result = await self._run(think, katago=None if katago is None else TURN)
             if turn.task == "count":
                 await database(
-                    services.computer_count,
+                    computer.computer_count,
                     game_id=turn.game_id,
                     marking=turn.marking,
                     dead=result["dead"],
                 )
             else:
                 await database(
-                    services.computer_move,
+                    computer.computer_move,
                     game_id=turn.game_id,
                     ply=turn.ply,
                     point=result["point"],
                     claimed_at=turn.claimed_at,
                 )
-        except services.GameError as error:
+        except errors.GameError as error:
             # Over on time meanwhile, or (rarely) a random move of GNU Go's that our
             # positional superko refuses: the turn is claimed again at the next tick.
             logger.info("the computer's answer in %s was refused: %s", turn.game_id, error)
-            await database(services.release_turn, game_id=turn.game_id)
+            await database(computer.release_turn, game_id=turn.game_id)
         except Exception:
             logger.exception("the computer could not answer in %s", turn.game_id)
-            await database(services.release_turn, game_id=turn.game_id)
+            await database(computer.release_turn, game_id=turn.game_id)
         finally:
             self._free()
 

@@ -40,9 +40,9 @@ from django.utils.translation import gettext, gettext_noop
 from accounts import selectors as accounts
 from accounts.models import Account
 from accounts.players import Player
-from games import services as games
 from games.models import Game
-from games.services import GameError
+from games.services import lobby, play
+from games.services.errors import GameError
 from moderation.models import TEXT_MAX, Action, Report
 from moderation.services import playbans
 from moderation.services.errors import ModerationError
@@ -220,7 +220,7 @@ def _call_off_waiting(user_id: int, *, rated_only: bool = False) -> None:
     for game_id in waiting.values_list("public_id", flat=True):
         # A game that started or ended meanwhile is left: what is in progress is resigned.
         with suppress(GameError):
-            games.abort_as_admin(game_id=game_id)
+            lobby.abort_as_admin(game_id=game_id)
 
 
 def _resign_playing(user_id: int) -> None:
@@ -231,7 +231,7 @@ def _resign_playing(user_id: int) -> None:
     for game_id in playing.values_list("public_id", flat=True):
         # A game that ended meanwhile is left (one whose clock ran out is flagged instead).
         with suppress(GameError):
-            games.resign(player=Player(user_id=user_id), game_id=game_id)
+            play.resign(player=Player(user_id=user_id), game_id=game_id)
 
 
 def _withdraw(user_id: int, *, rated_only: bool = False) -> None:

@@ -56,25 +56,20 @@ def offence_of(game: Game) -> tuple[int, rules.Reason] | None:
     if game.status == Game.Status.ABORTED:
         if game.abort_reason != Game.AbortReason.FIRST_MOVE:
             return None
-        user_id = _seat_user(game, str(game.to_move))
+        user_id = game.seat(game.to_move).user_id
         return None if user_id is None else (user_id, "no_move")
     if game.status != Game.Status.FINISHED or game.result[1:] not in ("+T", "+F"):
         return None
     loser = Color.from_letter(game.result[0]).opponent.value
-    user_id = _seat_user(game, loser)
+    user_id = game.seat(loser).user_id
     if user_id is None:
         return None
-    if game.result.endswith("+T") and getattr(game, f"{loser}_online"):
+    if game.result.endswith("+T") and game.seat(loser).online:
         return None  # at the table, and out of time: slow, not gone
     started = Move.objects.filter(
         game=game, color=loser, action__in=(Move.Action.PLACE, Move.Action.PASS)
     ).exists()
     return (user_id, "left") if started else None
-
-
-def _seat_user(game: Game, color: str) -> int | None:
-    user_id: int | None = getattr(game, f"{color}_user_id")
-    return user_id
 
 
 def game_ended(sender: Any, *, game: Game, **kwargs: Any) -> None:

@@ -14,8 +14,8 @@ from django.test import Client
 
 from accounts import services as relations
 from accounts.players import Player
-from games import services as games
 from games.models import Game
+from games.services import play
 from tests.tournaments.helpers import tournament
 
 pytestmark = pytest.mark.django_db
@@ -159,7 +159,7 @@ def test_the_replay_pages_review_form_comes_back_to_the_replay() -> None:
     Client().post(f"{made.url}join/", {"name": "Bob"})
     game = Game.objects.get()
     ann = Player(session_key=browser.cookies["sessionid"].value)
-    games.resign(player=ann, game_id=game.public_id)
+    play.resign(player=ann, game_id=game.public_id)
     asked = browser.post(f"{made.url}analysis/")
     assert asked.status_code == 302 and asked.url == f"/games/{game.public_id}/replay/"
     script = browser.post(f"{made.url}analysis/", **JSON_PLEASE)

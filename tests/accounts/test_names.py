@@ -14,9 +14,9 @@ from django.test import Client
 from accounts import names
 from accounts.models import Account
 from accounts.players import Player
-from games import services
 from games.models import ChatMessage, Game
-from games.services import GameError
+from games.services import lobby, table
+from games.services.errors import GameError
 from tests.live.test_views import PASSWORD, create, state
 
 pytestmark = pytest.mark.django_db
@@ -81,8 +81,9 @@ def test_the_services_refuse_it_too_naming_the_field() -> None:
     User.objects.create_user("bob_w")
 
     with pytest.raises(GameError) as refused:
-        services.create_game(
-            player=Player(session_key="g"), kind="go", size=9, color="black", name="BOB_w"
+        lobby.create_game(
+            player=Player(session_key="g"),
+            new=lobby.NewGame(kind="go", size=9, color="black", name="BOB_w"),
         )
 
     assert (refused.value.code, refused.value.field) == ("name_taken", "name")
@@ -104,11 +105,12 @@ def test_a_guests_name_taken_by_an_account_since_is_not_used_again() -> None:
 
 def test_the_chat_names_an_account_by_its_username() -> None:
     alice = User.objects.create_user("alice")
-    game = services.create_game(
-        player=Player(session_key="g"), kind="othello", size=8, color="black", name="Gil"
+    game = lobby.create_game(
+        player=Player(session_key="g"),
+        new=lobby.NewGame(kind="othello", size=8, color="black", name="Gil"),
     )
 
-    said = services.say(
+    said = table.say(
         player=Player(session_key="s", user_id=alice.pk, username="alice"),
         game_id=game.public_id,
         name="alice",
@@ -120,8 +122,9 @@ def test_the_chat_names_an_account_by_its_username() -> None:
 
 def test_a_renamed_account_takes_its_seats_along(client: Any) -> None:
     carol = User.objects.create_user("carol")
-    game = services.create_game(
-        player=Player(user_id=carol.pk), kind="othello", size=8, color="white", name="x"
+    game = lobby.create_game(
+        player=Player(user_id=carol.pk),
+        new=lobby.NewGame(kind="othello", size=8, color="white", name="x"),
     )
 
     carol.username = "caroline"
@@ -179,11 +182,15 @@ def test_a_guest_name_that_looks_like_an_account_or_hides_a_character_is_refused
     guest = Player(session_key="g")
 
     if refused is None:
-        game = services.create_game(player=guest, kind="go", size=9, color="black", name=typed)
+        game = lobby.create_game(
+            player=guest, new=lobby.NewGame(kind="go", size=9, color="black", name=typed)
+        )
         assert game.black_name == typed.strip()
         return
     with pytest.raises(GameError) as error:
-        services.create_game(player=guest, kind="go", size=9, color="black", name=typed)
+        lobby.create_game(
+            player=guest, new=lobby.NewGame(kind="go", size=9, color="black", name=typed)
+        )
     assert (error.value.code, error.value.field) == (refused, "name")
     assert not Game.objects.exists()
 
@@ -199,8 +206,9 @@ def test_the_look_alikes_are_one_skeleton_and_the_others_are_not() -> None:
 
 
 def test_a_name_in_full_width_letters_is_seated_in_plain_ones() -> None:
-    game = services.create_game(
-        player=Player(session_key="g"), kind="go", size=9, color="black", name="\uff22\uff4f"
+    game = lobby.create_game(
+        player=Player(session_key="g"),
+        new=lobby.NewGame(kind="go", size=9, color="black", name="\uff22\uff4f"),
     )
 
     assert game.black_name == "Bo"
@@ -238,12 +246,13 @@ def test_a_guest_creating_or_joining_under_such_a_name_gets_400_naming_it(
 
 def test_joining_refuses_a_look_alike_with_name_taken() -> None:
     User.objects.create_user("alice")
-    game = services.create_game(
-        player=Player(session_key="c"), kind="go", size=9, color="black", name="Carl"
+    game = lobby.create_game(
+        player=Player(session_key="c"),
+        new=lobby.NewGame(kind="go", size=9, color="black", name="Carl"),
     )
 
     with pytest.raises(GameError) as refused:
-        services.join_game(
+        lobby.join_game(
             player=Player(session_key="g"), game_id=game.public_id, name=f"{CYRILLIC_A}LICE"
         )
 
@@ -259,8 +268,12 @@ def test_an_account_keeps_its_skeleton_as_its_username_changes() -> None:
 
     assert Account.objects.get(user=alice).skeleton == "carol"
     with pytest.raises(GameError):
-        services.create_game(player=guest, kind="go", size=9, color="black", name="caro1")
-    game = services.create_game(player=guest, kind="go", size=9, color="black", name="alice")
+        lobby.create_game(
+            player=guest, new=lobby.NewGame(kind="go", size=9, color="black", name="caro1")
+        )
+    game = lobby.create_game(
+        player=guest, new=lobby.NewGame(kind="go", size=9, color="black", name="alice")
+    )
     assert game.black_name == "alice"
 
 

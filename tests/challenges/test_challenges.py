@@ -18,9 +18,9 @@ from accounts.players import Player
 from bots import services as bots
 from challenges import services
 from challenges.models import Challenge
-from games import services as games
 from games.models import Game
-from games.services import GameError
+from games.services import lobby
+from games.services.errors import GameError
 from notifications import channels, outbox
 from notifications.models import Kind, Notification
 from tests.bots.test_bots import make_bot, online
@@ -271,7 +271,7 @@ def test_the_hourly_cap_answers_a_token_in_json_and_frees_a_place_an_hour_later(
     token = bots.create_token(user=alice, name="script")[1]
     for _ in range(services.HOURLY_LIMIT):
         game = challenge_as(alice)
-        games.abort(player=Player(user_id=alice.pk), game_id=game.public_id)
+        lobby.abort(player=Player(user_id=alice.pk), game_id=game.public_id)
         frozen_clock.advance(30)
 
     refused = Client().post("/players/bob/challenge/", FIELDS, HTTP_AUTHORIZATION=f"Bearer {token}")
@@ -292,7 +292,7 @@ def test_challenges_to_bots_are_not_counted_by_the_hourly_cap(frozen_clock: Froz
     make_bot("robo")
     online("robo")
     for _ in range(services.HOURLY_LIMIT):
-        games.abort(player=Player(user_id=alice.pk), game_id=challenge_as(alice).public_id)
+        lobby.abort(player=Player(user_id=alice.pk), game_id=challenge_as(alice).public_id)
     with pytest.raises(GameError, match="rate_limited"):
         challenge_as(alice)
 

@@ -16,8 +16,8 @@ from django.test import Client
 
 from accounts.players import Player
 from games import selectors
-from games import services as games
 from games.models import Game
+from games.services import presence
 from othello_site.asgi import application
 from pairing import lobby as lobbies
 from tests.challenges.test_challenges import challenge, person, user
@@ -55,7 +55,12 @@ def online_challenge(alice: Client, target: str = "bob", **fields: Any) -> Game:
     challenge(alice, target, **fields)
     game = Game.objects.filter(reserved_for__username=target).latest("created_at")
     seat = Player(user_id=user("alice").pk)
-    games.connected(player=seat, game_id=game.public_id, process="p", channel_name=game.public_id)
+    presence.connected(
+        player=seat,
+        game_id=game.public_id,
+        process="p",
+        channel_name=game.public_id,
+    )
     return game
 
 
@@ -70,7 +75,7 @@ def test_a_challenge_is_never_among_the_open_games_for_anyone() -> None:
         public_id=alice.post("/games/new/", {"kind": "go", "size": 9}).url[7:-1]
     )
     seat = Player(user_id=user("alice").pk)
-    games.connected(player=seat, game_id=free.public_id, process="p", channel_name="free")
+    presence.connected(player=seat, game_id=free.public_id, process="p", channel_name="free")
 
     for visitor in (guest, carol, bob):
         home = visitor.get("/")

@@ -13,10 +13,11 @@ from django.test import Client
 
 from accounts.players import Player
 from gamerules.sgf import import_collection, import_sgf
-from games import records, selectors, services
+from games import records, selectors
 from games.admin import MoveInline
 from games.models import ChatMessage, Game, Move
 from games.realtime import events
+from games.services import imports, lobby, play, table
 from tests.games.services.test_scoring import BLACK_SIDE, INVADERS, WHITE_SIDE
 from tests.games.test_records import BLACK, new_game, play_random, rules_positions
 from tests.games.views.test_records import board_in, count_in, counted_go_game, stones_of
@@ -98,8 +99,9 @@ def test_the_game_list_costs_the_same_queries_for_many_games(
 def test_the_filters(admin_client: Client) -> None:
     othello = play_random(new_game("othello", 8), seed=1)
     go = new_game("go", 9)
-    waiting = services.create_game(
-        player=Player(session_key="c"), kind="go", size=13, color="black", name="Carol"
+    waiting = lobby.create_game(
+        player=Player(session_key="c"),
+        new=lobby.NewGame(kind="go", size=13, color="black", name="Carol"),
     )
     year = go.created_at.year
 
@@ -121,8 +123,9 @@ def test_the_filters(admin_client: Client) -> None:
 
 def test_search_by_player_name_and_public_id(admin_client: Client) -> None:
     first = new_game("go", 9)
-    carol = services.create_game(
-        player=Player(session_key="c"), kind="go", size=9, color="white", name="Carol"
+    carol = lobby.create_game(
+        player=Player(session_key="c"),
+        new=lobby.NewGame(kind="go", size=9, color="white", name="Carol"),
     )
 
     assert listed(admin_client.get(f"{CHANGELIST}?q=carol")) == [carol.public_id]
@@ -166,7 +169,7 @@ def test_the_game_page_shows_the_board_the_replay_link_and_the_moves(
 
 def test_the_current_board_of_a_game_in_play(admin_client: Client) -> None:
     game = new_game("go", 9)
-    services.play(player=BLACK, game_id=game.public_id, ply=0, point=[2, 6])
+    play.play(player=BLACK, game_id=game.public_id, ply=0, point=[2, 6])
 
     html = admin_client.get(change_page(game)).content.decode()
 
@@ -206,7 +209,7 @@ def test_a_counted_go_game_shows_its_agreed_count_beside_the_board(admin_client:
 
 
 def test_an_imported_game_shows_the_day_it_was_played(admin_client: Client) -> None:
-    game = services.import_game(record=import_sgf("(;GM[1]SZ[9]DT[1846-09-11];B[ee])"))
+    game = imports.import_game(record=import_sgf("(;GM[1]SZ[9]DT[1846-09-11];B[ee])"))
 
     html = admin_client.get(change_page(game)).content.decode()
 
@@ -217,7 +220,7 @@ def test_an_imported_game_shows_the_day_it_was_played(admin_client: Client) -> N
 def test_no_count_nor_score_for_a_game_in_play_or_resigned(admin_client: Client) -> None:
     playing = new_game("go", 9)
     resigned = new_game("othello", 8)
-    services.resign(player=BLACK, game_id=resigned.public_id)
+    play.resign(player=BLACK, game_id=resigned.public_id)
 
     for game in (playing, resigned):
         html = admin_client.get(change_page(game)).content.decode()
@@ -229,7 +232,7 @@ def test_no_count_nor_score_for_a_game_in_play_or_resigned(admin_client: Client)
 
 def test_nobody_adds_or_edits_a_game_or_a_move(admin_client: Client) -> None:
     game = new_game("othello", 8)
-    services.play(player=BLACK, game_id=game.public_id, ply=0, point=[2, 3])
+    play.play(player=BLACK, game_id=game.public_id, ply=0, point=[2, 3])
 
     assert admin_client.get(f"{CHANGELIST}add/").status_code == 403
     refused = admin_client.post(change_page(game), {"black_name": "Mallory"})
@@ -274,16 +277,14 @@ def test_abort_the_selected_waiting_games(
     broadcasts: list[tuple[str, dict[str, Any]]],
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    waiting = services.create_game(
-        player=Player(session_key="c"), kind="go", size=9, color="white", name="Carol"
+    waiting = lobby.create_game(
+        player=Player(session_key="c"),
+        new=lobby.NewGame(kind="go", size=9, color="white", name="Carol"),
     )
     dan = User.objects.create_user("dan")
-    user_game = services.create_game(
+    user_game = lobby.create_game(
         player=Player(user_id=dan.pk, session_key="dan-session"),
-        kind="othello",
-        size=8,
-        color="black",
-        name="Dan",
+        new=lobby.NewGame(kind="othello", size=8, color="black", name="Dan"),
     )
     active = new_game("othello", 8)
 
@@ -320,10 +321,8 @@ CHAT = "/admin/games/chatmessage/"
 
 def chatted() -> Game:
     game = new_game("othello", 8)
-    services.say(player=BLACK, game_id=game.public_id, name="x", text="good luck")
-    services.say(
-        player=Player(session_key="troll"), game_id=game.public_id, name="Zed", text="spam"
-    )
+    table.say(player=BLACK, game_id=game.public_id, name="x", text="good luck")
+    table.say(player=Player(session_key="troll"), game_id=game.public_id, name="Zed", text="spam")
     return game
 
 
@@ -352,7 +351,7 @@ def test_a_chat_message_is_deleted_from_the_admin_and_never_shown_again(
 
     assert f'href="{CHAT}{spam.pk}/delete/"' in page.content.decode()
     assert deleted.status_code == 302
-    assert [m.text for m in services.chat_history(game.public_id)] == ["good luck"]
+    assert [m.text for m in table.chat_history(game.public_id)] == ["good luck"]
 
 
 def test_nobody_writes_or_edits_a_chat_message_in_the_admin(admin_client: Client) -> None:

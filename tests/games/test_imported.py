@@ -14,8 +14,9 @@ from django.test import Client
 from sgfmill import sgf as sgfmill_sgf  # type: ignore[import-untyped]
 
 from gamerules.sgf import export_sgf, import_sgf
-from games import records, selectors, services
+from games import records, selectors
 from games.models import Game
+from games.services import imports, table
 from tests.games.test_records import BLACK, new_game, play_random
 from tests.games.views.test_records import upload
 from tests.live.test_views import state
@@ -82,7 +83,7 @@ def test_it_is_on_no_list_of_the_account_it_names_nor_the_home_pages() -> None:
 def test_its_comments_are_the_records_never_a_seats_chat() -> None:
     game, _ = imported_as_alice()
 
-    said = [selectors.chat_json(message) for message in services.chat_history(game.public_id)]
+    said = [selectors.chat_json(message) for message in table.chat_history(game.public_id)]
 
     assert [(line["name"], line["color"], line["text"]) for line in said] == [
         (None, None, CONFESSION),
@@ -106,10 +107,10 @@ def test_its_comments_go_back_into_its_record_as_they_were() -> None:
 
 def test_a_players_chat_exported_and_imported_again_is_the_records() -> None:
     played = new_game("go", 9)
-    services.say(player=BLACK, game_id=played.public_id, name="x", text="have fun")
+    table.say(player=BLACK, game_id=played.public_id, name="x", text="have fun")
     record = records.record_of(Game.objects.get(pk=played.pk))
 
-    imported = services.import_game(record=import_sgf(export_sgf(record)))
+    imported = imports.import_game(record=import_sgf(export_sgf(record)))
 
     assert [(m.name, m.color, m.text) for m in imported.chat.all()] == [("", "", "Ann: have fun")]
 

@@ -27,9 +27,10 @@ from gamerules import (
 from gamerules import Move as RulesMove
 from gamerules.clock import TimeControl
 from gamerules.sgf import GameRecord, Setup, export_sgf, import_sgf, replay
-from games import records, services
+from games import records
 from games.models import Game, Move
-from games.services import GameError
+from games.services import clock, imports, lobby, play, scoring, table
+from games.services.errors import GameError
 from tests.conftest import FrozenClock
 from tests.gamerules.test_sgf import HANDICAP_SGF, HANDICAP_START
 
@@ -40,10 +41,10 @@ WHITE = Player(session_key="white-session")
 
 
 def new_game(kind: str, size: int, **options: Any) -> Game:
-    game = services.create_game(
-        player=BLACK, kind=kind, size=size, color="black", name="Ann", **options
+    game = lobby.create_game(
+        player=BLACK, new=lobby.NewGame(kind=kind, size=size, color="black", name="Ann", **options)
     )
-    return services.join_game(player=WHITE, game_id=game.public_id, name="Bob")
+    return lobby.join_game(player=WHITE, game_id=game.public_id, name="Bob")
 
 
 def play_random(game: Game, *, seed: int, limit: int = 400, go_passes_after: int = 60) -> Game:
@@ -55,17 +56,17 @@ def play_random(game: Game, *, seed: int, limit: int = 400, go_passes_after: int
         game = Game.objects.get(pk=game.pk)
         if game.status == Game.Status.SCORING:
             for player in (BLACK, WHITE):
-                services.accept(player=player, game_id=game.public_id)
+                scoring.accept(player=player, game_id=game.public_id)
             continue
         if game.status != Game.Status.ACTIVE:
             break
         player = BLACK if game.to_move == "black" else WHITE
         legal = position_from_snapshot(game.kind, game.snapshot).legal_moves()
         if game.kind == "go" and (game.ply >= go_passes_after or not legal):
-            services.pass_turn(player=player, game_id=game.public_id, ply=game.ply)
+            play.pass_turn(player=player, game_id=game.public_id, ply=game.ply)
         else:
             point = list(rng.choice(legal))
-            services.play(player=player, game_id=game.public_id, ply=game.ply, point=point)
+            play.play(player=player, game_id=game.public_id, ply=game.ply, point=point)
     return Game.objects.get(pk=game.pk)
 
 
@@ -130,7 +131,7 @@ def test_the_last_placement_is_marked_through_an_automatic_pass() -> None:
     game = new_game("othello", 4)
     position = OthelloPosition.from_rows(["B.WB", "...W", "B...", ".WB."], Color.BLACK)
     Game.objects.filter(pk=game.pk).update(snapshot=position.to_snapshot())
-    moves = services.play(player=BLACK, game_id=game.public_id, ply=0, point=[3, 0])
+    moves = play.play(player=BLACK, game_id=game.public_id, ply=0, point=[3, 0])
     game = Game.objects.get(pk=game.pk)
 
     assert [move.action for move in moves] == ["place", "pass"]
@@ -140,9 +141,9 @@ def test_the_last_placement_is_marked_through_an_automatic_pass() -> None:
 
 def test_a_go_pass_or_a_resignation_marks_nothing() -> None:
     game = new_game("go", 9)
-    services.play(player=BLACK, game_id=game.public_id, ply=0, point=[4, 4])
-    services.pass_turn(player=WHITE, game_id=game.public_id, ply=1)
-    services.resign(player=BLACK, game_id=game.public_id)
+    play.play(player=BLACK, game_id=game.public_id, ply=0, point=[4, 4])
+    play.pass_turn(player=WHITE, game_id=game.public_id, ply=1)
+    play.resign(player=BLACK, game_id=game.public_id)
     game = Game.objects.get(pk=game.pk)
 
     assert [records.board_at(game, ply).marked for ply in range(4)] == [None, (4, 4), None, None]
@@ -164,7 +165,7 @@ def test_go_prisoners_count_the_stones_captured_by_each_colour() -> None:
             (BLACK, [2, 1]),
         ]
     ):
-        services.play(player=player, game_id=game.public_id, ply=ply, point=point)
+        play.play(player=player, game_id=game.public_id, ply=ply, point=point)
     game = Game.objects.get(pk=game.pk)
 
     assert records.board_at(game, 6).prisoners == {"black": 0, "white": 0}
@@ -217,8 +218,8 @@ def test_sgfmill_reads_a_go_export_to_the_same_moves() -> None:
 
 def test_a_resignation_is_the_result_not_a_move() -> None:
     game = new_game("othello", 8)
-    services.play(player=BLACK, game_id=game.public_id, ply=0, point=[2, 3])
-    services.resign(player=WHITE, game_id=game.public_id)
+    play.play(player=BLACK, game_id=game.public_id, ply=0, point=[2, 3])
+    play.resign(player=WHITE, game_id=game.public_id)
     game = Game.objects.get(pk=game.pk)
 
     record = records.record_of(game)
@@ -248,7 +249,7 @@ def test_import_stores_a_finished_game_that_replays_to_the_same_board(
     played = play_random(new_game(kind, size), seed=seed)
     record = import_sgf(export_sgf(records.record_of(played)))
 
-    game = services.import_game(record=record)
+    game = imports.import_game(record=record)
 
     game = Game.objects.get(pk=game.pk)
     assert (game.kind, game.size, game.status, game.ply) == (kind, size, "finished", played.ply)
@@ -264,8 +265,8 @@ def test_import_stores_a_finished_game_that_replays_to_the_same_board(
 
 
 def test_import_of_an_unfinished_record_keeps_its_result_or_none() -> None:
-    resigned = services.import_game(record=import_sgf("(;GM[1]SZ[9]RE[W+R];B[ee];W[cc])"))
-    unknown = services.import_game(record=import_sgf("(;GM[1]SZ[9];B[ee])"))
+    resigned = imports.import_game(record=import_sgf("(;GM[1]SZ[9]RE[W+R];B[ee];W[cc])"))
+    unknown = imports.import_game(record=import_sgf("(;GM[1]SZ[9];B[ee])"))
 
     assert (resigned.status, resigned.result, resigned.ply) == ("finished", "W+R", 2)
     assert (unknown.status, unknown.result) == ("finished", "")
@@ -274,7 +275,7 @@ def test_import_of_an_unfinished_record_keeps_its_result_or_none() -> None:
 
 
 def test_import_counts_a_go_game_ended_by_two_passes() -> None:
-    game = services.import_game(record=import_sgf("(;GM[1]SZ[5]KM[0.5];B[cc];W[];B[])"))
+    game = imports.import_game(record=import_sgf("(;GM[1]SZ[5]KM[0.5];B[cc];W[];B[])"))
 
     assert (game.result, game.score) == ("B+23.5", {"black": 24, "white": 0.5})
 
@@ -294,7 +295,7 @@ def test_import_keeps_the_day_the_record_was_played(
 ) -> None:
     dt = "" if written is None else f"DT[{written}]"
 
-    game = services.import_game(record=import_sgf(f"(;GM[1]SZ[9]{dt};B[ee];W[cc])"))
+    game = imports.import_game(record=import_sgf(f"(;GM[1]SZ[9]{dt};B[ee];W[cc])"))
 
     game = Game.objects.get(pk=game.pk)
     assert game.played_on == day
@@ -306,7 +307,7 @@ def test_import_keeps_the_day_the_record_was_played(
 
 
 def test_an_imported_handicap_game_replays_from_its_stones_at_every_ply() -> None:
-    game = services.import_game(record=import_sgf(HANDICAP_SGF))
+    game = imports.import_game(record=import_sgf(HANDICAP_SGF))
 
     game = Game.objects.get(pk=game.pk)
     assert game.start == {"rows": list(HANDICAP_START), "to_move": "white", "handicap": 2}
@@ -325,7 +326,7 @@ def test_an_imported_handicap_game_replays_from_its_stones_at_every_ply() -> Non
 
 def test_an_imported_handicap_game_exports_its_setup_and_moves() -> None:
     original = import_sgf(HANDICAP_SGF)
-    game = services.import_game(record=original)
+    game = imports.import_game(record=original)
 
     record = records.record_of(Game.objects.get(pk=game.pk))
     text = export_sgf(record)
@@ -350,7 +351,7 @@ def test_an_imported_handicap_game_exports_its_setup_and_moves() -> None:
 def test_a_setup_without_moves_is_a_finished_game_at_its_start(text: str, result: str) -> None:
     record = import_sgf(text)
 
-    game = services.import_game(record=record)
+    game = imports.import_game(record=record)
 
     game = Game.objects.get(pk=game.pk)
     assert (game.status, game.ply, game.result) == ("finished", 0, result)
@@ -362,9 +363,9 @@ def test_a_setup_without_moves_is_a_finished_game_at_its_start(text: str, result
 
 
 def test_import_shortens_long_names() -> None:
-    game = services.import_game(record=GameRecord(kind="othello", size=8, black_name="x" * 99))
+    game = imports.import_game(record=GameRecord(kind="othello", size=8, black_name="x" * 99))
 
-    assert game.black_name == "x" * services.NAME_MAX_LENGTH
+    assert game.black_name == "x" * lobby.NAME_MAX_LENGTH
 
 
 @pytest.mark.parametrize(
@@ -386,7 +387,7 @@ def test_import_shortens_long_names() -> None:
 )
 def test_import_refuses_a_record_the_rules_refuse_and_stores_nothing(record: GameRecord) -> None:
     with pytest.raises(GameError) as caught:
-        services.import_game(record=record)
+        imports.import_game(record=record)
 
     assert caught.value.code == "bad_request"
     assert not Game.objects.exists()
@@ -399,10 +400,11 @@ def test_import_refuses_a_record_the_rules_refuse_and_stores_nothing(record: Gam
 def test_archive_filters_and_counts_moves() -> None:
     othello = play_random(new_game("othello", 8), seed=1, limit=5)
     go = new_game("go", 9)
-    services.play(player=BLACK, game_id=go.public_id, ply=0, point=[2, 2])
+    play.play(player=BLACK, game_id=go.public_id, ply=0, point=[2, 2])
     zoe = User.objects.create_user("Zoe")
-    other = services.create_game(
-        player=Player(user_id=zoe.pk), kind="go", size=13, color="white", name="Zoe"
+    other = lobby.create_game(
+        player=Player(user_id=zoe.pk),
+        new=lobby.NewGame(kind="go", size=13, color="white", name="Zoe"),
     )
 
     assert [game.pk for game in records.archive()] == [other.pk, go.pk, othello.pk]
@@ -423,21 +425,22 @@ def test_a_timed_game_keeps_its_clock_and_its_time_result_through_sgf(
     black: Player, white: Player, frozen_clock: FrozenClock
 ) -> None:
     control = TimeControl.byoyomi(main_time=10, periods=2, period_time=5)
-    game = services.create_game(
-        player=black, kind="go", size=9, color="black", name="Ann", time_control=control
+    game = lobby.create_game(
+        player=black,
+        new=lobby.NewGame(kind="go", size=9, color="black", name="Ann", time_control=control),
     )
-    services.join_game(player=white, game_id=game.public_id, name="Bob")
+    lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     line = [(4, [2, 2]), (12, [6, 6]), (3, [2, 6]), (12, [6, 2]), (3, [4, 4])]
     for ply, (seconds, point) in enumerate(line):
         frozen_clock.advance(seconds)
         mover = black if ply % 2 == 0 else white
-        services.play(player=mover, game_id=game.public_id, ply=ply, point=point)
+        play.play(player=mover, game_id=game.public_id, ply=ply, point=point)
     frozen_clock.advance(20)  # White's last period runs out
-    services.flag(game_id=game.public_id)
+    clock.flag(game_id=game.public_id)
     game = Game.objects.get(pk=game.pk)
 
     text = export_sgf(records.record_of(game))
-    imported = services.import_game(record=import_sgf(text))
+    imported = imports.import_game(record=import_sgf(text))
 
     assert (imported.result, imported.time_control) == ("B+T", game.time_control)
     played = [(m.clock_ms, m.overtime_left) for m in game.moves.filter(action="place")]
@@ -453,12 +456,12 @@ def test_a_timed_game_keeps_its_clock_and_its_time_result_through_sgf(
 def test_the_players_chat_is_in_the_sgf_on_the_move_it_followed_and_comes_back() -> None:
     game = new_game("go", 9)
     spectator = Player(session_key="spectator-session")
-    services.say(player=BLACK, game_id=game.public_id, name="x", text="have fun")
+    table.say(player=BLACK, game_id=game.public_id, name="x", text="have fun")
     game = play_random(game, seed=3, limit=2)
-    services.say(player=WHITE, game_id=game.public_id, name="x", text="oops ] \\ misclick")
-    services.say(player=spectator, game_id=game.public_id, name="Cy", text="nice")
-    services.say(player=BLACK, game_id=game.public_id, name="x", text="no worries")
-    services.resign(player=WHITE, game_id=game.public_id)
+    table.say(player=WHITE, game_id=game.public_id, name="x", text="oops ] \\ misclick")
+    table.say(player=spectator, game_id=game.public_id, name="Cy", text="nice")
+    table.say(player=BLACK, game_id=game.public_id, name="x", text="no worries")
+    play.resign(player=WHITE, game_id=game.public_id)
     game = Game.objects.get(pk=game.pk)
 
     record = records.record_of(game)
@@ -466,7 +469,7 @@ def test_the_players_chat_is_in_the_sgf_on_the_move_it_followed_and_comes_back()
     assert record.comments == {0: "Ann: have fun", 2: "Bob: oops ] \\ misclick\nAnn: no worries"}
     main = sgfmill_sgf.Sgf_game.from_bytes(export_sgf(record).encode()).get_main_sequence()
     assert main[2].get("C") == "Bob: oops ] \\ misclick\nAnn: no worries"
-    imported = services.import_game(record=import_sgf(export_sgf(record)))
+    imported = imports.import_game(record=import_sgf(export_sgf(record)))
     said = [(m.ply, m.name, m.color, m.text) for m in imported.chat.all()]
     assert said == [
         (0, "", "", "Ann: have fun"),
@@ -478,7 +481,7 @@ def test_the_players_chat_is_in_the_sgf_on_the_move_it_followed_and_comes_back()
 def test_an_imported_comment_is_the_records_whatever_it_says() -> None:
     record = import_sgf("(;GM[1]SZ[9]PB[Ann]PW[Bob]C[A teaching game\nAnn: hi];B[cc]C[Good shape])")
 
-    game = services.import_game(record=record)
+    game = imports.import_game(record=record)
 
     said = [(m.ply, m.name, m.color, m.text) for m in game.chat.all()]
     assert said == [(0, "", "", "A teaching game\nAnn: hi"), (1, "", "", "Good shape")]
@@ -486,8 +489,8 @@ def test_an_imported_comment_is_the_records_whatever_it_says() -> None:
 
 def test_the_replay_shows_what_the_players_said_at_its_move() -> None:
     game = play_random(new_game("othello", 8), seed=1, limit=3)
-    services.say(player=BLACK, game_id=game.public_id, name="x", text="<i>well played</i>")
-    services.say(player=Player(session_key="other"), game_id=game.public_id, name="Cy", text="hm")
+    table.say(player=BLACK, game_id=game.public_id, name="x", text="<i>well played</i>")
+    table.say(player=Player(session_key="other"), game_id=game.public_id, name="Cy", text="hm")
 
     chat = records.replay_data(game)["chat"]
 

@@ -17,8 +17,9 @@ from django.test.utils import CaptureQueriesContext
 import gamerules as rules
 from accounts.players import Player
 from gamerules.clock import TimeControl
-from games import services
 from games.models import Game, Move
+from games.services import lobby, table
+from games.services import play as play_services
 from live import state as states
 
 pytestmark = pytest.mark.django_db
@@ -26,8 +27,10 @@ pytestmark = pytest.mark.django_db
 
 def played_game(black: Player, white: Player, moves: int) -> Game:
     """A 19x19 Go game of ``moves`` random legal placements, stored with bulk_create."""
-    game = services.create_game(player=black, kind="go", size=19, color="black", name="Ann")
-    services.join_game(player=white, game_id=game.public_id, name="Bob")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=19, color="black", name="Ann")
+    )
+    lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     choose = random.Random(moves).choice
     position = rules.new_position("go", 19)
     rows = []
@@ -97,7 +100,7 @@ def test_a_move_costs_the_same_queries_after_300_moves(black: Player, white: Pla
     def play(game: Game) -> None:
         point = rules.position_from_snapshot("go", game.snapshot).legal_moves()[0]
         player = black if game.to_move == "black" else white
-        services.play(player=player, game_id=game.public_id, ply=game.ply, point=list(point))
+        play_services.play(player=player, game_id=game.public_id, ply=game.ply, point=list(point))
 
     assert len(queries(lambda: play(long))) == len(queries(lambda: play(short)))
     assert Game.objects.get(pk=long.pk).ply == 301
@@ -108,16 +111,17 @@ def test_a_move_writes_what_it_changed_and_only_that(black: Player, white: Playe
     everything the service changed is stored: the game as the service left it equals the
     game read back, field by field."""
     fischer = TimeControl.fischer(main_time=60, increment=5)
-    game = services.create_game(
-        player=black, kind="go", size=9, color="black", name="Ann", time_control=fischer
+    game = lobby.create_game(
+        player=black,
+        new=lobby.NewGame(kind="go", size=9, color="black", name="Ann", time_control=fischer),
     )
-    services.join_game(player=white, game_id=game.public_id, name="Bob")
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
-    services.play(player=white, game_id=game.public_id, ply=1, point=[6, 6])  # first moves
-    services.ask_undo(player=white, game_id=game.public_id, ply=2)  # lapses with the move
+    lobby.join_game(player=white, game_id=game.public_id, name="Bob")
+    play_services.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
+    play_services.play(player=white, game_id=game.public_id, ply=1, point=[6, 6])  # first moves
+    table.ask_undo(player=white, game_id=game.public_id, ply=2)  # lapses with the move
 
     with CaptureQueriesContext(connection) as captured:
-        (move,) = services.play(player=black, game_id=game.public_id, ply=2, point=[4, 4])
+        (move,) = play_services.play(player=black, game_id=game.public_id, ply=2, point=[4, 4])
     (update,) = [query["sql"] for query in captured if query["sql"].startswith("UPDATE")]
     assert "snapshot" in update
     assert "black_name" not in update
@@ -141,7 +145,7 @@ def rated_history(games: int) -> None:
     for number in range(games):
         game = rated_game(ann, bob)
         opening(game, ann, bob)
-        services.resign(player=bob if number % 2 else ann, game_id=game.public_id)
+        play_services.resign(player=bob if number % 2 else ann, game_id=game.public_id)
     rated_game(ann, bob)  # and one being played
 
 
@@ -185,7 +189,7 @@ def test_a_rated_games_state_costs_two_queries_more_than_a_casual_ones(
     load(casual)
     assert len(queries(lambda: load(rated))) == len(queries(lambda: load(casual))) + 2
     opening(rated, ann, bob)
-    services.resign(player=bob, game_id=rated.public_id)
+    play_services.resign(player=bob, game_id=rated.public_id)
     # Once over: the game's two rating changes and their accounts, in one query.
     assert len(queries(lambda: load(rated))) == len(queries(lambda: load(casual))) + 1
 

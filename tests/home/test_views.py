@@ -9,7 +9,7 @@ from django.test import Client
 
 from accounts.players import Player
 from gamerules.clock import TimeControl
-from games import services
+from games.services import lobby
 
 pytestmark = pytest.mark.django_db
 
@@ -67,14 +67,16 @@ def test_the_games_waiting_for_your_move_come_first_with_the_time_left() -> None
     ann_player = Player(session_key="a", user_id=ann.pk, username="ann")
     bob_player = Player(session_key="b", user_id=bob.pk, username="bob")
     three_days = TimeControl.correspondence(days=3)
-    by_post = services.create_game(
-        player=ann_player, kind="othello", size=8, color="black", name="", time_control=three_days
+    by_post = lobby.create_game(
+        player=ann_player,
+        new=lobby.NewGame(kind="othello", size=8, color="black", name="", time_control=three_days),
     )
-    services.join_game(player=bob_player, game_id=by_post.public_id, name="")
-    theirs = services.create_game(
-        player=bob_player, kind="go", size=9, color="black", name="", time_control=three_days
+    lobby.join_game(player=bob_player, game_id=by_post.public_id, name="")
+    theirs = lobby.create_game(
+        player=bob_player,
+        new=lobby.NewGame(kind="go", size=9, color="black", name="", time_control=three_days),
     )
-    services.join_game(player=ann_player, game_id=theirs.public_id, name="")
+    lobby.join_game(player=ann_player, game_id=theirs.public_id, name="")
     browser = Client()
     browser.force_login(ann)
 

@@ -21,8 +21,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from gamerules import Color, GoPosition
-from games import services
 from games.models import ChatMessage, Game, Move
+from games.services import computer
 from othello_site.asgi import application
 from tests.games.services.test_scoring import INVADED, INVADERS
 
@@ -865,7 +865,7 @@ async def test_a_move_taken_back_against_the_computer_goes_with_its_reply() -> N
     async with socket(game_id, session) as person:
         await play(person, 0, [2, 3])
         assert (await until(person, "moved"))["move"]["color"] == "black"
-        await database_sync_to_async(services.computer_move)(game_id=game_id, ply=1, point=[2, 2])
+        await database_sync_to_async(computer.computer_move)(game_id=game_id, ply=1, point=[2, 2])
         assert (await until(person, "moved"))["move"]["color"] == "white"
 
         await person.send({"type": "undo", "ply": 2})

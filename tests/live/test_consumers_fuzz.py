@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.services import ERROR_CODES
+from games.services.errors import ERROR_CODES
 from live.consumers import MESSAGE_TYPES
 from tests.live.test_consumers import seat, socket
 

@@ -9,8 +9,8 @@ from django.test import Client
 
 from accounts.players import Player
 from gamerules import go
-from games import services
 from games.models import Game
+from games.services import play, presence
 from live import state as states
 
 pytestmark = pytest.mark.django_db
@@ -410,10 +410,10 @@ def test_home_lists_open_games_your_games_and_finished_games() -> None:
     ann, bob, cy = Client(), Client(), Client()
     open_id = create(ann, kind="go", size=13, name="Ann")
     hidden_id = create(Client(), name="Dee")  # its creator never opened the game's page
-    services.connected(player=player(ann), game_id=open_id, process="p", channel_name="ann")
+    presence.connected(player=player(ann), game_id=open_id, process="p", channel_name="ann")
     finished_id = create(bob, name="Bob")
     cy.post(f"/games/{finished_id}/join/", {"name": "Cy"})
-    services.resign(player=player(bob), game_id=finished_id)
+    play.resign(player=player(bob), game_id=finished_id)
 
     home = cy.get("/")
     assert home.status_code == 200
@@ -512,11 +512,11 @@ def test_the_home_page_lists_others_open_games_and_how_many_are_being_played() -
     ann, bob, cy = Client(), Client(), Client()
     waiting = create(ann)
     # Open games are listed while their creator is online (a socket open on the game).
-    services.connected(player=player(ann), game_id=waiting, process="p", channel_name="ann")
+    presence.connected(player=player(ann), game_id=waiting, process="p", channel_name="ann")
     playing = create(bob, name="Bob")
     assert cy.post(f"/games/{playing}/join/", {"name": "Cy"}).status_code == 302
     assert "No games being played right now." in cy.get("/").content.decode()  # no move yet
-    services.play(player=player(bob), game_id=playing, ply=0, point=[2, 3])
+    play.play(player=player(bob), game_id=playing, ply=0, point=[2, 3])
 
     seen_by_cy = cy.get("/")
     seen_by_ann = ann.get("/")

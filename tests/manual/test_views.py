@@ -14,7 +14,7 @@ from django.test import Client
 
 from accounts.players import Player
 from gamerules.clock import TimeControl
-from games import services
+from games.services import lobby
 from manual import diagrams
 from manual.topics import TOPICS
 from moderation import playban_rules
@@ -205,8 +205,9 @@ def test_every_page_links_the_help_from_its_header() -> None:
 
 
 def test_the_pages_link_their_words_to_the_help() -> None:
-    game = services.create_game(
-        player=Player(session_key="s"), kind="othello", size=8, color="black", name="Ann"
+    game = lobby.create_game(
+        player=Player(session_key="s"),
+        new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann"),
     )
     home = Client().get("/").content.decode()
     assert 'href="/help/pairing/"' in home and 'href="/help/clocks/"' in home

@@ -11,8 +11,8 @@ from django.test import Client
 
 from accounts.players import Player
 from gamerules.clock import TimeControl
-from games import services as games
 from games.models import ChatMessage, Game
+from games.services import lobby, table
 from moderation import services
 from moderation.models import Report
 
@@ -45,26 +45,23 @@ def waiting_game(
 ) -> Game:
     """A game of 8x8 Othello with a clock (``CLOCK`` unless given) that ``creator``
     (Black) made, waiting."""
-    return games.create_game(
+    return lobby.create_game(
         player=player(creator),
-        kind="othello",
-        size=8,
-        color="black",
-        name="",
-        time_control=time_control,
-        rated=rated,
+        new=lobby.NewGame(
+            kind="othello", size=8, color="black", name="", time_control=time_control, rated=rated
+        ),
     )
 
 
 def game_between(black: AbstractBaseUser, white: AbstractBaseUser, *, rated: bool = False) -> Game:
     """An active game of 8x8 Othello with a clock, ``black`` against ``white``."""
     made = waiting_game(black, rated=rated)
-    return games.join_game(player=player(white), game_id=made.public_id, name="")
+    return lobby.join_game(player=player(white), game_id=made.public_id, name="")
 
 
 def said(user: AbstractBaseUser, game: Game, text: str = "you are bad") -> ChatMessage:
     """A chat line of ``user`` in ``game``."""
-    return games.say(player=player(user), game_id=game.public_id, name="", text=text)
+    return table.say(player=player(user), game_id=game.public_id, name="", text=text)
 
 
 def reported(

@@ -23,8 +23,10 @@ from accounts.models import Account
 from accounts.players import Player
 from challenges import services as challenges
 from gamerules.clock import TimeControl
-from games import services as games
 from games.models import Game
+from games.services import clock as clock_services
+from games.services import lobby as lobby_services
+from games.services import play, presence
 from moderation import services
 from moderation.models import Action, Playban, PlaybanOffence
 from moderation.services import playbans
@@ -81,7 +83,7 @@ def unmoved(
     game = game_between(ann, bob)
     clock.advance(30)  # FIRST_MOVE_SECONDS
     with commits():
-        games.flag(game_id=game.public_id)
+        clock_services.flag(game_id=game.public_id)
     game.refresh_from_db()
     assert (game.status, game.abort_reason, game.to_move) == ("aborted", "first_move", "black")
     return game
@@ -90,9 +92,9 @@ def unmoved(
 def started(ann: AbstractBaseUser, bob: AbstractBaseUser, control: TimeControl = CLOCK) -> Game:
     """A game where Ann (Black) and Bob each made their first move: Ann's clock runs."""
     game = waiting_game(ann, time_control=control)
-    games.join_game(player=player(bob), game_id=game.public_id, name="")
+    lobby_services.join_game(player=player(bob), game_id=game.public_id, name="")
     for ply, (who, point) in enumerate(zip((ann, bob), FIRST_MOVES, strict=True)):
-        games.play(player=player(who), game_id=game.public_id, ply=ply, point=point)
+        play.play(player=player(who), game_id=game.public_id, ply=ply, point=point)
     return game
 
 
@@ -100,7 +102,7 @@ def run_out(game: Game, clock: FrozenClock, commits: Commits, seconds: float = 3
     """The side to move's clock runs out, and the clock watch flags the game."""
     clock.advance(seconds)
     with commits():
-        games.flag(game_id=game.public_id)
+        clock_services.flag(game_id=game.public_id)
     game.refresh_from_db()
     assert game.result.endswith("+T"), game.result
     return game
@@ -200,10 +202,10 @@ def test_white_who_never_moves_after_blacks_first_move_counts_black_does_not(
 ) -> None:
     for _ in range(3):
         game = game_between(ann, bob)
-        games.play(player=player(ann), game_id=game.public_id, ply=0, point=FIRST_MOVES[0])
+        play.play(player=player(ann), game_id=game.public_id, ply=0, point=FIRST_MOVES[0])
         frozen_clock.advance(30)
         with commits():
-            games.flag(game_id=game.public_id)
+            clock_services.flag(game_id=game.public_id)
     assert until(bob) == frozen_clock.now + 15 * MINUTE
     assert until(ann) is None
 
@@ -212,19 +214,21 @@ def test_games_against_the_computer_never_count(
     ann: AbstractBaseUser, frozen_clock: FrozenClock, commits: Commits
 ) -> None:
     for _ in range(3):
-        game = games.create_game(
+        game = lobby_services.create_game(
             player=player(ann),
-            kind="othello",
-            size=8,
-            color="black",
-            name="",
-            time_control=CLOCK,
-            opponent="computer",
-            level=1,
+            new=lobby_services.NewGame(
+                kind="othello",
+                size=8,
+                color="black",
+                name="",
+                time_control=CLOCK,
+                opponent="computer",
+                level=1,
+            ),
         )
         frozen_clock.advance(30)
         with commits():
-            games.flag(game_id=game.public_id)
+            clock_services.flag(game_id=game.public_id)
         game.refresh_from_db()
         assert (game.status, game.abort_reason) == ("aborted", "first_move")
     assert until(ann) is None
@@ -244,8 +248,8 @@ def test_a_started_game_timed_out_while_disconnected_costs_a_playban_at_once(
     ann: AbstractBaseUser, bob: AbstractBaseUser, frozen_clock: FrozenClock, commits: Commits
 ) -> None:
     game = started(ann, bob)
-    games.connected(player=player(ann), game_id=game.public_id, process="p", channel_name="a")
-    games.disconnected(channel_name="a")  # she closed the tab
+    presence.connected(player=player(ann), game_id=game.public_id, process="p", channel_name="a")
+    presence.disconnected(channel_name="a")  # she closed the tab
 
     run_out(game, frozen_clock, commits)
 
@@ -258,7 +262,7 @@ def test_a_started_game_timed_out_while_connected_costs_nothing(
     ann: AbstractBaseUser, bob: AbstractBaseUser, frozen_clock: FrozenClock, commits: Commits
 ) -> None:
     game = started(ann, bob)
-    games.connected(player=player(ann), game_id=game.public_id, process="p", channel_name="a")
+    presence.connected(player=player(ann), game_id=game.public_id, process="p", channel_name="a")
 
     run_out(game, frozen_clock, commits)  # at the table, thinking too long
 
@@ -274,12 +278,12 @@ def test_a_started_game_claimed_after_the_player_left_costs_a_playban(
     settings: Any,
 ) -> None:
     game = started(ann, bob)
-    games.connected(player=player(ann), game_id=game.public_id, process="p", channel_name="a")
-    games.disconnected(channel_name="a")
+    presence.connected(player=player(ann), game_id=game.public_id, process="p", channel_name="a")
+    presence.disconnected(channel_name="a")
     frozen_clock.advance(settings.ABANDON_SECONDS)
 
     with commits():
-        games.claim(player=player(bob), game_id=game.public_id)
+        presence.claim(player=player(bob), game_id=game.public_id)
 
     game.refresh_from_db()
     assert game.result == "W+F"
@@ -426,7 +430,7 @@ def test_challenges_open_games_and_a_friends_game_stay_open(
     )
     assert challenge.reserved_for_id == bob.pk
     friends = waiting_game(bob)
-    joined = games.join_game(player=player(ann), game_id=friends.public_id, name="")
+    joined = lobby_services.join_game(player=player(ann), game_id=friends.public_id, name="")
     assert joined.status == Game.Status.ACTIVE
     assert waiting_game(ann).status == Game.Status.WAITING
 
@@ -489,7 +493,7 @@ async def test_over_the_lobby_socket_a_seek_is_refused_with_playban_and_until() 
         for _ in range(3):  # each game's deadline passed; the clock watch flags it
             game = game_between(ann, bob)
             Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - MINUTE)
-            games.flag(game_id=game.public_id)
+            clock_services.flag(game_id=game.public_id)
         return until(ann)
 
     cookie = await database_sync_to_async(visit)("ann")

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import services as games
 from games.models import Game
+from games.services import analysis
 from moderation import selectors
 from tests.games.services.test_analysis import finished_othello, run
 from tests.moderation.helpers import account, logged_in, reported, staff
@@ -23,9 +23,9 @@ pytestmark = pytest.mark.django_db
 
 def reviewed(game: Game) -> Game:
     """``game``'s review requested and run to the end (4x4: every position exact)."""
-    games.request_analysis(game_id=game.public_id)
+    analysis.request_analysis(game_id=game.public_id)
     now = timezone.now()
-    [job] = games.claim_analyses(process="test", limit=1, now=now)
+    [job] = analysis.claim_analyses(process="test", limit=1, now=now)
     run(job, "test", range(job.total), now)
     return game
 
@@ -42,7 +42,7 @@ def seated(game: Game, *, black: Any = None, white: Any = None, rated: bool = Tr
 
 
 def accuracy_of(game: Game, color: str) -> int:
-    summary = games.analysis_json(game.public_id)["summary"]  # type: ignore[index]
+    summary = analysis.analysis_json(game.public_id)["summary"]  # type: ignore[index]
     return int(summary[color]["accuracy"])
 
 

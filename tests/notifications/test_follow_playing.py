@@ -13,8 +13,8 @@ from django.test import Client
 
 from accounts import services as relations
 from accounts.players import Player
-from games import services
 from games.models import Game
+from games.services import lobby, tell
 from notifications import services as notifications
 from notifications.models import Kind, Notification
 from tests.support.helpers import verified_account
@@ -39,19 +39,18 @@ def listening(name: str, *, follows: list[User]) -> User:
 
 
 def start(black: Player, white: Player) -> Game:
-    game = services.create_game(player=black, kind="othello", size=8, color="black", name="")
-    return services.join_game(player=white, game_id=game.public_id, name="")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="")
+    )
+    return lobby.join_game(player=white, game_id=game.public_id, name="")
 
 
 def against_the_computer(black: Player) -> Game:
-    return services.create_game(
+    return lobby.create_game(
         player=black,
-        kind="othello",
-        size=8,
-        color="black",
-        name="",
-        opponent="computer",
-        level=1,
+        new=lobby.NewGame(
+            kind="othello", size=8, color="black", name="", opponent="computer", level=1
+        ),
     )
 
 
@@ -63,7 +62,9 @@ def test_a_follower_who_turned_it_on_is_told_once_when_the_game_starts() -> None
     (ann, black), (bob, white) = player("ann"), player("bob")
     cy = listening("cy", follows=[ann, bob])  # both players: one notification still
 
-    services.create_game(player=black, kind="othello", size=8, color="black", name="")
+    lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="")
+    )
     assert told(cy) == []  # waiting for an opponent: not started yet
     game = start(black, white)
 
@@ -107,9 +108,9 @@ def test_games_started_by_the_pools_and_against_the_computer_tell_followers_too(
     (cy, cy_player), (_, dee_player) = player("cy"), player("dee")
     erin = listening("erin", follows=[ann, cy])
     pairs = [
-        services.NewPair(
-            first=services.Seat(first, ""),
-            second=services.Seat(second, ""),
+        lobby.NewPair(
+            first=lobby.Entrant(first, ""),
+            second=lobby.Entrant(second, ""),
             kind="othello",
             size=8,
             time_control=None,
@@ -117,7 +118,7 @@ def test_games_started_by_the_pools_and_against_the_computer_tell_followers_too(
         )
         for first, second in ((ann_player, bob_player), (cy_player, dee_player))
     ]
-    services.start_games(pairs)
+    lobby.start_games(pairs)
     assert len(told(erin)) == 2  # one a game
 
     against_the_computer(bob_player)
@@ -131,9 +132,11 @@ def test_nobody_following_costs_a_game_start_one_query(
     django_assert_num_queries: Any,
 ) -> None:
     _, black = player("ann")
-    game = services.create_game(player=black, kind="othello", size=8, color="black", name="")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="")
+    )
     with django_assert_num_queries(1):
-        services.tell.started([game])
+        tell.started([game])
 
 
 def test_the_settings_page_turns_it_on_and_off() -> None:

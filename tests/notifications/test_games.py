@@ -19,8 +19,9 @@ from django.test import Client
 
 from accounts.players import Player
 from gamerules.clock import TimeControl
-from games import selectors, services
+from games import selectors
 from games.models import Game
+from games.services import lobby, play
 from notifications import channels, outbox
 from notifications.models import Delivery, Notification
 from othello_site.asgi import application
@@ -40,16 +41,17 @@ def account(name: str) -> tuple[User, Player]:
 
 
 def game_between(black: Player, white: Player, control: TimeControl | None) -> Game:
-    game = services.create_game(
-        player=black, kind="othello", size=8, color="black", name="", time_control=control
+    game = lobby.create_game(
+        player=black,
+        new=lobby.NewGame(kind="othello", size=8, color="black", name="", time_control=control),
     )
-    return services.join_game(player=white, game_id=game.public_id, name="")
+    return lobby.join_game(player=white, game_id=game.public_id, name="")
 
 
 def move(game: Game, player: Player) -> Game:
     game = Game.objects.get(pk=game.pk)
     point = selectors.position_of(game).legal_moves()[0]
-    services.play(player=player, game_id=game.public_id, ply=game.ply, point=list(point))
+    play.play(player=player, game_id=game.public_id, ply=game.ply, point=list(point))
     return Game.objects.get(pk=game.pk)
 
 
@@ -93,19 +95,19 @@ def test_a_blitz_move_tells_an_opponent_only_when_away_and_never_by_mail() -> No
 
 def test_guests_and_the_computer_are_told_nothing() -> None:
     _, black = account("ann")
-    game = services.create_game(
-        player=black, kind="othello", size=8, color="black", name="", time_control=CORRESPONDENCE
-    )
-    services.join_game(player=Player(session_key="guest"), game_id=game.public_id, name="Gil")
-    move(game, black)
-    against_computer = services.create_game(
+    game = lobby.create_game(
         player=black,
-        kind="othello",
-        size=8,
-        color="black",
-        name="",
-        opponent="computer",
-        level=1,
+        new=lobby.NewGame(
+            kind="othello", size=8, color="black", name="", time_control=CORRESPONDENCE
+        ),
+    )
+    lobby.join_game(player=Player(session_key="guest"), game_id=game.public_id, name="Gil")
+    move(game, black)
+    against_computer = lobby.create_game(
+        player=black,
+        new=lobby.NewGame(
+            kind="othello", size=8, color="black", name="", opponent="computer", level=1
+        ),
     )
     move(against_computer, black)
     assert not Notification.objects.exists()
@@ -116,7 +118,7 @@ def test_the_end_of_a_game_tells_its_away_players() -> None:
     game = game_between(black, white, CORRESPONDENCE)
     game = move(game, black)
 
-    services.resign(player=white, game_id=game.public_id)
+    play.resign(player=white, game_id=game.public_id)
 
     assert notifications_of(ann)[-1] == (
         "game_over",
@@ -142,7 +144,7 @@ def test_the_your_move_email_says_the_opponents_move_and_the_time_left(
     (_, black), (_, white) = account("ann"), account("bob")
     game = game_between(black, white, CORRESPONDENCE)  # 3 days a move
 
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
     frozen_clock.advance(5 * 3600 + 60)  # sent 5 hours later (held by the hourly cap, say)
 
     [message] = mailed(settings)
@@ -158,14 +160,15 @@ def test_a_go_move_is_named_as_the_board_names_it_and_a_pass_as_a_pass(
     settings: Any,
 ) -> None:
     (ann, black), (_, white) = account("ann"), account("bob")
-    game = services.create_game(
-        player=black, kind="go", size=9, color="black", name="", time_control=CORRESPONDENCE
+    game = lobby.create_game(
+        player=black,
+        new=lobby.NewGame(kind="go", size=9, color="black", name="", time_control=CORRESPONDENCE),
     )
-    game = services.join_game(player=white, game_id=game.public_id, name="")
+    game = lobby.join_game(player=white, game_id=game.public_id, name="")
 
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
     assert "ann played C7." in mailed(settings)[-1].body
-    services.pass_turn(player=white, game_id=game.public_id, ply=1)
+    play.pass_turn(player=white, game_id=game.public_id, ply=1)
     [*_, to_ann] = mailed(settings)
     assert to_ann.to == [ann.email] and "bob passed." in to_ann.body
 

@@ -30,8 +30,8 @@ from django.test import Client
 from accounts.players import Player
 from gamerules.clock import TimeControl
 from games import selectors
-from games import services as games
 from games.models import Game
+from games.services import lobby, play
 from notifications import channels, keys, outbox, services
 from notifications.models import Delivery, Kind, Notification, PushSubscription
 from tests.conftest import FrozenClock
@@ -125,17 +125,19 @@ def challenged(user: User) -> None:
 
 def bob_moves_against(ann: Player, bob: Player) -> Game:
     """A correspondence game, Bob black, Ann white: Bob moves, it is Ann's move."""
-    game = games.create_game(
+    game = lobby.create_game(
         player=bob,
-        kind="othello",
-        size=8,
-        color="black",
-        name="",
-        time_control=TimeControl.correspondence(days=3),
+        new=lobby.NewGame(
+            kind="othello",
+            size=8,
+            color="black",
+            name="",
+            time_control=TimeControl.correspondence(days=3),
+        ),
     )
-    game = games.join_game(player=ann, game_id=game.public_id, name="")
+    game = lobby.join_game(player=ann, game_id=game.public_id, name="")
     point = selectors.position_of(game).legal_moves()[0]
-    games.play(player=bob, game_id=game.public_id, ply=game.ply, point=list(point))
+    play.play(player=bob, game_id=game.public_id, ply=game.ply, point=list(point))
     return game
 
 

@@ -13,8 +13,9 @@ from django.utils import timezone
 import broadcast
 from accounts.players import Player
 from accounts.services import block, make_bot
-from games import services
 from games.models import Game, ServerProcess
+from games.services import lobby as lobby_services
+from games.services import presence
 from live import events
 from pairing import lobby as lobbies
 from pairing import services as pairing
@@ -301,17 +302,17 @@ def test_a_killed_processs_seeks_go_once_its_heartbeat_is_old(
     now: datetime.datetime, frozen_clock: FrozenClock
 ) -> None:
     frozen_clock.now = now
-    services.heartbeat(process="alive")
-    services.heartbeat(process="killed")
+    presence.heartbeat(process="alive")
+    presence.heartbeat(process="killed")
     seeking(guest("ann"), now, process="alive")
     seeking(guest("bob"), now, process="killed", kind="go", size=9, clock="none")
     frozen_clock.advance(3)
-    services.heartbeat(process="alive")
+    presence.heartbeat(process="alive")
     assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 0
     frozen_clock.advance(2)  # "killed" last seen 5 s ago: its seek is left alone
     assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 0
     frozen_clock.advance(5)
-    services.heartbeat(process="alive")
+    presence.heartbeat(process="alive")
     assert pairing.forget_dead_sockets(now=frozen_clock.now, timeout=4) == 1
     assert list(Seek.objects.values_list("session_key", flat=True)) == ["ann-session"]
     assert ServerProcess.objects.filter(name="killed").exists()  # games' sweep forgets it
@@ -397,13 +398,13 @@ def test_the_same_account_in_two_browsers_never_plays_itself(now: datetime.datet
 
 def test_a_pair_is_one_transaction(now: datetime.datetime, monkeypatch: pytest.MonkeyPatch) -> None:
     ann, bob = seeking(guest("ann"), now), seeking(guest("bob"), now)
-    original = services.start_games
+    original = lobby_services.start_games
 
-    def broken(pairs: list[services.NewPair]) -> list[Game]:
+    def broken(pairs: list[lobby_services.NewPair]) -> list[Game]:
         assert len(original(pairs)) == 1 and Game.objects.count() == 1
         raise RuntimeError("failed once the game was stored")
 
-    monkeypatch.setattr(services, "start_games", broken)
+    monkeypatch.setattr(lobby_services, "start_games", broken)
     with pytest.raises(RuntimeError):
         pairing.pair(ann.pk, bob.pk)
     assert not Game.objects.exists() and not Pairing.objects.exists()
@@ -417,14 +418,14 @@ def test_a_wave_makes_its_pairs_a_chunk_a_transaction(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     monkeypatch.setattr(pairing, "CHUNK", 3)
-    original = services.start_games
+    original = lobby_services.start_games
     calls: list[int] = []
 
-    def counted(pairs: list[services.NewPair]) -> list[Game]:
+    def counted(pairs: list[lobby_services.NewPair]) -> list[Game]:
         calls.append(len(pairs))
         return original(pairs)
 
-    monkeypatch.setattr(services, "start_games", counted)
+    monkeypatch.setattr(lobby_services, "start_games", counted)
     names = [f"p{n:02d}" for n in range(14)]
     for name in names:
         seeking(guest(name), now, name=name)
@@ -535,14 +536,14 @@ def test_a_pair_that_fails_does_not_stop_the_wave(
 ) -> None:
     ann, bob = seeking(guest("ann"), now), seeking(guest("bob"), now)
     seeking(guest("cid"), now, increment=3), seeking(guest("dan"), now, increment=3)
-    original = services.start_games
+    original = lobby_services.start_games
 
-    def fails_for_bob(pairs: list[services.NewPair]) -> list[Game]:
+    def fails_for_bob(pairs: list[lobby_services.NewPair]) -> list[Game]:
         if any(pair.second.player.session_key in ("ann-session", "bob-session") for pair in pairs):
             raise RuntimeError("the join failed")
         return original(pairs)
 
-    monkeypatch.setattr(services, "start_games", fails_for_bob)
+    monkeypatch.setattr(lobby_services, "start_games", fails_for_bob)
     [game] = pairing.wave(now=now) or []
     assert {game.black_session_key, game.white_session_key} == {"cid-session", "dan-session"}
     assert set(Seek.objects.values_list("pk", flat=True)) == {ann.pk, bob.pk}
@@ -593,8 +594,9 @@ async def test_the_loop_builds_a_held_back_lobby_message_when_it_sends_it(
 
     def open_game() -> Game:
         """A game waiting for an opponent, its creator's socket open: the lobby told."""
-        made = services.create_game(
-            player=guest("ann"), kind="othello", size=8, color="black", name="Ann"
+        made = lobby_services.create_game(
+            player=guest("ann"),
+            new=lobby_services.NewGame(kind="othello", size=8, color="black", name="Ann"),
         )
         Game.objects.filter(pk=made.pk).update(black_online=True)
         lobbies.broadcast_lobby()

@@ -23,9 +23,10 @@ from django.utils import timezone
 
 from accounts.players import Player
 from gamerules.clock import TimeControl
-from games import selectors, services
+from games import selectors
 from games.models import Game
-from games.services import GameError
+from games.services import clock, lobby, play, presence, scoring, table
+from games.services.errors import GameError
 from live import state as states
 from players import glicko2, ratings
 from players.models import Rating, RatingChange
@@ -50,16 +51,13 @@ def rated_game(
     size: int = 8,
     control: TimeControl = BLITZ,
 ) -> Game:
-    game = services.create_game(
+    game = lobby.create_game(
         player=black,
-        kind=kind,
-        size=size,
-        color="black",
-        name="black",
-        time_control=control,
-        rated=True,
+        new=lobby.NewGame(
+            kind=kind, size=size, color="black", name="black", time_control=control, rated=True
+        ),
     )
-    return services.join_game(player=white, game_id=game.public_id, name="white")
+    return lobby.join_game(player=white, game_id=game.public_id, name="white")
 
 
 def opening(game: Game, black: Player, white: Player, plies: int = 2) -> None:
@@ -68,7 +66,7 @@ def opening(game: Game, black: Player, white: Player, plies: int = 2) -> None:
         game = Game.objects.get(pk=game.pk)
         point = selectors.position_of(game).legal_moves()[0]
         mover = black if ply % 2 == 0 else white
-        services.play(player=mover, game_id=game.public_id, ply=game.ply, point=list(point))
+        play.play(player=mover, game_id=game.public_id, ply=game.ply, point=list(point))
 
 
 def rating_of(player: Player, category: str = OTHELLO_BLITZ) -> glicko2.Rating:
@@ -91,8 +89,11 @@ def test_a_rated_game_needs_an_account_a_person_and_a_clock(
 ) -> None:
     player = Player(session_key="guest") if who == "guest" else account("ann")
     with pytest.raises(GameError) as caught:
-        services.create_game(
-            player=player, kind="othello", size=8, color="black", name="Ann", rated=True, **options
+        lobby.create_game(
+            player=player,
+            new=lobby.NewGame(
+                kind="othello", size=8, color="black", name="Ann", rated=True, **options
+            ),
         )
     assert caught.value.code == "bad_request"
     assert "rated" in caught.value.message and reason in caught.value.message
@@ -101,20 +102,17 @@ def test_a_rated_game_needs_an_account_a_person_and_a_clock(
 
 def test_only_an_account_joins_a_rated_game() -> None:
     ann = account("ann")
-    game = services.create_game(
+    game = lobby.create_game(
         player=ann,
-        kind="othello",
-        size=8,
-        color="black",
-        name="Ann",
-        time_control=BLITZ,
-        rated=True,
+        new=lobby.NewGame(
+            kind="othello", size=8, color="black", name="Ann", time_control=BLITZ, rated=True
+        ),
     )
     with pytest.raises(GameError) as caught:
-        services.join_game(player=Player(session_key="guest"), game_id=game.public_id, name="G")
+        lobby.join_game(player=Player(session_key="guest"), game_id=game.public_id, name="G")
     assert "log in" in caught.value.message
     assert Game.objects.get(pk=game.pk).status == Game.Status.WAITING
-    joined = services.join_game(player=account("bob"), game_id=game.public_id, name="Bob")
+    joined = lobby.join_game(player=account("bob"), game_id=game.public_id, name="Bob")
     assert joined.status == Game.Status.ACTIVE and joined.rated
 
 
@@ -122,18 +120,18 @@ def test_only_an_account_joins_a_rated_game() -> None:
 
 
 def _resign(game: Game, black: Player, white: Player) -> None:
-    services.resign(player=white, game_id=game.public_id)
+    play.resign(player=white, game_id=game.public_id)
 
 
 def _time(game: Game, black: Player, white: Player) -> None:
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now())
-    services.flag(game_id=game.public_id)
+    clock.flag(game_id=game.public_id)
 
 
 def _forfeit(game: Game, black: Player, white: Player) -> None:
     gone = timezone.now() - datetime.timedelta(hours=1)
     Game.objects.filter(pk=game.pk).update(white_online=False, white_away_since=gone)
-    services.claim(player=black, game_id=game.public_id)
+    presence.claim(player=black, game_id=game.public_id)
 
 
 ENDINGS: dict[str, Callable[[Game, Player, Player], None]] = {
@@ -165,12 +163,12 @@ def test_the_count_of_a_go_game_moves_ratings() -> None:
     black, white = account("ann"), account("bob")
     control = TimeControl.byoyomi(main_time=600, periods=5, period_time=30)
     game = rated_game(black, white, kind="go", size=9, control=control)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
-    services.pass_turn(player=white, game_id=game.public_id, ply=1)
-    services.pass_turn(player=black, game_id=game.public_id, ply=2)
-    services.accept(player=black, game_id=game.public_id)
+    play.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
+    play.pass_turn(player=white, game_id=game.public_id, ply=1)
+    play.pass_turn(player=black, game_id=game.public_id, ply=2)
+    scoring.accept(player=black, game_id=game.public_id)
     assert not RatingChange.objects.exists()  # one acceptance does not end it
-    services.accept(player=white, game_id=game.public_id)
+    scoring.accept(player=white, game_id=game.public_id)
 
     game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.FINISHED and game.result.startswith("B+")
@@ -184,7 +182,7 @@ def test_an_othello_game_played_out_moves_ratings() -> None:
     while (game := Game.objects.get(pk=game.pk)).status == Game.Status.ACTIVE:
         mover = black if game.to_move == "black" else white
         point = selectors.position_of(game).legal_moves()[0]
-        services.play(player=mover, game_id=game.public_id, ply=game.ply, point=list(point))
+        play.play(player=mover, game_id=game.public_id, ply=game.ply, point=list(point))
     assert RatingChange.objects.filter(game=game).count() == 2
     score = ratings.black_score(game.result)
     expected = glicko2.rate_game(glicko2.NEW_PLAYER, glicko2.NEW_PLAYER, score)
@@ -194,7 +192,7 @@ def test_an_othello_game_played_out_moves_ratings() -> None:
 def test_a_game_ended_before_ply_2_moves_no_rating() -> None:
     black, white = account("ann"), account("bob")
     game = rated_game(black, white)
-    services.resign(player=black, game_id=game.public_id)  # ply 1
+    play.resign(player=black, game_id=game.public_id)  # ply 1
     assert Game.objects.get(pk=game.pk).ply == 1
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
     assert (
@@ -222,7 +220,7 @@ def test_a_rated_game_moves_ratings_only_once_each_side_has_moved(
     game = rated_game(black, white)
     opening(game, black, white, plies=moves_before)
     resigning = black if resigner == "black" else white
-    services.resign(player=resigning, game_id=game.public_id)
+    play.resign(player=resigning, game_id=game.public_id)
 
     assert RatingChange.objects.filter(game=game).count() == (2 if counted else 0)
     assert Rating.objects.exists() is counted
@@ -237,7 +235,7 @@ def test_a_timeout_of_the_side_that_never_moved_moves_no_rating(
     game = rated_game(black, white, control=TimeControl.correspondence(days=1))
     opening(game, black, white, plies=1)
     frozen_clock.advance(2 * 86_400)
-    services.flag(game_id=game.public_id)
+    clock.flag(game_id=game.public_id)
 
     assert Game.objects.get(pk=game.pk).result == "B+T"
     assert not RatingChange.objects.exists()
@@ -245,12 +243,13 @@ def test_a_timeout_of_the_side_that_never_moved_moves_no_rating(
 
 def test_a_casual_game_between_accounts_moves_no_rating() -> None:
     black, white = account("ann"), account("bob")
-    game = services.create_game(
-        player=black, kind="othello", size=8, color="black", name="A", time_control=BLITZ
+    game = lobby.create_game(
+        player=black,
+        new=lobby.NewGame(kind="othello", size=8, color="black", name="A", time_control=BLITZ),
     )
-    services.join_game(player=white, game_id=game.public_id, name="B")
+    lobby.join_game(player=white, game_id=game.public_id, name="B")
     opening(game, black, white)
-    services.resign(player=white, game_id=game.public_id)
+    play.resign(player=white, game_id=game.public_id)
     assert not RatingChange.objects.exists()
     state = states.game_state(Game.objects.get(pk=game.pk), you=None)
     assert (state["rated"], state["ratings"]) == (False, None)
@@ -260,10 +259,10 @@ def test_a_take_back_never_counts_twice() -> None:
     black, white = account("ann"), account("bob")
     game = rated_game(black, white)
     opening(game, black, white, plies=3)
-    services.ask_undo(player=black, game_id=game.public_id, ply=3)
-    services.accept_undo(player=white, game_id=game.public_id, ply=3)
+    table.ask_undo(player=black, game_id=game.public_id, ply=3)
+    table.accept_undo(player=white, game_id=game.public_id, ply=3)
     assert not RatingChange.objects.exists()
-    services.resign(player=black, game_id=game.public_id)
+    play.resign(player=black, game_id=game.public_id)
     assert RatingChange.objects.filter(game=game).count() == 2
     assert Rating.objects.get(user_id=black.user_id).games == 1
 
@@ -272,14 +271,14 @@ def test_a_rematch_of_a_rated_game_is_rated() -> None:
     black, white = account("ann"), account("bob")
     game = rated_game(black, white)
     opening(game, black, white)
-    services.resign(player=white, game_id=game.public_id)
-    services.offer_rematch(player=white, game_id=game.public_id)
-    services.offer_rematch(player=black, game_id=game.public_id)
+    play.resign(player=white, game_id=game.public_id)
+    table.offer_rematch(player=white, game_id=game.public_id)
+    table.offer_rematch(player=black, game_id=game.public_id)
     rematch = Game.objects.get(pk=game.pk).rematch
     assert rematch is not None and rematch.rated
     # Colours swapped: Bob plays Black now, rated from his rating after the first game.
     opening(rematch, white, black)
-    services.resign(player=black, game_id=rematch.public_id)
+    play.resign(player=black, game_id=rematch.public_id)
     assert Rating.objects.get(user_id=white.user_id).games == 2
 
 
@@ -306,7 +305,7 @@ def test_g_ratings_before_and_after_the_end() -> None:
         },
     }
     opening(game, black, white)
-    services.resign(player=black, game_id=game.public_id)
+    play.resign(player=black, game_id=game.public_id)
     after = states.game_state(Game.objects.get(pk=game.pk), you=None)["ratings"]
     assert after["black"]["rating"] == 1500.0
     assert after["black"]["change"] == pytest.approx(rating_of(black).rating - 1500)
@@ -318,14 +317,14 @@ def test_rd_grows_with_the_days_since_the_last_rated_game() -> None:
     black, white, carol = account("ann"), account("bob"), account("carol")
     first = rated_game(black, white)
     opening(first, black, white)
-    services.resign(player=white, game_id=first.public_id)
+    play.resign(player=white, game_id=first.public_id)
     month_ago = timezone.now() - datetime.timedelta(days=30)
     Rating.objects.filter(user_id=black.user_id).update(last_played_at=month_ago)
     stored = rating_of(black)
 
     second = rated_game(black, carol)
     opening(second, black, carol)
-    services.resign(player=carol, game_id=second.public_id)
+    play.resign(player=carol, game_id=second.public_id)
 
     change = RatingChange.objects.get(game=second, user_id=black.user_id)
     grown = glicko2.after_inactivity(stored, 30)
@@ -341,7 +340,7 @@ def test_two_games_of_one_player_ending_at_once_are_both_counted() -> None:
         opening(game, ann, opponent)
     outcomes = at_once(
         *(
-            partial(services.resign, player=opponent, game_id=game.public_id)
+            partial(play.resign, player=opponent, game_id=game.public_id)
             for game, opponent in zip(games, (bob, carol), strict=True)
         )
     )
@@ -376,7 +375,7 @@ def random_rated_games(count: int, seed: int = 7) -> list[Player]:
         finished += datetime.timedelta(hours=chooser.randint(1, 96))
         loser = chooser.choice((black, white))
         with time_at(finished):
-            services.resign(player=loser, game_id=game.public_id)
+            play.resign(player=loser, game_id=game.public_id)
     return people
 
 
@@ -444,10 +443,10 @@ def test_annulling_a_game_undoes_it_for_both_and_recomputes_later_games() -> Non
     ann, bob, carol = account("ann"), account("bob"), account("carol")
     cheat = rated_game(ann, bob)
     opening(cheat, ann, bob)
-    services.resign(player=bob, game_id=cheat.public_id)
+    play.resign(player=bob, game_id=cheat.public_id)
     later = rated_game(ann, carol)
     opening(later, ann, carol)
-    services.resign(player=ann, game_id=later.public_id)
+    play.resign(player=ann, game_id=later.public_id)
 
     assert ratings.annul(games=[cheat]) == 1
 

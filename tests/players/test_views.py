@@ -16,8 +16,8 @@ from django.utils import timezone
 from accounts.players import Player
 from accounts.services import make_bot
 from gamerules.clock import TimeControl
-from games import services
 from games.models import Game
+from games.services import lobby, play
 from players import glicko2
 from players.models import Rating, RatingChange
 from tests.players.test_ratings import account, opening, rated_game
@@ -104,7 +104,7 @@ def test_a_guest_joining_a_rated_game_is_told_to_log_in_and_watches() -> None:
 def finished_rated_game(winner: Any, loser: Any) -> Game:
     game = rated_game(winner, loser)
     opening(game, winner, loser)
-    services.resign(player=loser, game_id=game.public_id)
+    play.resign(player=loser, game_id=game.public_id)
     return Game.objects.get(pk=game.pk)
 
 
@@ -149,9 +149,9 @@ def test_go_categories_carry_the_rank() -> None:
     ann, bob = account("ann"), account("bob")
     control = TimeControl.byoyomi(main_time=1200, periods=5, period_time=30)
     game = rated_game(ann, bob, kind="go", size=19, control=control)
-    services.play(player=ann, game_id=game.public_id, ply=0, point=[3, 3])
-    services.play(player=bob, game_id=game.public_id, ply=1, point=[15, 15])
-    services.resign(player=bob, game_id=game.public_id)
+    play.play(player=ann, game_id=game.public_id, ply=0, point=[3, 3])
+    play.play(player=bob, game_id=game.public_id, ply=1, point=[15, 15])
+    play.resign(player=bob, game_id=game.public_id)
     ratings = Client().get("/players/ann.json").json()["ratings"]
     entry = ratings["go19-classical"]
     assert entry["rank"] == glicko2.go_rank(entry["rating"])
@@ -166,7 +166,9 @@ def test_the_profile_page_shows_ratings_graph_results_and_games() -> None:
     ann, bob = account("ann"), account("bob")
     finished_rated_game(ann, bob)
     finished_rated_game(bob, ann)
-    casual = services.create_game(player=ann, kind="go", size=9, color="black", name="ann")
+    casual = lobby.create_game(
+        player=ann, new=lobby.NewGame(kind="go", size=9, color="black", name="ann")
+    )
 
     page = Client().get("/players/ann/").content.decode()
 
@@ -232,7 +234,7 @@ def test_the_profile_games_filters(query: str, count: int) -> None:
     ann, bob = account("ann"), account("bob")
     finished_rated_game(ann, bob)
     finished_rated_game(bob, ann)
-    services.create_game(player=ann, kind="go", size=9, color="black", name="ann")
+    lobby.create_game(player=ann, new=lobby.NewGame(kind="go", size=9, color="black", name="ann"))
     page = Client().get(f"/players/ann/{query}").content.decode()
     assert page.count("<tr data-game=") == count
 
@@ -240,7 +242,9 @@ def test_the_profile_games_filters(query: str, count: int) -> None:
 def test_the_profile_games_are_paged() -> None:
     ann = account("ann")
     for _ in range(25):
-        services.create_game(player=ann, kind="othello", size=8, color="black", name="ann")
+        lobby.create_game(
+            player=ann, new=lobby.NewGame(kind="othello", size=8, color="black", name="ann")
+        )
     first = Client().get("/players/ann/").content.decode()
     second = Client().get("/players/ann/?page=2").content.decode()
     assert first.count("<tr data-game=") == 20 and second.count("<tr data-game=") == 5
@@ -301,8 +305,9 @@ def test_the_top_page_has_a_table_per_category() -> None:
 def test_names_of_accounts_link_to_their_profiles() -> None:
     ann, bob = account("ann"), account("bob")
     game = finished_rated_game(ann, bob)
-    guest_game = services.create_game(
-        player=Player(session_key="guest"), kind="go", size=9, color="black", name="G"
+    guest_game = lobby.create_game(
+        player=Player(session_key="guest"),
+        new=lobby.NewGame(kind="go", size=9, color="black", name="G"),
     )
     archive = Client().get("/games/").content.decode()
     assert 'href="/players/ann/"' in archive and 'href="/players/bob/"' in archive
@@ -316,7 +321,9 @@ def test_names_of_accounts_link_to_their_profiles() -> None:
 def test_the_archive_filters_rated_games() -> None:
     ann, bob = account("ann"), account("bob")
     finished_rated_game(ann, bob)
-    services.create_game(player=ann, kind="othello", size=8, color="black", name="ann")
+    lobby.create_game(
+        player=ann, new=lobby.NewGame(kind="othello", size=8, color="black", name="ann")
+    )
     assert Client().get("/games/?rated=rated").content.decode().count("<tr data-game=") == 1
     assert Client().get("/games/?rated=casual").content.decode().count("<tr data-game=") == 1
 

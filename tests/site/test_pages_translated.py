@@ -66,7 +66,7 @@ def english_left(folder: str) -> set[str]:
 
 def pages() -> tuple[Client, list[str]]:
     """An account's browser and the pages to read: the site's, and games'."""
-    from games import services
+    from games.services import play
     from tests.players.test_ratings import account, opening, rated_game
 
     ann, bob = account("ann"), account("bob")
@@ -77,7 +77,7 @@ def pages() -> tuple[Client, list[str]]:
     opening(playing, ann, bob)
     over = rated_game(ann, bob, kind="go", size=9)
     opening(over, ann, bob, plies=0)
-    services.resign(player=bob, game_id=over.public_id)
+    play.resign(player=bob, game_id=over.public_id)
     paths = [
         "/",
         "/games/",

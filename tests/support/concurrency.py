@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db import connection, connections
 
-from games.services import GameError
+from games.services.errors import GameError
 
 
 def at_once(*calls: Callable[..., Any], timeout: float = 60, **arguments: Any) -> list[Any]:

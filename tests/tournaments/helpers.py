@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from accounts.players import Player
 from gamerules.clock import TimeControl
-from games import services as games
 from games.models import Game
+from games.services import clock, play
 from tournaments import services
 from tournaments.models import Tournament
 
@@ -54,10 +54,12 @@ def joined(found: Tournament, *names: str) -> list[AbstractBaseUser]:
 
 
 def win(game: Game, winner: AbstractBaseUser) -> None:
-    """The game ended: ``winner``'s opponent resigns."""
+    """The game ended: ``winner``'s opponent resigns (Black, when ``winner`` does not play
+    in it)."""
     game.refresh_from_db()
-    loser = game.white_user_id if game.black_user_id == winner.pk else game.black_user_id
-    games.resign(player=Player(user_id=loser), game_id=game.public_id)
+    seat = game.seat_of_user(winner.pk)
+    loser = game.seat("black") if seat is None else seat.opponent
+    play.resign(player=Player(user_id=loser.user_id), game_id=game.public_id)
 
 
 def unplayed(game: Game, *, at: datetime.datetime = START) -> None:
@@ -65,7 +67,7 @@ def unplayed(game: Game, *, at: datetime.datetime = START) -> None:
     flags it (it ends at the first-move deadline, lost by its side to move, black), and it
     ended ``at``."""
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - datetime.timedelta(seconds=1))
-    games.flag(game_id=game.public_id)
+    clock.flag(game_id=game.public_id)
     Game.objects.filter(pk=game.pk).update(finished_at=at)
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED and game.to_move == "black"

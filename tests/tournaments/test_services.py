@@ -18,7 +18,7 @@ import broadcast
 from accounts.players import Player
 from gamerules.clock import TimeControl
 from games.models import Game
-from games.services import GameError
+from games.services.errors import GameError
 from live import state as states
 from notifications.models import Notification
 from players.models import RatingChange
@@ -174,7 +174,7 @@ def test_an_arena_pairs_its_free_players_and_scores_wins_with_fire() -> None:
             for game in games_of(found)
             if ann.pk in (game.black_user_id, game.white_user_id) and game.status == "active"
         )
-        opponent = game.white_user_id if game.black_user_id == ann.pk else game.black_user_id
+        opponent = game.seat_of_user(ann.pk).opponent.user_id
         win(game, ann)
         other = next(game for game in games_of(found) if game.status == "active")
         win(other, next(user for user in (bob, cid, dan) if user.pk == other.black_user_id))
@@ -187,7 +187,7 @@ def test_an_arena_pairs_its_free_players_and_scores_wins_with_fire() -> None:
     # Never the same opponent twice in a row.
     for user in (ann, bob, cid, dan):
         opponents = [
-            game.white_user_id if game.black_user_id == user.pk else game.black_user_id
+            game.seat_of_user(user.pk).opponent.user_id
             for game in games_of(found)
             if user.pk in (game.black_user_id, game.white_user_id)
         ]
@@ -253,7 +253,7 @@ def test_berserk_halves_ones_own_clock_before_ones_first_move_once() -> None:
     game.refresh_from_db()
     assert game.clocks[color]["remaining_ms"] == 90_000
     pairing = TournamentPairing.objects.get(game=game)
-    assert getattr(pairing, f"{color}_berserk") and not getattr(pairing, f"{other}_berserk")
+    assert pairing.berserk(color) and not pairing.berserk(other)
 
 
 def test_berserk_is_for_an_arenas_players_only() -> None:
@@ -376,16 +376,18 @@ def test_a_rated_tournaments_games_are_rated_and_carry_the_tournament_in_g() -> 
     assert game.rated
     state = states.game_state(Game.objects.get(pk=game.pk), you=None)
     assert state["tournament"] == {"id": found.pk, "name": found.name, "round": 1}
-    from games import services as games
+    from games.services import lobby, play
 
-    other = games.create_game(player=player(ann), kind="othello", size=8, color="black", name="")
+    other = lobby.create_game(
+        player=player(ann), new=lobby.NewGame(kind="othello", size=8, color="black", name="")
+    )
     assert states.game_state(other, you=None)["tournament"] is None
     # Each side moves (a rated game needs a move of each), then black resigns.
     game.refresh_from_db()
     black, white = Player(user_id=game.black_user_id), Player(user_id=game.white_user_id)
-    games.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
-    games.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
-    games.resign(player=black, game_id=game.public_id)
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    play.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+    play.resign(player=black, game_id=game.public_id)
     assert RatingChange.objects.filter(game_id=game.pk).count() == 2
 
 
@@ -459,7 +461,7 @@ def test_while_one_process_holds_the_loop_another_turn_does_nothing() -> None:
 def test_an_arena_player_who_never_moves_is_paused_until_back() -> None:
     """A game aborted because a player never made its first move is that player's loss,
     and the arena pauses it (it has left); joining again brings it back."""
-    from games.services import base
+    from games.services import ending
 
     found = tournament()
     ann, bob = joined(found, "ann", "bob")
@@ -467,7 +469,7 @@ def test_an_arena_player_who_never_moves_is_paused_until_back() -> None:
     game.refresh_from_db()
     with transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
-        base.end_aborted(locked, Game.AbortReason.FIRST_MOVE)  # black never moved
+        ending.end_aborted(locked, Game.AbortReason.FIRST_MOVE)  # black never moved
     Game.objects.filter(pk=game.pk).update(finished_at=START + datetime.timedelta(seconds=1))
     missing, there = (ann, bob) if game.black_user_id == ann.pk else (bob, ann)
     assert points(found) == {there.username: 2, missing.username: 0}

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bots import services
-from games.services import GameError
+from games.services.errors import GameError
 
 
 class Command(BaseCommand):

@@ -19,10 +19,9 @@ from gameengine.review import judgement
 from gamerules.go import GoPosition
 from gamerules.othello import OthelloPosition
 from gamerules.sgf import import_sgf
-from games import services
 from games.models import Analysis, Game
-from games.services import AnalysisJob
-from games.services.analysis import LEASE
+from games.services import analysis
+from games.services.analysis import LEASE, AnalysisJob
 from tests.games.test_records import new_game, play_random
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +49,7 @@ def run(job: AnalysisJob, process: str, plies: range, now: datetime.datetime) ->
     """Analyse ``plies`` of ``job`` as ``process`` would, storing each: what was stored."""
     data = job.__dict__
     return [
-        services.store_verdict(
+        analysis.store_verdict(
             game_id=job.game_id, process=process, ply=ply, verdict=verdict(data, ply), now=now
         )
         for ply in plies
@@ -93,8 +92,8 @@ def test_the_review_is_claimed_by_one_process_and_stored_once(
     game = finished_othello()
     post(client, game)
     now = timezone.now()
-    [job] = services.claim_analyses(process="first", limit=2, now=now)
-    assert services.claim_analyses(process="second", limit=2, now=now) == []
+    [job] = analysis.claim_analyses(process="first", limit=2, now=now)
+    assert analysis.claim_analyses(process="second", limit=2, now=now) == []
     assert read(client, game).json()["status"] == "running"
     assert job.next_ply == 0
     assert job.total == len(job.moves) + 1
@@ -121,12 +120,12 @@ def test_a_killed_process_review_is_taken_over_from_the_last_stored_position(
     game = finished_othello(seed=2)
     post(client, game)
     now = timezone.now()
-    [job] = services.claim_analyses(process="killed", limit=1, now=now)
+    [job] = analysis.claim_analyses(process="killed", limit=1, now=now)
     assert run(job, "killed", range(3), now) == [True, True, True]
     # The lease holds: nobody takes it over yet.
-    assert services.claim_analyses(process="other", limit=1, now=now + LEASE / 2) == []
+    assert analysis.claim_analyses(process="other", limit=1, now=now + LEASE / 2) == []
     later = now + LEASE + datetime.timedelta(seconds=1)
-    [resumed] = services.claim_analyses(process="other", limit=1, now=later)
+    [resumed] = analysis.claim_analyses(process="other", limit=1, now=later)
     assert resumed.next_ply == 3
     # The killed process, back too late, stores nothing.
     assert run(job, "killed", range(3, 4), later) == [False]
@@ -144,7 +143,7 @@ def test_the_json_has_every_field_and_the_losses_add_up(client: Client) -> None:
     game = finished_othello(seed=3)
     post(client, game)
     now = timezone.now()
-    [job] = services.claim_analyses(process="one", limit=1, now=now)
+    [job] = analysis.claim_analyses(process="one", limit=1, now=now)
     run(job, "one", range(job.total), now)
     body = read(client, game).json()
     plies = body["plies"]
@@ -220,7 +219,7 @@ def test_a_finished_go_game_is_reviewed_by_gnu_go_to_the_end(client: Client) -> 
     assert game.status == Game.Status.FINISHED
     assert post(client, game).status_code == 202
     now = timezone.now()
-    [job] = services.claim_analyses(process="one", limit=1, now=now)
+    [job] = analysis.claim_analyses(process="one", limit=1, now=now)
     assert (job.kind, job.komi) == ("go", game.komi)
     assert job.total == 16 + 2 + 1  # the moves, the two passes, the start
     assert all(run(job, "one", range(job.total), now))
@@ -282,7 +281,7 @@ def test_the_sgf_of_an_analysed_game_carries_each_moves_review(client: Client) -
     assert "Review:" not in before
     post(client, game)
     now = timezone.now()
-    [job] = services.claim_analyses(process="one", limit=1, now=now)
+    [job] = analysis.claim_analyses(process="one", limit=1, now=now)
     run(job, "one", range(job.total), now)
     plies = read(client, game).json()["plies"]
     record = import_sgf(client.get(f"/games/{game.public_id}/sgf").content.decode())

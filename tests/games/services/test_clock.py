@@ -14,9 +14,11 @@ import pytest
 
 from accounts.players import Player
 from gamerules.clock import TimeControl
-from games import selectors, services
+from games import selectors
 from games.models import Game, Move, ServerProcess
-from games.services import GameError
+from games.services import clock as clock_services
+from games.services import computer, lobby, play, presence, scoring, table
+from games.services.errors import GameError
 from tests.conftest import FrozenClock
 from tests.support.helpers import Events, reload
 
@@ -41,10 +43,11 @@ def seated(
     size: int = 8,
 ) -> Game:
     """A game with ``control``, Ann (Black) and Bob (White) seated: no move yet."""
-    game = services.create_game(
-        player=black, kind=kind, size=size, color="black", name="Ann", time_control=control
+    game = lobby.create_game(
+        player=black,
+        new=lobby.NewGame(kind=kind, size=size, color="black", name="Ann", time_control=control),
     )
-    return services.join_game(player=white, game_id=game.public_id, name="Bob")
+    return lobby.join_game(player=white, game_id=game.public_id, name="Bob")
 
 
 def start(
@@ -59,7 +62,7 @@ def start(
     (at ply 2) first."""
     game = seated(black, white, control, kind=kind, size=size)
     for ply, (player, point) in enumerate(zip((black, white), FIRST_MOVES[kind], strict=True)):
-        services.play(player=player, game_id=game.public_id, ply=ply, point=point)
+        play.play(player=player, game_id=game.public_id, ply=ply, point=point)
     return reload(game)
 
 
@@ -81,15 +84,16 @@ def test_no_clock_runs_until_both_sides_have_made_their_first_move(
     black: Player, white: Player, frozen_clock: FrozenClock, settings: Any
 ) -> None:
     settings.FIRST_MOVE_SECONDS = 30
-    game = services.create_game(
-        player=black, kind="othello", size=8, color="black", name="Ann", time_control=FISCHER
+    game = lobby.create_game(
+        player=black,
+        new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann", time_control=FISCHER),
     )
     frozen_clock.advance(100)
     waiting = clock(game)
     assert (waiting["running"], waiting["first_move_by"]) == (None, None)
     assert waiting["black"]["remaining_ms"] == 60 * S
 
-    services.join_game(player=white, game_id=game.public_id, name="Bob")
+    lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     joined = frozen_clock.now
     frozen_clock.advance(7)
     before = clock(game)
@@ -100,13 +104,13 @@ def test_no_clock_runs_until_both_sides_have_made_their_first_move(
     assert (before["main_time"], before["increment"], before["periods"]) == (60, 5, None)
 
     frozen_clock.advance(20)  # 27 s: Black's first move costs nothing, earns nothing
-    [move] = services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    [move] = play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
     assert move.clock_ms == 60 * S
     moved = frozen_clock.now
     frozen_clock.advance(29)  # White's 30 s run from the start of its turn
     assert clock(game)["first_move_by"] == at(30, moved)
     assert clock(game)["running"] is None
-    [move] = services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+    [move] = play.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
     assert move.clock_ms == 60 * S
 
     frozen_clock.advance(7)  # both have moved: Black's clock runs
@@ -134,14 +138,14 @@ def test_a_first_move_not_made_in_time_aborts_the_game(
     game = seated(black, white, ABSOLUTE)
     if first == "white":  # Black moved: White's turn, its first move due in 30 s
         frozen_clock.advance(10)
-        services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+        play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
     frozen_clock.advance(29.999)
-    assert services.flag(game_id=game.public_id) == []  # not yet
-    assert services.flag_due() == []
+    assert clock_services.flag(game_id=game.public_id) == []  # not yet
+    assert clock_services.flag_due() == []
     frozen_clock.advance(0.001)  # exactly at the deadline: too late
 
     with django_capture_on_commit_callbacks(execute=True):
-        [ended] = services.flag_due()
+        [ended] = clock_services.flag_due()
 
     game = reload(game)
     assert ended.public_id == game.public_id
@@ -161,8 +165,8 @@ def test_a_first_move_not_made_in_time_aborts_the_game(
     assert event["game"]["clock"][first]["remaining_ms"] == 3 * S  # no time was charged
     assert lobby_broadcasts  # its count of games being played changed
     # Never twice.
-    assert services.flag(game_id=game.public_id) == []
-    assert services.flag_due() == []
+    assert clock_services.flag(game_id=game.public_id) == []
+    assert clock_services.flag_due() == []
 
 
 def test_a_first_move_after_its_deadline_is_never_stored_the_game_is_aborted(
@@ -173,7 +177,7 @@ def test_a_first_move_after_its_deadline_is_never_stored_the_game_is_aborted(
     frozen_clock.advance(31)
 
     with pytest.raises(GameError) as late:
-        services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+        play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
 
     assert late.value.code == "game_over"
     game = reload(game)
@@ -189,7 +193,7 @@ def test_a_correspondence_clock_has_no_first_moves(
     assert (state["running"], state["first_move_by"]) == ("black", None)
     assert state["black"]["remaining_ms"] == 23 * 3600 * S
     frozen_clock.advance(23 * 3600)
-    [ended] = services.flag_due()
+    [ended] = clock_services.flag_due()
     assert (reload(ended).status, reload(ended).result) == ("finished", "W+T")
 
 
@@ -198,12 +202,12 @@ def test_taking_back_a_first_move_gives_its_side_a_new_first_move(
 ) -> None:
     settings.FIRST_MOVE_SECONDS = 30
     game = seated(black, white, FISCHER)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
     frozen_clock.advance(20)
-    services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+    play.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
     frozen_clock.advance(5)
-    services.ask_undo(player=white, game_id=game.public_id, ply=2)
-    services.accept_undo(player=black, game_id=game.public_id, ply=2)
+    table.ask_undo(player=white, game_id=game.public_id, ply=2)
+    table.accept_undo(player=black, game_id=game.public_id, ply=2)
     undone = frozen_clock.now
 
     frozen_clock.advance(29)
@@ -211,7 +215,7 @@ def test_taking_back_a_first_move_gives_its_side_a_new_first_move(
     assert (state["running"], state["first_move_by"]) == (None, at(30, undone))
     assert state["white"]["remaining_ms"] == 60 * S
     frozen_clock.advance(1)
-    [ended] = services.flag_due()
+    [ended] = clock_services.flag_due()
     assert reload(ended).status == "aborted"
 
 
@@ -219,27 +223,29 @@ def test_against_the_computer_the_persons_first_move_is_due_not_the_computers(
     black: Player, frozen_clock: FrozenClock, settings: Any
 ) -> None:
     settings.FIRST_MOVE_SECONDS = 30
-    game = services.create_game(
+    game = lobby.create_game(
         player=black,
-        kind="othello",
-        size=8,
-        color="white",
-        name="Ann",
-        time_control=FISCHER,
-        opponent="computer",
-        level=1,
+        new=lobby.NewGame(
+            kind="othello",
+            size=8,
+            color="white",
+            name="Ann",
+            time_control=FISCHER,
+            opponent="computer",
+            level=1,
+        ),
     )
     # The computer (Black) moves at once; however long the site takes to let it, nobody
     # is blamed for that.
     assert clock(game)["first_move_by"] is None
     frozen_clock.advance(100)
-    assert services.flag_due() == []
-    [move] = services.computer_move(game_id=game.public_id, ply=0, point=[2, 3])
+    assert clock_services.flag_due() == []
+    [move] = computer.computer_move(game_id=game.public_id, ply=0, point=[2, 3])
     assert move.clock_ms == 60 * S  # free
 
     assert clock(game)["first_move_by"] == at(30, frozen_clock.now)
     frozen_clock.advance(30)  # Ann never moves
-    [ended] = services.flag_due()
+    [ended] = clock_services.flag_due()
     assert reload(ended).status == "aborted"
     state = selectors.game_state(reload(game), you="white")
     assert state["aborted"] == {"reason": "first_move", "color": "white"}
@@ -250,15 +256,15 @@ def test_a_rematch_starts_with_first_moves(
 ) -> None:
     settings.FIRST_MOVE_SECONDS = 30
     game = start(black, white, FISCHER)
-    services.resign(player=black, game_id=game.public_id)
-    services.offer_rematch(player=black, game_id=game.public_id)
-    services.offer_rematch(player=white, game_id=game.public_id)
+    play.resign(player=black, game_id=game.public_id)
+    table.offer_rematch(player=black, game_id=game.public_id)
+    table.offer_rematch(player=white, game_id=game.public_id)
     rematch = reload(game).rematch
     assert rematch is not None and rematch.black_session_key == white.session_key
 
     assert clock(rematch)["first_move_by"] == at(30, frozen_clock.now)
     frozen_clock.advance(30)  # Bob, Black now, never moves: aborted, nobody wins
-    [ended] = services.flag_due()
+    [ended] = clock_services.flag_due()
     assert (reload(ended).status, reload(ended).result) == ("aborted", "")
 
 
@@ -270,10 +276,10 @@ def test_each_move_charges_its_mover_by_the_servers_clock(
 ) -> None:
     game = start(black, white, FISCHER)
     frozen_clock.advance(10)
-    [move] = services.play(player=black, game_id=game.public_id, ply=2, point=[3, 2])
+    [move] = play.play(player=black, game_id=game.public_id, ply=2, point=[3, 2])
     assert move.clock_ms == 55 * S  # 60 - 10 + 5
     frozen_clock.advance(2.5)
-    [move] = services.play(player=white, game_id=game.public_id, ply=3, point=[2, 4])
+    [move] = play.play(player=white, game_id=game.public_id, ply=3, point=[2, 4])
     assert move.clock_ms == 62_500  # 60 - 2.5 + 5
 
     frozen_clock.advance(1)
@@ -292,7 +298,7 @@ def test_byoyomi_periods_in_g(black: Player, white: Player, frozen_clock: Frozen
         "stones": None,
         "overtime": True,
     }
-    [move] = services.play(player=black, game_id=game.public_id, ply=2, point=[4, 4])
+    [move] = play.play(player=black, game_id=game.public_id, ply=2, point=[4, 4])
     assert move.clock_ms == 5 * S  # a move within a period resets it
     assert clock(game)["black"]["periods"] == 2
 
@@ -306,9 +312,9 @@ def test_othellos_automatic_pass_takes_no_time(
     for ply, point in enumerate(line):
         frozen_clock.advance(1)
         mover = black if ply % 2 == 0 else white
-        services.play(player=mover, game_id=game.public_id, ply=ply, point=point)
+        play.play(player=mover, game_id=game.public_id, ply=ply, point=point)
     frozen_clock.advance(4)
-    placed, passed = services.play(player=white, game_id=game.public_id, ply=3, point=[0, 0])
+    placed, passed = play.play(player=white, game_id=game.public_id, ply=3, point=[0, 0])
     # The first moves (b1, c1) free; then White: 60 - 4 + 5 at ply 3; Black: 60 - 1 + 5.
     assert (placed.clock_ms, passed.action, passed.color) == (61 * S, "pass", "black")
     assert passed.clock_ms == 64 * S  # Black's time as its last move left it
@@ -324,15 +330,15 @@ def test_two_passes_stop_both_clocks_and_resuming_starts_them(
     game = seated(black, white, FISCHER, kind="go", size=5)
     # Voluntary passes are first moves too: free.
     frozen_clock.advance(10)
-    [passed] = services.pass_turn(player=black, game_id=game.public_id, ply=0)
+    [passed] = play.pass_turn(player=black, game_id=game.public_id, ply=0)
     assert passed.clock_ms == 60 * S
     frozen_clock.advance(10)
-    services.pass_turn(player=white, game_id=game.public_id, ply=1)
+    play.pass_turn(player=white, game_id=game.public_id, ply=1)
     frozen_clock.advance(500)  # counting takes no time off anyone
     assert clock(game)["running"] is None
     assert reload(game).deadline is None
 
-    services.resume(player=white, game_id=game.public_id)
+    scoring.resume(player=white, game_id=game.public_id)
     frozen_clock.advance(4)
     assert clock(game)["running"] == "black"
     assert clock(game)["black"]["remaining_ms"] == 56 * S
@@ -340,7 +346,7 @@ def test_two_passes_stop_both_clocks_and_resuming_starts_them(
 
 def test_a_game_without_a_clock_has_none(black: Player, white: Player) -> None:
     game = seated(black, white, None)
-    [move] = services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    [move] = play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
     assert move.clock_ms is None
     assert selectors.game_state(reload(game), you=None)["clock"] is None
     assert reload(game).deadline is None
@@ -358,11 +364,11 @@ def test_the_flag_stores_a_timeout_and_ends_the_game(
 ) -> None:
     game = start(black, white, ABSOLUTE)
     frozen_clock.advance(2.999)
-    assert services.flag(game_id=game.public_id) == []  # not yet
+    assert clock_services.flag(game_id=game.public_id) == []  # not yet
     frozen_clock.advance(0.001)  # exactly at the deadline: out
 
     with django_capture_on_commit_callbacks(execute=True):
-        [move] = services.flag(game_id=game.public_id)
+        [move] = clock_services.flag(game_id=game.public_id)
 
     game = reload(game)
     assert (move.action, move.color, move.clock_ms, move.ply) == ("timeout", "black", 0, 3)
@@ -373,8 +379,8 @@ def test_the_flag_stores_a_timeout_and_ends_the_game(
     assert event["game"]["clock"]["black"]["remaining_ms"] == 0
     assert event["game"]["clock"]["running"] is None
     # Never twice.
-    assert services.flag(game_id=game.public_id) == []
-    assert services.flag_due() == []
+    assert clock_services.flag(game_id=game.public_id) == []
+    assert clock_services.flag_due() == []
     assert game.moves.count() == 3
 
 
@@ -389,11 +395,11 @@ def test_the_watch_flags_every_game_due_earliest_first_and_no_other(
     )
     frozen_clock.advance(1.5)
 
-    flagged = services.flag_due()
+    flagged = clock_services.flag_due()
 
     assert [game.public_id for game in flagged] == [games[2].public_id, games[0].public_id]
     assert [reload(game).status for game in games] == ["finished", "active", "finished"]
-    assert services.flag_due() == []
+    assert clock_services.flag_due() == []
 
 
 def test_a_move_after_the_deadline_is_never_stored_the_game_is_lost_on_time(
@@ -401,11 +407,11 @@ def test_a_move_after_the_deadline_is_never_stored_the_game_is_lost_on_time(
 ) -> None:
     game = start(black, white, ABSOLUTE)
     frozen_clock.advance(1)
-    services.play(player=black, game_id=game.public_id, ply=2, point=[3, 2])
+    play.play(player=black, game_id=game.public_id, ply=2, point=[3, 2])
     frozen_clock.advance(3.5)  # White's 3 s are gone
 
     with pytest.raises(GameError) as late:
-        services.play(player=white, game_id=game.public_id, ply=3, point=[2, 4])
+        play.play(player=white, game_id=game.public_id, ply=3, point=[2, 4])
 
     assert late.value.code == "game_over"
     game = reload(game)
@@ -413,16 +419,16 @@ def test_a_move_after_the_deadline_is_never_stored_the_game_is_lost_on_time(
     assert [move.action for move in game.moves.all()] == ["place"] * 3 + ["timeout"]
 
 
-@pytest.mark.parametrize("service", ["pass_turn", "resign", "claim"])
+@pytest.mark.parametrize("service", [play.pass_turn, play.resign, presence.claim])
 def test_every_request_of_a_player_after_the_deadline_is_game_over(
-    black: Player, white: Player, frozen_clock: FrozenClock, service: str
+    black: Player, white: Player, frozen_clock: FrozenClock, service: Any
 ) -> None:
     game = start(black, white, ABSOLUTE, kind="go", size=5)
     frozen_clock.advance(5)
-    arguments = {"ply": 2} if service == "pass_turn" else {}
+    arguments = {"ply": 2} if service is play.pass_turn else {}
 
     with pytest.raises(GameError) as late:
-        getattr(services, service)(player=black, game_id=game.public_id, **arguments)
+        service(player=black, game_id=game.public_id, **arguments)
 
     assert late.value.code == "game_over"
     assert reload(game).result == "W+T"
@@ -434,7 +440,7 @@ def test_a_spectator_after_the_deadline_is_still_not_a_player(
     game = start(black, white, ABSOLUTE)
     frozen_clock.advance(5)
     with pytest.raises(GameError) as refused:
-        services.play(player=spectator, game_id=game.public_id, ply=2, point=[3, 2])
+        play.play(player=spectator, game_id=game.public_id, ply=2, point=[3, 2])
     assert refused.value.code == "not_a_player"
 
 
@@ -443,7 +449,7 @@ def test_resigning_stops_the_clocks_and_keeps_the_time_left(
 ) -> None:
     game = start(black, white, FISCHER)
     frozen_clock.advance(20)
-    [move] = services.resign(player=black, game_id=game.public_id)
+    [move] = play.resign(player=black, game_id=game.public_id)
     assert move.clock_ms == 40 * S
     assert (reload(game).deadline, clock(game)["running"]) == (None, None)
 
@@ -455,17 +461,17 @@ def test_a_restart_of_the_whole_site_gives_running_clocks_the_time_it_was_down(
     black: Player, white: Player, frozen_clock: FrozenClock
 ) -> None:
     gap = datetime.timedelta(seconds=5)
-    services.credit_downtime(process="old", gap=gap)
+    clock_services.credit_downtime(process="old", gap=gap)
     game = start(black, white, FISCHER)
     frozen_clock.advance(10)
-    services.heartbeat(process="old")  # the site is watched for 10 s of Black's turn
+    presence.heartbeat(process="old")  # the site is watched for 10 s of Black's turn
     frozen_clock.advance(3600)  # then down for an hour
 
-    assert services.credit_downtime(process="new", gap=gap) == [game.public_id]
+    assert clock_services.credit_downtime(process="new", gap=gap) == [game.public_id]
 
     assert clock(game)["black"]["remaining_ms"] == 50 * S
     frozen_clock.advance(50)
-    assert [game.public_id for game in services.flag_due()] == [game.public_id]
+    assert [game.public_id for game in clock_services.flag_due()] == [game.public_id]
     assert set(ServerProcess.objects.values_list("name", flat=True)) == {"old", "new"}
 
 
@@ -473,18 +479,18 @@ def test_a_process_restarting_while_another_runs_credits_nothing(
     black: Player, white: Player, frozen_clock: FrozenClock
 ) -> None:
     gap = datetime.timedelta(seconds=5)
-    services.credit_downtime(process="first", gap=gap)
+    clock_services.credit_downtime(process="first", gap=gap)
     game = start(black, white, FISCHER)
     frozen_clock.advance(4)
-    services.heartbeat(process="first")
+    presence.heartbeat(process="first")
     frozen_clock.advance(2)
 
-    assert services.credit_downtime(process="second", gap=gap) == []
+    assert clock_services.credit_downtime(process="second", gap=gap) == []
     assert clock(game)["black"]["remaining_ms"] == 54 * S
 
 
 def test_the_first_start_ever_credits_nothing(frozen_clock: FrozenClock) -> None:
-    assert services.credit_downtime(process="p", gap=datetime.timedelta(seconds=5)) == []
+    assert clock_services.credit_downtime(process="p", gap=datetime.timedelta(seconds=5)) == []
     assert Move.objects.count() == 0
 
 
@@ -494,19 +500,19 @@ def test_halving_ones_clock_before_ones_first_move(
     """An arena's berserk (the tournaments app asks for it): one's own main time halved,
     before one's first move only."""
     game = seated(black, white, FISCHER)
-    _, color = services.halve_clock(player=white, game_id=game.public_id)
+    _, color = clock_services.halve_clock(player=white, game_id=game.public_id)
     assert color == "white"
     assert clock(game)["white"]["remaining_ms"] == 30 * S
     assert clock(game)["black"]["remaining_ms"] == 60 * S
-    services.play(player=black, game_id=game.public_id, ply=0, point=FIRST_MOVES["othello"][0])
+    play.play(player=black, game_id=game.public_id, ply=0, point=FIRST_MOVES["othello"][0])
     with pytest.raises(GameError) as refused:
-        services.halve_clock(player=black, game_id=game.public_id)
+        clock_services.halve_clock(player=black, game_id=game.public_id)
     assert refused.value.code == "bad_request"
     with pytest.raises(GameError) as refused:
-        services.halve_clock(player=spectator, game_id=game.public_id)
+        clock_services.halve_clock(player=spectator, game_id=game.public_id)
     assert refused.value.code == "not_a_player"
     untimed = seated(black, white, None)
     with pytest.raises(GameError) as refused:
-        services.halve_clock(player=black, game_id=untimed.public_id)
+        clock_services.halve_clock(player=black, game_id=untimed.public_id)
     assert refused.value.code == "bad_request"
     assert clock(game)["black"]["remaining_ms"] == 60 * S

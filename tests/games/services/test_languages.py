@@ -7,9 +7,9 @@ import pytest
 from django.utils import translation
 
 from accounts.players import Player
-from games import services
 from games.forms import NewGameForm
-from games.services import GameError
+from games.services import play
+from games.services.errors import GameError
 from tests.games.services.test_services import start
 from tests.support import catalogues
 
@@ -47,7 +47,7 @@ def test_a_refused_move_says_why_in_the_active_language(
     game = start(black, white)
 
     with translation.override(language):
-        said = refusal(services.play, player=black, game_id=game.public_id, ply=0, point=[3, 3])
+        said = refusal(play.play, player=black, game_id=game.public_id, ply=0, point=[3, 3])
 
     assert said == expected
 
@@ -56,8 +56,8 @@ def test_a_services_own_words_and_a_colour_are_translated(black: Player, white: 
     game = start(black, white)
 
     with translation.override("fr"):
-        stale = refusal(services.play, player=black, game_id=game.public_id, ply=4, point=[2, 3])
-        turn = refusal(services.play, player=white, game_id=game.public_id, ply=0, point=[2, 3])
+        stale = refusal(play.play, player=black, game_id=game.public_id, ply=4, point=[2, 3])
+        turn = refusal(play.play, player=white, game_id=game.public_id, ply=0, point=[2, 3])
 
     assert stale == ("stale", "la partie en est au coup 0, pas 4")
     assert turn == ("not_your_turn", "c'est au tour des noirs")

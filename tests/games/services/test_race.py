@@ -18,8 +18,8 @@ from django.utils import timezone
 import gamerules as rules
 from accounts.players import Player
 from gamerules.clock import TimeControl
-from games import services
 from games.models import Game, Move
+from games.services import clock, lobby, play
 from tests.support.concurrency import at_once
 
 ROUNDS = 30
@@ -29,7 +29,7 @@ def race(game: Game, player: Player, points: tuple[rules.Point, rules.Point]) ->
     """Both points submitted by ``player`` for the game's current ply, at once: each one's
     moves or error code."""
     ids = {"player": player, "game_id": game.public_id, "ply": game.ply}
-    return at_once(*(partial(services.play, **ids, point=point) for point in points))
+    return at_once(*(partial(play.play, **ids, point=point) for point in points))
 
 
 def replay(game: Game) -> rules.Position:
@@ -57,10 +57,10 @@ def test_racing_submissions_for_one_ply_land_exactly_once(kind: str, size: int) 
         "black": Player(session_key="black-session", user_id=None),
         "white": Player(session_key="white-session", user_id=None),
     }
-    game = services.create_game(
-        player=players["black"], kind=kind, size=size, color="black", name="Ann"
+    game = lobby.create_game(
+        player=players["black"], new=lobby.NewGame(kind=kind, size=size, color="black", name="Ann")
     )
-    services.join_game(player=players["white"], game_id=game.public_id, name="Bob")
+    lobby.join_game(player=players["white"], game_id=game.public_id, name="Bob")
 
     for round_number in range(ROUNDS):
         game = Game.objects.get(pk=game.pk)
@@ -93,25 +93,27 @@ def test_processes_racing_to_flag_one_game_store_one_timeout(first_moves: bool) 
     the first moves were made: the game is aborted, nothing stored)."""
     black = Player(session_key="black-session", user_id=None)
     white = Player(session_key="white-session", user_id=None)
-    game = services.create_game(
+    game = lobby.create_game(
         player=black,
-        kind="othello",
-        size=8,
-        color="black",
-        name="Ann",
-        time_control=TimeControl.absolute(main_time=60),
+        new=lobby.NewGame(
+            kind="othello",
+            size=8,
+            color="black",
+            name="Ann",
+            time_control=TimeControl.absolute(main_time=60),
+        ),
     )
-    services.join_game(player=white, game_id=game.public_id, name="Bob")
+    lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     line = [(black, (2, 3)), (white, (2, 2))] if first_moves else []
     for ply, (player, point) in enumerate(line):
-        services.play(player=player, game_id=game.public_id, ply=ply, point=point)
+        play.play(player=player, game_id=game.public_id, ply=ply, point=point)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now())
     late = (3, 2) if first_moves else (2, 3)
 
     def flag() -> int:
-        return len(services.flag(game_id=game.public_id))
+        return len(clock.flag(game_id=game.public_id))
 
-    move = partial(services.play, player=black, game_id=game.public_id, ply=len(line), point=late)
+    move = partial(play.play, player=black, game_id=game.public_id, ply=len(line), point=late)
     outcomes = at_once(flag, flag, flag, move)
 
     # The move comes too late whoever flags first: the flag or the move's own check.

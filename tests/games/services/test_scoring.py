@@ -16,9 +16,11 @@ import pytest
 from accounts.players import Player
 from gamerules import Color, GoPosition
 from gamerules.sgf import export_sgf, import_sgf
-from games import records, selectors, services
+from games import records, selectors
 from games.models import Game
-from games.services import GameError
+from games.services import imports, lobby, play
+from games.services import scoring as scoring_services
+from games.services.errors import GameError
 from tests.support.concurrency import at_once
 from tests.support.helpers import Events, Refused, reload
 
@@ -41,10 +43,11 @@ WHITE_SIDE = [[r, 4] for r in range(5)]
 
 def new_game(black: Player, white: Player, *, scoring: str = "territory") -> Game:
     """A 5x5 Go game between ``black`` and ``white`` at the INVADED position, White to move."""
-    game = services.create_game(
-        player=black, kind="go", size=5, color="black", name="Ann", scoring=scoring
+    game = lobby.create_game(
+        player=black,
+        new=lobby.NewGame(kind="go", size=5, color="black", name="Ann", scoring=scoring),
     )
-    services.join_game(player=white, game_id=game.public_id, name="Bob")
+    lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     position = GoPosition.from_rows(INVADED, Color.WHITE)
     Game.objects.filter(pk=game.pk).update(snapshot=position.to_snapshot(), to_move="white")
     return reload(game)
@@ -53,8 +56,8 @@ def new_game(black: Player, white: Player, *, scoring: str = "territory") -> Gam
 def counting(black: Player, white: Player, *, scoring: str = "territory") -> Game:
     """The INVADED game after White's and Black's passes: being scored."""
     game = new_game(black, white, scoring=scoring)
-    services.pass_turn(player=white, game_id=game.public_id, ply=0)
-    services.pass_turn(player=black, game_id=game.public_id, ply=1)
+    play.pass_turn(player=white, game_id=game.public_id, ply=0)
+    play.pass_turn(player=black, game_id=game.public_id, ply=1)
     return reload(game)
 
 
@@ -67,7 +70,7 @@ def agreed(black: Player, white: Player, *, scoring: str = "territory") -> Game:
 
 def accept_both(game: Game, black: Player, white: Player, **arguments: Any) -> None:
     for player in (black, white):
-        services.accept(player=player, game_id=game.public_id, **arguments)
+        scoring_services.accept(player=player, game_id=game.public_id, **arguments)
 
 
 def count_of(game: Game) -> tuple[Any, ...]:
@@ -94,9 +97,9 @@ def test_two_passes_start_the_count_with_the_guessed_dead_stones(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
     game = new_game(black, white)
-    services.pass_turn(player=white, game_id=game.public_id, ply=0)
+    play.pass_turn(player=white, game_id=game.public_id, ply=0)
     with django_capture_on_commit_callbacks(execute=True):
-        services.pass_turn(player=black, game_id=game.public_id, ply=1)
+        play.pass_turn(player=black, game_id=game.public_id, ply=1)
 
     game = reload(game)
     assert (game.status, game.result, game.finished_at) == ("scoring", "", None)
@@ -137,7 +140,9 @@ def test_two_passes_start_the_count_with_the_guessed_dead_stones(
 
 def test_while_playing_g_has_no_count_and_othello_none_at_all(black: Player, white: Player) -> None:
     go = selectors.game_state(new_game(black, white), you="black")
-    othello = services.create_game(player=black, kind="othello", size=8, color="black", name="A")
+    othello = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="A")
+    )
 
     assert (go["dead"], go["territory"], go["score_detail"], go["marking"]) == ([], None, None, 0)
     assert go["accepted"] == {"black": False, "white": False}
@@ -155,7 +160,7 @@ def test_a_mark_toggles_the_whole_chain_and_is_broadcast(
     game = counting(black, white)
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.mark(player=black, game_id=game.public_id, point=[2, 1], marking=1)
+        scoring_services.mark(player=black, game_id=game.public_id, point=[2, 1], marking=1)
     game = reload(game)
     # Both invaders alive again: Black's side is nobody's, White keeps 5 + komi.
     assert (game.dead, game.marking, game.status) == ([], 2, "scoring")
@@ -167,7 +172,7 @@ def test_a_mark_toggles_the_whole_chain_and_is_broadcast(
     assert event["game"]["score"] == {"black": 0, "white": 11.5}
 
     # Either player marks; no marking number is needed.
-    services.mark(player=white, game_id=game.public_id, point=[1, 1])
+    scoring_services.mark(player=white, game_id=game.public_id, point=[1, 1])
     game = reload(game)
     assert (game.dead, game.marking, game.score) == (INVADERS, 3, {"black": 12, "white": 11.5})
 
@@ -175,7 +180,7 @@ def test_a_mark_toggles_the_whole_chain_and_is_broadcast(
 def test_any_stone_may_be_marked_dead_even_a_big_group(black: Player, white: Player) -> None:
     game = counting(black, white)
 
-    services.mark(player=white, game_id=game.public_id, point=[4, 2])
+    scoring_services.mark(player=white, game_id=game.public_id, point=[4, 2])
     game = reload(game)
     black_wall = [[r, 2] for r in range(5)]
     assert game.dead == sorted(INVADERS + black_wall)
@@ -185,18 +190,18 @@ def test_any_stone_may_be_marked_dead_even_a_big_group(black: Player, white: Pla
 
 def test_a_mark_withdraws_both_acceptances(black: Player, white: Player) -> None:
     game = counting(black, white)
-    services.accept(player=black, game_id=game.public_id)
+    scoring_services.accept(player=black, game_id=game.public_id)
     assert (reload(game).black_accepted, reload(game).white_accepted) == (True, False)
 
-    services.mark(player=white, game_id=game.public_id, point=[1, 1])
+    scoring_services.mark(player=white, game_id=game.public_id, point=[1, 1])
 
     game = reload(game)
     assert (game.black_accepted, game.white_accepted, game.status) == (False, False, "scoring")
     # The old marking is gone: accepting it by number is stale, the new one is accepted.
     with pytest.raises(GameError) as caught:
-        services.accept(player=white, game_id=game.public_id, marking=1)
+        scoring_services.accept(player=white, game_id=game.public_id, marking=1)
     assert caught.value.code == "stale"
-    services.accept(player=white, game_id=game.public_id, marking=2)
+    scoring_services.accept(player=white, game_id=game.public_id, marking=2)
     assert reload(game).white_accepted
 
 
@@ -209,7 +214,7 @@ def test_both_accepting_the_same_marking_finishes_with_its_score(
     game = counting(black, white)
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.accept(player=white, game_id=game.public_id, marking=1)
+        scoring_services.accept(player=white, game_id=game.public_id, marking=1)
     game = reload(game)
     assert (game.status, game.white_accepted, game.black_accepted) == ("scoring", True, False)
     [(_, first)] = broadcasts
@@ -217,7 +222,7 @@ def test_both_accepting_the_same_marking_finishes_with_its_score(
     assert first["game"]["accepted"] == {"black": False, "white": True}
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.accept(player=black, game_id=game.public_id, marking=1)
+        scoring_services.accept(player=black, game_id=game.public_id, marking=1)
     game = reload(game)
     assert (game.status, game.result) == ("finished", "B+0.5")
     assert game.finished_at is not None
@@ -236,11 +241,11 @@ def test_accepting_twice_changes_and_sends_nothing(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
     game = counting(black, white)
-    services.accept(player=black, game_id=game.public_id)
+    scoring_services.accept(player=black, game_id=game.public_id)
     before = count_of(reload(game))
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.accept(player=black, game_id=game.public_id, marking=1)
+        scoring_services.accept(player=black, game_id=game.public_id, marking=1)
 
     assert count_of(reload(game)) == before
     assert broadcasts == []
@@ -248,7 +253,7 @@ def test_accepting_twice_changes_and_sends_nothing(
 
 def test_a_different_marking_agreed_on_gives_its_own_score(black: Player, white: Player) -> None:
     game = counting(black, white)
-    services.mark(player=white, game_id=game.public_id, point=[1, 1])
+    scoring_services.mark(player=white, game_id=game.public_id, point=[1, 1])
     accept_both(game, black, white, marking=2)
 
     game = reload(game)
@@ -277,10 +282,10 @@ def test_resume_plays_on_with_the_side_after_the_passes_and_drops_the_marking(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
     game = counting(black, white)
-    services.accept(player=black, game_id=game.public_id)
+    scoring_services.accept(player=black, game_id=game.public_id)
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.resume(player=black, game_id=game.public_id, marking=1)
+        scoring_services.resume(player=black, game_id=game.public_id, marking=1)
 
     game = reload(game)
     assert (game.status, game.to_move, game.ply) == ("active", "white", 2)
@@ -297,9 +302,9 @@ def test_resume_plays_on_with_the_side_after_the_passes_and_drops_the_marking(
     assert [0, 0] in event["game"]["legal"]
 
     # Play goes on at the same ply; two more passes count again, with a new marking.
-    services.play(player=white, game_id=game.public_id, ply=2, point=[0, 4])
-    services.pass_turn(player=black, game_id=game.public_id, ply=3)
-    services.pass_turn(player=white, game_id=game.public_id, ply=4)
+    play.play(player=white, game_id=game.public_id, ply=2, point=[0, 4])
+    play.pass_turn(player=black, game_id=game.public_id, ply=3)
+    play.pass_turn(player=white, game_id=game.public_id, ply=4)
     game = reload(game)
     assert (game.status, game.marking, game.dead) == ("scoring", 3, INVADERS)
     assert game.score == {"black": 12, "white": 10.5}
@@ -313,7 +318,7 @@ def test_resigning_while_scoring_finishes_and_drops_the_marking(
 ) -> None:
     game = counting(black, white)
 
-    [move] = services.resign(player=black, game_id=game.public_id)
+    [move] = play.resign(player=black, game_id=game.public_id)
 
     game = reload(game)
     assert (move.action, game.status, game.result) == ("resign", "finished", "W+R")
@@ -348,7 +353,14 @@ def test_a_malformed_mark_is_a_bad_request_even_from_a_spectator(
     game = counting(black, white)
 
     for player in (black, spectator):
-        refused("bad_request", services.mark, game, player=player, point=point, marking=marking)
+        refused(
+            "bad_request",
+            scoring_services.mark,
+            game,
+            player=player,
+            point=point,
+            marking=marking,
+        )
 
 
 def test_a_malformed_marking_is_a_bad_request(
@@ -356,15 +368,15 @@ def test_a_malformed_marking_is_a_bad_request(
 ) -> None:
     game = counting(black, white)
 
-    refused("bad_request", services.accept, game, player=black, marking="1")
-    refused("bad_request", services.resume, game, player=black, marking=[1])
+    refused("bad_request", scoring_services.accept, game, player=black, marking="1")
+    refused("bad_request", scoring_services.resume, game, player=black, marking=[1])
 
 
 def test_an_unknown_game_is_a_bad_request(black: Player) -> None:
     for call, arguments in (
-        (services.mark, {"point": [0, 0]}),
-        (services.accept, {}),
-        (services.resume, {}),
+        (scoring_services.mark, {"point": [0, 0]}),
+        (scoring_services.accept, {}),
+        (scoring_services.resume, {}),
     ):
         with pytest.raises(GameError) as caught:
             call(player=black, game_id="x", **arguments)
@@ -376,9 +388,9 @@ def test_a_spectator_is_not_a_player_even_with_an_old_marking(
 ) -> None:
     game = counting(black, white)
 
-    refused("not_a_player", services.mark, game, player=spectator, point=[1, 1], marking=7)
-    refused("not_a_player", services.accept, game, player=spectator, marking=7)
-    refused("not_a_player", services.resume, game, player=spectator)
+    refused("not_a_player", scoring_services.mark, game, player=spectator, point=[1, 1], marking=7)
+    refused("not_a_player", scoring_services.accept, game, player=spectator, marking=7)
+    refused("not_a_player", scoring_services.resume, game, player=spectator)
 
 
 def test_a_finished_game_is_game_over_even_with_an_old_marking(
@@ -387,22 +399,22 @@ def test_a_finished_game_is_game_over_even_with_an_old_marking(
     game = agreed(black, white)
 
     for player in (black, white):
-        refused("game_over", services.mark, game, player=player, point=[1, 1], marking=0)
-        refused("game_over", services.accept, game, player=player, marking=0)
-        refused("game_over", services.resume, game, player=player)
-        refused("game_over", services.pass_turn, game, player=player, ply=2)
+        refused("game_over", scoring_services.mark, game, player=player, point=[1, 1], marking=0)
+        refused("game_over", scoring_services.accept, game, player=player, marking=0)
+        refused("game_over", scoring_services.resume, game, player=player)
+        refused("game_over", play.pass_turn, game, player=player, ply=2)
 
 
 def test_an_old_marking_is_stale(black: Player, white: Player, refused: Refused) -> None:
     game = counting(black, white)
-    services.mark(player=black, game_id=game.public_id, point=[1, 1], marking=1)
+    scoring_services.mark(player=black, game_id=game.public_id, point=[1, 1], marking=1)
 
     # A double click: the second mark names the marking the first one replaced.
-    refused("stale", services.mark, game, player=black, point=[1, 1], marking=1)
-    refused("stale", services.accept, game, player=white, marking=1)
-    refused("stale", services.resume, game, player=white, marking=1)
+    refused("stale", scoring_services.mark, game, player=black, point=[1, 1], marking=1)
+    refused("stale", scoring_services.accept, game, player=white, marking=1)
+    refused("stale", scoring_services.resume, game, player=white, marking=1)
     # ...and stale comes before illegal_move (an empty point).
-    refused("stale", services.mark, game, player=black, point=[0, 0], marking=1)
+    refused("stale", scoring_services.mark, game, player=black, point=[0, 0], marking=1)
 
 
 def test_a_mark_on_an_empty_point_is_an_illegal_move(
@@ -411,22 +423,26 @@ def test_a_mark_on_an_empty_point_is_an_illegal_move(
     game = counting(black, white)
 
     with pytest.raises(GameError, match="there is no stone on A5"):
-        services.mark(player=black, game_id=game.public_id, point=[0, 0])
-    refused("illegal_move", services.mark, game, player=white, point=[4, 4], marking=1)
+        scoring_services.mark(player=black, game_id=game.public_id, point=[0, 0])
+    refused("illegal_move", scoring_services.mark, game, player=white, point=[4, 4], marking=1)
 
 
 def test_outside_the_scoring_phase_mark_accept_resume_are_illegal_moves(
     black: Player, white: Player, refused: Refused
 ) -> None:
     active = new_game(black, white)
-    waiting = services.create_game(player=black, kind="go", size=9, color="black", name="A")
-    othello = services.create_game(player=black, kind="othello", size=8, color="black", name="A")
-    services.join_game(player=white, game_id=othello.public_id, name="B")
+    waiting = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="A")
+    )
+    othello = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="A")
+    )
+    lobby.join_game(player=white, game_id=othello.public_id, name="B")
 
     for game in (active, waiting, othello):
-        refused("illegal_move", services.mark, game, player=black, point=[2, 2])
-        refused("illegal_move", services.accept, game, player=black)
-        refused("illegal_move", services.resume, game, player=black, marking=0)
+        refused("illegal_move", scoring_services.mark, game, player=black, point=[2, 2])
+        refused("illegal_move", scoring_services.accept, game, player=black)
+        refused("illegal_move", scoring_services.resume, game, player=black, marking=0)
 
 
 def test_while_scoring_play_and_pass_are_illegal_moves(
@@ -435,9 +451,9 @@ def test_while_scoring_play_and_pass_are_illegal_moves(
     game = counting(black, white)
 
     for player in (black, white):
-        refused("illegal_move", services.play, game, player=player, ply=2, point=[0, 0])
-        refused("illegal_move", services.pass_turn, game, player=player, ply=2)
-    refused("stale", services.play, game, player=white, ply=1, point=[0, 0])
+        refused("illegal_move", play.play, game, player=player, ply=2, point=[0, 0])
+        refused("illegal_move", play.pass_turn, game, player=player, ply=2)
+    refused("stale", play.play, game, player=white, ply=1, point=[0, 0])
 
 
 # The record: SGF and replay
@@ -489,7 +505,7 @@ INVADED_SGF = (
 def test_an_imported_go_game_is_counted_with_its_dead_stones(
     marks: str, result: str, dead: list[list[int]]
 ) -> None:
-    game = services.import_game(record=import_sgf(INVADED_SGF.format(marks=marks)))
+    game = imports.import_game(record=import_sgf(INVADED_SGF.format(marks=marks)))
 
     game = reload(game)
     assert GoPosition.from_snapshot(game.snapshot).rows() == INVADED
@@ -533,12 +549,12 @@ def test_an_accept_racing_a_mark_never_finishes_on_a_marking_its_sender_did_not_
 ) -> None:
     for _ in range(ROUNDS):
         game = counting(black, white)
-        services.accept(player=white, game_id=game.public_id, marking=1)
+        scoring_services.accept(player=white, game_id=game.public_id, marking=1)
 
         # White changes its mind while Black accepts the marking both have seen.
         outcomes = at_once(
-            partial(services.mark, player=white, game_id=game.public_id, point=[1, 1]),
-            partial(services.accept, player=black, game_id=game.public_id),
+            partial(scoring_services.mark, player=white, game_id=game.public_id, point=[1, 1]),
+            partial(scoring_services.accept, player=black, game_id=game.public_id),
             marking=1,
         )
 
@@ -563,7 +579,7 @@ def test_two_marks_of_one_marking_land_once(black: Player, white: Player) -> Non
         before = reload(game)
         outcomes = at_once(
             *(
-                partial(services.mark, player=player, game_id=game.public_id, point=[2, 1])
+                partial(scoring_services.mark, player=player, game_id=game.public_id, point=[2, 1])
                 for player in (black, white)
             ),
             marking=before.marking,

@@ -16,10 +16,12 @@ from django.contrib.auth.models import User
 from accounts.players import Player
 from gamerules import Color, GoPosition, Move, OthelloPosition
 from gamerules.clock import TimeControl
-from games import selectors, services
+from games import selectors
 from games.models import Game
 from games.realtime import events
-from games.services import GameError
+from games.services import lobby, play
+from games.services import scoring as scoring_services
+from games.services.errors import GameError
 from live import events as live_events
 from live import state as live_state
 from tests.support.helpers import Events, Refused, reload
@@ -37,8 +39,10 @@ def start(
     to_move: Color = Color.BLACK,
 ) -> Game:
     """A game created by ``black`` and joined by ``white``, optionally from a diagram."""
-    game = services.create_game(player=black, kind=kind, size=size, color="black", name="Ann")
-    game = services.join_game(player=white, game_id=game.public_id, name="Bob")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind=kind, size=size, color="black", name="Ann")
+    )
+    game = lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     if rows is not None:
         position_class = OthelloPosition if kind == "othello" else GoPosition
         position = position_class.from_rows(rows, to_move)
@@ -58,7 +62,9 @@ def error_of(call: Any, **kwargs: Any) -> str:
 
 
 def test_create_game_seats_the_creator_and_waits(black: Player) -> None:
-    game = services.create_game(player=black, kind="othello", size=8, color="white", name=" Ann ")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="white", name=" Ann ")
+    )
 
     game = reload(game)
     assert game.status == Game.Status.WAITING
@@ -76,7 +82,9 @@ def test_create_game_seats_the_creator_and_waits(black: Player) -> None:
 
 def test_public_ids_are_long_random_and_distinct(black: Player) -> None:
     ids = {
-        services.create_game(player=black, kind="go", size=9, color="black", name="A").public_id
+        lobby.create_game(
+            player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="A")
+        ).public_id
         for _ in range(20)
     }
     assert len(ids) == 20
@@ -84,7 +92,9 @@ def test_public_ids_are_long_random_and_distinct(black: Player) -> None:
 
 
 def test_random_colour_seats_the_creator_on_one_side(black: Player) -> None:
-    game = services.create_game(player=black, kind="othello", size=8, color="random", name="A")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="random", name="A")
+    )
 
     assert game.creator_color in ("black", "white")
     assert selectors.color_of(game, black) == game.creator_color
@@ -95,8 +105,9 @@ def test_random_colour_seats_the_creator_on_one_side(black: Player) -> None:
     [("territory", None, 6.5), ("area", None, 7.5), ("territory", 0.5, 0.5), ("area", -3, -3.0)],
 )
 def test_go_komi_and_scoring(black: Player, scoring: str, komi: float | None, expected: float):
-    game = services.create_game(
-        player=black, kind="go", size=9, color="black", name="A", komi=komi, scoring=scoring
+    game = lobby.create_game(
+        player=black,
+        new=lobby.NewGame(kind="go", size=9, color="black", name="A", komi=komi, scoring=scoring),
     )
 
     game = reload(game)
@@ -131,16 +142,17 @@ def test_go_komi_and_scoring(black: Player, scoring: str, komi: float | None, ex
 def test_create_game_refuses_bad_options(black: Player, options: dict[str, Any]) -> None:
     arguments = {"kind": "othello", "size": 8, "color": "black", "name": "Ann", **options}
 
-    assert error_of(services.create_game, player=black, **arguments) == "bad_request"
+    assert error_of(lobby.create_game, player=black, new=lobby.NewGame(**arguments)) == (
+        "bad_request"
+    )
     assert not Game.objects.exists()
 
 
 def test_create_game_needs_a_session_or_an_account() -> None:
     nobody = Player(session_key=None, user_id=None)
 
-    code = error_of(
-        services.create_game, player=nobody, kind="othello", size=8, color="black", name="A"
-    )
+    new = lobby.NewGame(kind="othello", size=8, color="black", name="A")
+    code = error_of(lobby.create_game, player=nobody, new=new)
 
     assert code == "bad_request"
     assert not Game.objects.exists()
@@ -152,10 +164,12 @@ def test_create_game_needs_a_session_or_an_account() -> None:
 def test_join_takes_the_free_seat_and_starts_the_game(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = services.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
-        joined = services.join_game(player=white, game_id=game.public_id, name="Bob")
+        joined = lobby.join_game(player=white, game_id=game.public_id, name="Bob")
 
     game = reload(game)
     assert joined.status == game.status == Game.Status.ACTIVE
@@ -174,10 +188,12 @@ def test_join_takes_the_free_seat_and_starts_the_game(
 def test_the_creator_cannot_join_twice(
     black: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = services.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.join_game(player=black, game_id=game.public_id, name="Ann again")
+        lobby.join_game(player=black, game_id=game.public_id, name="Ann again")
 
     game = reload(game)
     assert (game.status, game.white_session_key, game.white_name) == ("waiting", "", "")
@@ -190,23 +206,25 @@ def test_a_third_visitor_watches_whatever_the_name(
 ) -> None:
     game = start(black, white)
 
-    services.join_game(player=spectator, game_id=game.public_id, name=name)
+    lobby.join_game(player=spectator, game_id=game.public_id, name=name)
 
     assert reload(game).white_session_key == "white-session"
     assert selectors.color_of(game, spectator) is None
 
 
 def test_join_refuses_a_blank_name_when_there_is_a_seat(black: Player, white: Player) -> None:
-    game = services.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
 
-    assert error_of(services.join_game, player=white, game_id=game.public_id, name=" ") == (
+    assert error_of(lobby.join_game, player=white, game_id=game.public_id, name=" ") == (
         "bad_request"
     )
     assert reload(game).status == Game.Status.WAITING
 
 
 def test_join_an_unknown_game_is_a_bad_request(white: Player) -> None:
-    assert error_of(services.join_game, player=white, game_id="nope", name="Bob") == "bad_request"
+    assert error_of(lobby.join_game, player=white, game_id="nope", name="Bob") == "bad_request"
 
 
 # start_games (the pairing pools' games)
@@ -230,10 +248,10 @@ GAME_FIELDS = (
 
 def new_pair(
     first: Player, second: Player, *, kind: str = "othello", size: int = 8, rated: bool = False
-) -> services.NewPair:
-    return services.NewPair(
-        first=services.Seat(first, "Ann"),
-        second=services.Seat(second, "Bob"),
+) -> lobby.NewPair:
+    return lobby.NewPair(
+        first=lobby.Entrant(first, "Ann"),
+        second=lobby.Entrant(second, "Bob"),
         kind=kind,
         size=size,
         time_control=TimeControl.byoyomi(main_time=300, periods=5, period_time=10),
@@ -246,13 +264,14 @@ def test_start_games_makes_each_game_as_create_and_join_would(
     black: Player, white: Player, kind: str, size: int
 ) -> None:
     control = TimeControl.byoyomi(main_time=300, periods=5, period_time=10)
-    created = services.create_game(
-        player=black, kind=kind, size=size, color="black", name="Ann", time_control=control
+    created = lobby.create_game(
+        player=black,
+        new=lobby.NewGame(kind=kind, size=size, color="black", name="Ann", time_control=control),
     )
-    joined = reload(services.join_game(player=white, game_id=created.public_id, name="Bob"))
+    joined = reload(lobby.join_game(player=white, game_id=created.public_id, name="Bob"))
     others = [Player(session_key=f"guest-{n}") for n in range(4)]
 
-    made = services.start_games(
+    made = lobby.start_games(
         [
             new_pair(others[0], others[1], kind=kind, size=size),
             new_pair(others[2], others[3], kind=kind, size=size),
@@ -268,14 +287,13 @@ def test_start_games_makes_each_game_as_create_and_join_would(
         assert selectors.color_of(game, first) == game.creator_color
         assert selectors.color_of(game, second) == Color(game.creator_color).opponent.value
         assert game.black_away_since is not None and game.white_away_since is not None
-        first_color = game.creator_color
-        assert getattr(game, f"{first_color}_name") == "Ann"
+        assert game.creator.name == "Ann"
         assert game.deadline - game.turn_started_at == joined.deadline - joined.turn_started_at
 
 
 def test_start_games_draws_each_games_colours(black: Player) -> None:
     players = [Player(session_key=f"guest-{n}") for n in range(40)]
-    made = services.start_games(
+    made = lobby.start_games(
         [new_pair(players[n], players[n + 1]) for n in range(0, len(players), 2)]
     )
     assert {game.creator_color for game in made} == {"black", "white"}
@@ -286,7 +304,7 @@ def test_start_games_tells_the_lobby_once(
 ) -> None:
     players = [Player(session_key=f"guest-{n}") for n in range(6)]
     with django_capture_on_commit_callbacks(execute=True):
-        services.start_games([new_pair(players[n], players[n + 1]) for n in (0, 2, 4)])
+        lobby.start_games([new_pair(players[n], players[n + 1]) for n in (0, 2, 4)])
     assert len(lobby_broadcasts) == 1
 
 
@@ -296,7 +314,7 @@ def test_start_games_refuses_a_player_against_themself(django_user_model: Any) -
     phone = Player(session_key="phone", user_id=user.pk)
     good = new_pair(Player(session_key="cid"), Player(session_key="dan"))
     for same in ([laptop, laptop], [laptop, phone], [Player("guest"), Player("guest")]):
-        assert error_of(services.start_games, pairs=[good, new_pair(*same)]) == "bad_request"
+        assert error_of(lobby.start_games, pairs=[good, new_pair(*same)]) == "bad_request"
     assert not Game.objects.exists()  # the good pair too: one transaction
 
 
@@ -305,7 +323,7 @@ def test_start_games_refuses_a_rated_game_for_a_guest(django_user_model: Any) ->
     account = Player(session_key="laptop", user_id=user.pk)
     for first, second in ((account, Player("guest")), (Player("guest"), account)):
         pair = new_pair(first, second, rated=True)
-        assert error_of(services.start_games, pairs=[pair]) == "bad_request"
+        assert error_of(lobby.start_games, pairs=[pair]) == "bad_request"
     assert not Game.objects.exists()
 
 
@@ -315,7 +333,9 @@ def test_an_account_holds_its_seat_from_any_browser(django_user_model: Any) -> N
     phone = Player(session_key="phone", user_id=user.pk)
     logged_out = Player(session_key="laptop", user_id=None)
 
-    game = services.create_game(player=laptop, kind="go", size=9, color="white", name="Ann")
+    game = lobby.create_game(
+        player=laptop, new=lobby.NewGame(kind="go", size=9, color="white", name="Ann")
+    )
 
     assert reload(game).white_user == user
     assert selectors.color_of(game, phone) == "white"
@@ -330,21 +350,21 @@ def test_claim_hands_the_guest_seats_to_the_account(
 ) -> None:
     playing = start(black, white)
     finished = start(black, white)
-    services.resign(player=white, game_id=finished.public_id)
+    play.resign(player=white, game_id=finished.public_id)
     as_white = start(white, black)
     strangers = start(white, Player(session_key="someone-else"))
     ann = User.objects.create_user("ann")  # signed up after playing as a guest
     account = Player(session_key="new-session", user_id=ann.pk)
 
     with django_capture_on_commit_callbacks(execute=True):
-        claimed = services.claim_guest_seats(guest_session_key="black-session", player=account)
+        claimed = lobby.claim_guest_seats(guest_session_key="black-session", player=account)
 
     assert [game.pk for game in claimed] == [playing.pk, finished.pk, as_white.pk]
     for game, color in ((playing, "black"), (finished, "black"), (as_white, "white")):
         game = reload(game)
         assert selectors.color_of(game, account) == color
         assert selectors.color_of(game, black) is None
-        assert getattr(game, f"{color}_session_key") == "new-session"
+        assert game.seat(color).session_key == "new-session"
     # The account's seats take its username (docs/api/README.md#one-name-per-player).
     assert (reload(as_white).white_name, reload(playing).black_name) == ("ann", "ann")
     assert selectors.color_of(reload(playing), white) == "white"
@@ -361,7 +381,7 @@ def test_claim_leaves_a_seat_of_a_game_the_account_already_plays(black: Player) 
     account = Player(session_key="carol-session", user_id=carol.pk)
     game = start(black, account)
 
-    assert services.claim_guest_seats(guest_session_key="black-session", player=account) == []
+    assert lobby.claim_guest_seats(guest_session_key="black-session", player=account) == []
     game = reload(game)
     assert (selectors.color_of(game, black), selectors.color_of(game, account)) == (
         "black",
@@ -374,7 +394,7 @@ def test_claim_leaves_a_seat_of_a_game_the_account_already_plays(black: Player) 
     [("black-session", Player(session_key="x")), ("", Player(session_key="x", user_id=1))],
 )
 def test_claim_needs_an_account_and_a_guest_session(key: str, player: Player) -> None:
-    assert error_of(services.claim_guest_seats, guest_session_key=key, player=player) == (
+    assert error_of(lobby.claim_guest_seats, guest_session_key=key, player=player) == (
         "bad_request"
     )
 
@@ -385,7 +405,7 @@ def test_claim_needs_an_account_and_a_guest_session(key: str, player: Player) ->
 def test_a_placement_is_stored_with_its_flips(black: Player, white: Player) -> None:
     game = start(black, white)
 
-    [move] = services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    [move] = play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
 
     game = reload(game)
     assert (move.ply, move.color, move.action, move.row, move.col) == (1, "black", "place", 2, 3)
@@ -403,7 +423,7 @@ def test_a_move_is_broadcast_once_the_transaction_commits(
     game = start(black, white)
 
     with django_capture_on_commit_callbacks() as callbacks:
-        services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+        play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
         assert broadcasts == []
     for callback in callbacks:
         callback()
@@ -435,7 +455,7 @@ def test_an_automatic_pass_is_its_own_move_and_event(
     game = start(black, white, size=4, rows=["W.WB", "BWB.", "BBW.", "B..."])
 
     with django_capture_on_commit_callbacks(execute=True):
-        placed, passed = services.play(player=black, game_id=game.public_id, ply=0, point=[0, 1])
+        placed, passed = play.play(player=black, game_id=game.public_id, ply=0, point=[0, 1])
 
     game = reload(game)
     assert (placed.ply, placed.color, placed.action) == (1, "black", "place")
@@ -455,7 +475,7 @@ def test_an_automatic_pass_is_its_own_move_and_event(
 def test_the_last_move_finishes_othello(black: Player, white: Player) -> None:
     game = start(black, white, size=4, rows=["WBBB", ".WWW", "WWBB", "WBBB"])
 
-    [move] = services.play(player=black, game_id=game.public_id, ply=0, point=[1, 0])
+    [move] = play.play(player=black, game_id=game.public_id, ply=0, point=[1, 0])
 
     game = reload(game)
     assert move.diff == {"flipped": [[2, 1]]}
@@ -474,7 +494,7 @@ def test_go_captures_and_prisoners(black: Player, white: Player) -> None:
         rows=[".B...", "BW...", ".B...", ".....", "....."],
     )
 
-    [move] = services.play(player=black, game_id=game.public_id, ply=0, point=[1, 2])
+    [move] = play.play(player=black, game_id=game.public_id, ply=0, point=[1, 2])
 
     game = reload(game)
     assert move.diff == {"captured": [[1, 1]]}
@@ -513,16 +533,14 @@ def test_malformed_moves_are_bad_requests_even_from_spectators(
     game = start(black, white)
 
     for player in (black, spectator):
-        refused("bad_request", services.play, game, player=player, ply=ply, point=point)
+        refused("bad_request", play.play, game, player=player, ply=ply, point=point)
 
 
 def test_an_unknown_game_is_a_bad_request(black: Player) -> None:
-    assert error_of(services.play, player=black, game_id="x", ply=0, point=[2, 3]) == (
-        "bad_request"
-    )
-    assert error_of(services.pass_turn, player=black, game_id="x", ply=0) == "bad_request"
-    assert error_of(services.resign, player=black, game_id="x") == "bad_request"
-    assert error_of(services.abort, player=black, game_id="x") == "bad_request"
+    assert error_of(play.play, player=black, game_id="x", ply=0, point=[2, 3]) == ("bad_request")
+    assert error_of(play.pass_turn, player=black, game_id="x", ply=0) == "bad_request"
+    assert error_of(play.resign, player=black, game_id="x") == "bad_request"
+    assert error_of(lobby.abort, player=black, game_id="x") == "bad_request"
 
 
 def test_a_spectator_is_not_a_player_even_with_a_stale_ply(
@@ -531,30 +549,30 @@ def test_a_spectator_is_not_a_player_even_with_a_stale_ply(
     game = start(black, white)
 
     for ply in (0, 7):
-        refused("not_a_player", services.play, game, player=spectator, ply=ply, point=[2, 3])
-    refused("not_a_player", services.pass_turn, game, player=spectator, ply=7)
-    refused("not_a_player", services.resign, game, player=spectator)
+        refused("not_a_player", play.play, game, player=spectator, ply=ply, point=[2, 3])
+    refused("not_a_player", play.pass_turn, game, player=spectator, ply=7)
+    refused("not_a_player", play.resign, game, player=spectator)
 
 
 def test_a_finished_game_is_game_over_even_with_a_stale_ply(
     black: Player, white: Player, refused: Refused
 ) -> None:
     game = start(black, white)
-    services.resign(player=white, game_id=game.public_id)
+    play.resign(player=white, game_id=game.public_id)
 
     for player, ply in ((black, 1), (black, 0), (white, 0)):
-        refused("game_over", services.play, game, player=player, ply=ply, point=[2, 3])
-    refused("game_over", services.resign, game, player=black)
-    refused("game_over", services.abort, game, player=black)
+        refused("game_over", play.play, game, player=player, ply=ply, point=[2, 3])
+    refused("game_over", play.resign, game, player=black)
+    refused("game_over", lobby.abort, game, player=black)
 
 
 def test_a_duplicated_click_from_the_player_who_just_moved_is_stale(
     black: Player, white: Player, refused: Refused
 ) -> None:
     game = start(black, white)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
 
-    refused("stale", services.play, game, player=black, ply=0, point=[2, 3])
+    refused("stale", play.play, game, player=black, ply=0, point=[2, 3])
 
 
 def test_a_stale_ply_comes_before_the_turn_and_the_rules(
@@ -563,8 +581,8 @@ def test_a_stale_ply_comes_before_the_turn_and_the_rules(
     game = start(black, white)
 
     # White is not to move and [0, 0] is illegal: the stale ply is answered first.
-    refused("stale", services.play, game, player=white, ply=3, point=[0, 0])
-    refused("stale", services.pass_turn, game, player=black, ply=3)
+    refused("stale", play.play, game, player=white, ply=3, point=[0, 0])
+    refused("stale", play.pass_turn, game, player=black, ply=3)
 
 
 def test_playing_out_of_turn_is_not_your_turn(
@@ -573,17 +591,19 @@ def test_playing_out_of_turn_is_not_your_turn(
     game = start(black, white)
 
     # ...even on a point that would be illegal anyway.
-    refused("not_your_turn", services.play, game, player=white, ply=0, point=[0, 0])
+    refused("not_your_turn", play.play, game, player=white, ply=0, point=[0, 0])
 
 
 def test_a_game_waiting_for_its_opponent_is_not_your_turn(black: Player, refused: Refused) -> None:
-    game = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+    )
 
     with pytest.raises(GameError, match="waiting for an opponent"):
-        services.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
-    refused("not_your_turn", services.pass_turn, game, player=black, ply=0)
-    refused("not_your_turn", services.resign, game, player=black)
-    refused("stale", services.play, game, player=black, ply=1, point=[4, 4])
+        play.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
+    refused("not_your_turn", play.pass_turn, game, player=black, ply=0)
+    refused("not_your_turn", play.resign, game, player=black)
+    refused("stale", play.play, game, player=black, ply=1, point=[4, 4])
 
 
 @pytest.mark.parametrize("point", [[3, 3], [0, 0], [2, 2]], ids=["occupied", "far", "no-flip"])
@@ -592,7 +612,7 @@ def test_a_move_the_rules_forbid_is_an_illegal_move(
 ) -> None:
     game = start(black, white)
 
-    refused("illegal_move", services.play, game, player=black, ply=0, point=point)
+    refused("illegal_move", play.play, game, player=black, ply=0, point=point)
 
 
 def test_go_suicide_is_an_illegal_move(black: Player, white: Player, refused: Refused) -> None:
@@ -600,13 +620,13 @@ def test_go_suicide_is_an_illegal_move(black: Player, white: Player, refused: Re
         black, white, kind="go", size=5, rows=[".W...", "W....", ".....", ".....", "....."]
     )
 
-    refused("illegal_move", services.play, game, player=black, ply=0, point=[0, 0])
+    refused("illegal_move", play.play, game, player=black, ply=0, point=[0, 0])
 
 
 def test_othello_has_no_voluntary_pass(black: Player, white: Player, refused: Refused) -> None:
     game = start(black, white)
 
-    refused("illegal_move", services.pass_turn, game, player=black, ply=0)
+    refused("illegal_move", play.pass_turn, game, player=black, ply=0)
 
 
 def test_go_while_scoring_play_and_pass_are_illegal_moves(
@@ -616,8 +636,8 @@ def test_go_while_scoring_play_and_pass_are_illegal_moves(
     Game.objects.filter(pk=game.pk).update(status=Game.Status.SCORING)
 
     for player in (black, white):
-        refused("illegal_move", services.play, game, player=player, ply=0, point=[4, 4])
-        refused("illegal_move", services.pass_turn, game, player=player, ply=0)
+        refused("illegal_move", play.play, game, player=player, ply=0, point=[4, 4])
+        refused("illegal_move", play.pass_turn, game, player=player, ply=0)
 
 
 # pass_turn
@@ -627,10 +647,10 @@ def test_two_go_passes_count_with_territory_scoring_and_komi(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
     game = start(black, white, kind="go", size=5)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
 
     with django_capture_on_commit_callbacks(execute=True):
-        [first] = services.pass_turn(player=white, game_id=game.public_id, ply=1)
+        [first] = play.pass_turn(player=white, game_id=game.public_id, ply=1)
     assert (first.ply, first.color, first.action, first.diff) == (
         2,
         "white",
@@ -640,7 +660,7 @@ def test_two_go_passes_count_with_territory_scoring_and_komi(
     assert reload(game).status == Game.Status.ACTIVE
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.pass_turn(player=black, game_id=game.public_id, ply=2)
+        play.pass_turn(player=black, game_id=game.public_id, ply=2)
 
     # Play has ended: the players count. Black's 24 empty points against White's komi.
     game = reload(game)
@@ -650,8 +670,8 @@ def test_two_go_passes_count_with_territory_scoring_and_komi(
     assert broadcasts[-1][1]["game"]["status"] == "scoring"
     assert broadcasts[-1][1]["game"]["score"] == {"black": 24, "white": 6.5}
 
-    services.accept(player=black, game_id=game.public_id)
-    services.accept(player=white, game_id=game.public_id)
+    scoring_services.accept(player=black, game_id=game.public_id)
+    scoring_services.accept(player=white, game_id=game.public_id)
     game = reload(game)
     assert (game.status, game.result, game.score) == (
         "finished",
@@ -661,15 +681,16 @@ def test_two_go_passes_count_with_territory_scoring_and_komi(
 
 
 def test_two_passes_with_area_scoring_count_stones(black: Player, white: Player) -> None:
-    game = services.create_game(
-        player=black, kind="go", size=5, color="black", name="A", komi=7.5, scoring="area"
+    game = lobby.create_game(
+        player=black,
+        new=lobby.NewGame(kind="go", size=5, color="black", name="A", komi=7.5, scoring="area"),
     )
-    services.join_game(player=white, game_id=game.public_id, name="B")
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
-    services.pass_turn(player=white, game_id=game.public_id, ply=1)
-    services.pass_turn(player=black, game_id=game.public_id, ply=2)
-    services.accept(player=white, game_id=game.public_id)
-    services.accept(player=black, game_id=game.public_id)
+    lobby.join_game(player=white, game_id=game.public_id, name="B")
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
+    play.pass_turn(player=white, game_id=game.public_id, ply=1)
+    play.pass_turn(player=black, game_id=game.public_id, ply=2)
+    scoring_services.accept(player=white, game_id=game.public_id)
+    scoring_services.accept(player=black, game_id=game.public_id)
 
     game = reload(game)
     assert (game.result, game.score) == ("B+17.5", {"black": 25, "white": 7.5})
@@ -682,10 +703,10 @@ def test_either_player_may_resign_on_any_turn(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
     game = start(black, white)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
 
     with django_capture_on_commit_callbacks(execute=True):
-        [move] = services.resign(player=black, game_id=game.public_id)
+        [move] = play.resign(player=black, game_id=game.public_id)
 
     game = reload(game)
     assert (move.ply, move.color, move.action, move.row) == (2, "black", "resign", None)
@@ -710,7 +731,7 @@ def test_either_player_may_resign_on_any_turn(
 def test_white_resigning_go_gives_b_plus_r(black: Player, white: Player) -> None:
     game = start(black, white, kind="go", size=9)
 
-    [move] = services.resign(player=white, game_id=game.public_id)
+    [move] = play.resign(player=white, game_id=game.public_id)
 
     assert move.diff == {"captured": []}
     assert reload(game).result == "B+R"
@@ -722,10 +743,12 @@ def test_white_resigning_go_gives_b_plus_r(black: Player, white: Player) -> None
 def test_the_creator_aborts_before_anyone_joins(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = services.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
-        aborted = services.abort(player=black, game_id=game.public_id)
+        aborted = lobby.abort(player=black, game_id=game.public_id)
 
     game = reload(game)
     assert aborted.status == game.status == Game.Status.ABORTED
@@ -733,31 +756,33 @@ def test_the_creator_aborts_before_anyone_joins(
     [(_, event)] = broadcasts
     assert (event["type"], event["game"]["status"]) == ("game.state", "aborted")
     # An aborted game takes no one and no move.
-    assert services.join_game(player=white, game_id=game.public_id, name="Bob").status == (
-        "aborted"
-    )
-    assert error_of(services.play, player=black, game_id=game.public_id, ply=0, point=[2, 3]) == (
+    assert lobby.join_game(player=white, game_id=game.public_id, name="Bob").status == ("aborted")
+    assert error_of(play.play, player=black, game_id=game.public_id, ply=0, point=[2, 3]) == (
         "game_over"
     )
 
 
 def test_abort_refusals(black: Player, white: Player, spectator: Player, refused: Refused) -> None:
-    game = services.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
 
-    refused("not_a_player", services.abort, game, player=white)
-    services.join_game(player=white, game_id=game.public_id, name="Bob")
-    refused("not_a_player", services.abort, game, player=spectator)
-    refused("bad_request", services.abort, game, player=black)
-    refused("bad_request", services.abort, game, player=white)
+    refused("not_a_player", lobby.abort, game, player=white)
+    lobby.join_game(player=white, game_id=game.public_id, name="Bob")
+    refused("not_a_player", lobby.abort, game, player=spectator)
+    refused("bad_request", lobby.abort, game, player=black)
+    refused("bad_request", lobby.abort, game, player=white)
 
 
 def test_the_admin_aborts_a_waiting_game_without_a_seat(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
-    game = services.create_game(player=black, kind="go", size=9, color="white", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="white", name="Ann")
+    )
 
     with django_capture_on_commit_callbacks(execute=True):
-        aborted = services.abort_as_admin(game_id=game.public_id)
+        aborted = lobby.abort_as_admin(game_id=game.public_id)
 
     assert aborted.status == reload(game).status == Game.Status.ABORTED
     [(_, event)] = broadcasts
@@ -767,11 +792,13 @@ def test_the_admin_aborts_a_waiting_game_without_a_seat(
 def test_the_admin_aborts_only_waiting_games(
     black: Player, white: Player, refused: Refused
 ) -> None:
-    game = services.create_game(player=black, kind="othello", size=8, color="black", name="Ann")
-    services.join_game(player=white, game_id=game.public_id, name="Bob")
-    refused("bad_request", services.abort_as_admin, game)
-    services.resign(player=white, game_id=game.public_id)
-    refused("game_over", services.abort_as_admin, game)
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+    )
+    lobby.join_game(player=white, game_id=game.public_id, name="Bob")
+    refused("bad_request", lobby.abort_as_admin, game)
+    play.resign(player=white, game_id=game.public_id)
+    refused("game_over", lobby.abort_as_admin, game)
 
 
 # The events reach the group through the configured channel layer
@@ -786,7 +813,7 @@ def test_a_group_member_receives_the_move(
     async_to_sync(layer.group_add)(events.group_name(game.public_id), channel)
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+        play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
 
     message = live_events.decoded(async_to_sync(layer.receive)(channel))
     assert message["type"] == "game.moved"
@@ -802,7 +829,7 @@ def test_the_stored_snapshot_wins_over_the_position_a_process_remembers(
     black: Player, white: Player
 ) -> None:
     game = start(black, white, kind="go", size=9)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
+    play.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
     remembered = selectors.position_of(reload(game))
     assert selectors.position_of(reload(game)) is remembered  # read once, then kept
 
@@ -811,6 +838,6 @@ def test_the_stored_snapshot_wins_over_the_position_a_process_remembers(
     Game.objects.filter(pk=game.pk).update(snapshot=other.to_snapshot(), to_move="black")
 
     assert selectors.position_of(reload(game)).rows() == other.rows()
-    services.play(player=black, game_id=game.public_id, ply=1, point=[0, 0])
+    play.play(player=black, game_id=game.public_id, ply=1, point=[0, 0])
     assert reload(game).snapshot["rows"][0] == "B........"
     assert reload(game).snapshot["rows"][8] == "W........"

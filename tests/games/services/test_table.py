@@ -13,9 +13,10 @@ from accounts.players import Player
 from gamerules import Move, OthelloPosition
 from gamerules.clock import TimeControl
 from gamerules.sgf import export_sgf
-from games import records, selectors, services
+from games import records, selectors
 from games.models import ChatMessage, Game
-from games.services import GameError
+from games.services import computer, lobby, play, presence, table
+from games.services.errors import GameError
 from tests.conftest import FrozenClock
 from tests.support.concurrency import at_once
 from tests.support.helpers import Events, reload
@@ -26,15 +27,17 @@ S = 1000
 
 
 def start(black: Player, white: Player, **options: Any) -> Game:
-    game = services.create_game(
+    game = lobby.create_game(
         player=black,
-        kind=options.pop("kind", "othello"),
-        size=options.pop("size", 8),
-        color="black",
-        name="Ann",
-        **options,
+        new=lobby.NewGame(
+            kind=options.pop("kind", "othello"),
+            size=options.pop("size", 8),
+            color="black",
+            name="Ann",
+            **options,
+        ),
     )
-    return services.join_game(player=white, game_id=game.public_id, name="Bob")
+    return lobby.join_game(player=white, game_id=game.public_id, name="Bob")
 
 
 def code(call: Any, **arguments: Any) -> str:
@@ -56,10 +59,10 @@ def test_players_and_spectators_chat_and_the_history_keeps_the_last_100(
 ) -> None:
     game = start(black, white)
     with django_capture_on_commit_callbacks(execute=True):
-        services.say(player=black, game_id=game.public_id, name="ignored", text="  good luck ")
-        services.say(player=spectator, game_id=game.public_id, name="Cy", text="<b>hi</b>")
+        table.say(player=black, game_id=game.public_id, name="ignored", text="  good luck ")
+        table.say(player=spectator, game_id=game.public_id, name="Cy", text="<b>hi</b>")
 
-    said = [(m.name, m.color, m.text) for m in services.chat_history(game.public_id)]
+    said = [(m.name, m.color, m.text) for m in table.chat_history(game.public_id)]
     assert said == [("Ann", "black", "good luck"), ("Cy", "", "<b>hi</b>")]
     message = broadcasts[-1][1]
     assert message["type"] == "game.chat"
@@ -68,16 +71,18 @@ def test_players_and_spectators_chat_and_the_history_keeps_the_last_100(
 
     for number in range(105):
         frozen_clock.advance(2)  # within the chat's limit
-        services.say(player=white, game_id=game.public_id, name="", text=f"{number}")
-    history = services.chat_history(game.public_id)
+        table.say(player=white, game_id=game.public_id, name="", text=f"{number}")
+    history = table.chat_history(game.public_id)
     assert len(history) == 100
     assert (history[0].text, history[-1].text) == ("5", "104")
 
 
 @pytest.mark.parametrize("text", ["", "   ", "x" * 301, None, 5, ["hi"]])
 def test_a_chat_text_must_be_1_to_300_characters(black: Player, text: Any) -> None:
-    game = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
-    assert code(services.say, player=black, game_id=game.public_id, name="A", text=text) == (
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+    )
+    assert code(table.say, player=black, game_id=game.public_id, name="A", text=text) == (
         "bad_request"
     )
     assert ChatMessage.objects.count() == 0
@@ -89,11 +94,13 @@ def test_a_speaker_says_at_most_5_lines_in_10_s_in_a_game(
     """Counted by speaker and game in the database, whatever socket or process says it: an
     account by its account (from any browser), a guest by its session."""
     game = start(black, white)
-    other = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+    other = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+    )
 
     def say(player: Player, text: Any = "hi", game_id: str = game.public_id) -> str:
         try:
-            services.say(player=player, game_id=game_id, name="", text=text)
+            table.say(player=player, game_id=game_id, name="", text=text)
         except GameError as error:
             return error.code
         return "said"
@@ -123,13 +130,15 @@ def test_a_speaker_says_at_most_5_lines_in_10_s_in_a_game(
 def test_two_processes_saying_at_once_store_5_lines_between_them(black: Player) -> None:
     """Two connections (two daphne processes) say a player's lines at the same moment: the
     game's lock makes them count one after the other."""
-    game = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+    )
 
     def say_five() -> list[str]:
         said = []
         for number in range(5):
             try:
-                services.say(player=black, game_id=game.public_id, name="", text=f"{number}")
+                table.say(player=black, game_id=game.public_id, name="", text=f"{number}")
                 said.append("said")
             except GameError as error:
                 said.append(error.code)
@@ -148,14 +157,14 @@ def test_a_move_taken_back_leaves_the_record_as_if_never_played(
     black: Player, white: Player, broadcasts: Events, django_capture_on_commit_callbacks: Any
 ) -> None:
     game = start(black, white)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
-    services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    play.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
     before = reload(game)
 
-    services.ask_undo(player=white, game_id=game.public_id, ply=2)
+    table.ask_undo(player=white, game_id=game.public_id, ply=2)
     assert selectors.game_state(reload(game), you=None)["undo"] == "white"
     with django_capture_on_commit_callbacks(execute=True):
-        services.accept_undo(player=black, game_id=game.public_id, ply=2)
+        table.accept_undo(player=black, game_id=game.public_id, ply=2)
 
     game = reload(game)
     expected, _ = OthelloPosition.start(8).play(Move.place((2, 3)))
@@ -174,14 +183,14 @@ def test_an_othello_move_is_taken_back_with_the_automatic_pass_after_it(
 ) -> None:
     game = start(black, white, size=4)
     for ply, point in enumerate([[0, 1], [0, 2], [2, 3]]):
-        services.play(
+        play.play(
             player=black if ply % 2 == 0 else white, game_id=game.public_id, ply=ply, point=point
         )
-    services.play(player=white, game_id=game.public_id, ply=3, point=[0, 0])  # Black passes
+    play.play(player=white, game_id=game.public_id, ply=3, point=[0, 0])  # Black passes
     assert reload(game).ply == 5
 
-    services.ask_undo(player=white, game_id=game.public_id, ply=5)
-    services.accept_undo(player=black, game_id=game.public_id, ply=5)
+    table.ask_undo(player=white, game_id=game.public_id, ply=5)
+    table.accept_undo(player=black, game_id=game.public_id, ply=5)
 
     game = reload(game)
     assert (game.ply, game.to_move) == (3, "white")
@@ -191,16 +200,16 @@ def test_an_othello_move_is_taken_back_with_the_automatic_pass_after_it(
 def test_the_clocks_are_restored(black: Player, white: Player, frozen_clock: FrozenClock) -> None:
     control = TimeControl.fischer(main_time=60, increment=5)
     game = start(black, white, time_control=control)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])  # first moves:
-    services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])  # free
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])  # first moves:
+    play.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])  # free
     frozen_clock.advance(10)
-    services.play(player=black, game_id=game.public_id, ply=2, point=[3, 2])  # Black: 55
+    play.play(player=black, game_id=game.public_id, ply=2, point=[3, 2])  # Black: 55
     frozen_clock.advance(20)
-    services.play(player=white, game_id=game.public_id, ply=3, point=[2, 4])  # White: 45
+    play.play(player=white, game_id=game.public_id, ply=3, point=[2, 4])  # White: 45
     frozen_clock.advance(7)  # Black thinks
 
-    services.ask_undo(player=white, game_id=game.public_id, ply=4)
-    services.accept_undo(player=black, game_id=game.public_id, ply=4)
+    table.ask_undo(player=white, game_id=game.public_id, ply=4)
+    table.accept_undo(player=black, game_id=game.public_id, ply=4)
     frozen_clock.advance(2)
 
     clock = selectors.game_state(reload(game), you=None)["clock"]
@@ -213,61 +222,59 @@ def test_the_clocks_are_restored(black: Player, white: Player, frozen_clock: Fro
 
 def test_take_back_refusals(black: Player, white: Player, spectator: Player) -> None:
     game = start(black, white)
-    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=0) == "illegal_move"
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
-    assert code(services.ask_undo, player=spectator, game_id=game.public_id, ply=1) == (
-        "not_a_player"
-    )
-    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=0) == "stale"
-    assert code(services.ask_undo, player=white, game_id=game.public_id, ply=1) == (
+    assert code(table.ask_undo, player=black, game_id=game.public_id, ply=0) == "illegal_move"
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    assert code(table.ask_undo, player=spectator, game_id=game.public_id, ply=1) == ("not_a_player")
+    assert code(table.ask_undo, player=black, game_id=game.public_id, ply=0) == "stale"
+    assert code(table.ask_undo, player=white, game_id=game.public_id, ply=1) == (
         "illegal_move"  # not White's move
     )
-    assert code(services.accept_undo, player=white, game_id=game.public_id, ply=1) == (
+    assert code(table.accept_undo, player=white, game_id=game.public_id, ply=1) == (
         "illegal_move"  # nothing asked
     )
-    services.ask_undo(player=black, game_id=game.public_id, ply=1)
-    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=1) == (
+    table.ask_undo(player=black, game_id=game.public_id, ply=1)
+    assert code(table.ask_undo, player=black, game_id=game.public_id, ply=1) == (
         "illegal_move"  # one request at a time
     )
-    assert code(services.accept_undo, player=black, game_id=game.public_id, ply=1) == (
+    assert code(table.accept_undo, player=black, game_id=game.public_id, ply=1) == (
         "illegal_move"  # not one's own
     )
-    services.decline_undo(player=white, game_id=game.public_id, ply=1)
-    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=1) == (
+    table.decline_undo(player=white, game_id=game.public_id, ply=1)
+    assert code(table.ask_undo, player=black, game_id=game.public_id, ply=1) == (
         "illegal_move"  # declined: not again before the next move
     )
-    services.resign(player=white, game_id=game.public_id)
-    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=2) == "game_over"
+    play.resign(player=white, game_id=game.public_id)
+    assert code(table.ask_undo, player=black, game_id=game.public_id, ply=2) == "game_over"
 
 
 def test_a_new_move_cancels_a_pending_request(black: Player, white: Player) -> None:
     game = start(black, white)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
-    services.ask_undo(player=black, game_id=game.public_id, ply=1)
-    services.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    table.ask_undo(player=black, game_id=game.public_id, ply=1)
+    play.play(player=white, game_id=game.public_id, ply=1, point=[2, 2])
     assert reload(game).undo_request == ""
-    assert code(services.accept_undo, player=white, game_id=game.public_id, ply=2) == (
-        "illegal_move"
-    )
+    assert code(table.accept_undo, player=white, game_id=game.public_id, ply=2) == ("illegal_move")
 
 
 def against_computer(person: Player, **options: Any) -> Game:
-    return services.create_game(
+    return lobby.create_game(
         player=person,
-        kind="othello",
-        size=options.pop("size", 8),
-        color=options.pop("color", "black"),
-        name="Ann",
-        opponent="computer",
-        level=1,
-        **options,
+        new=lobby.NewGame(
+            kind="othello",
+            size=options.pop("size", 8),
+            color=options.pop("color", "black"),
+            name="Ann",
+            opponent="computer",
+            level=1,
+            **options,
+        ),
     )
 
 
 def test_the_computer_agrees_to_take_a_move_back(black: Player) -> None:
     game = against_computer(black)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
-    services.ask_undo(player=black, game_id=game.public_id, ply=1)
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    table.ask_undo(player=black, game_id=game.public_id, ply=1)
     assert (reload(game).ply, reload(game).to_move) == (0, "black")
 
 
@@ -279,22 +286,22 @@ def test_against_the_computer_a_move_is_taken_back_with_its_reply(
 ) -> None:
     game = against_computer(black, time_control=TimeControl.fischer(main_time=60, increment=5))
     frozen_clock.advance(10)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])  # a first move: free
-    services.claim_turns(process="p1", limit=1)
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])  # a first move: free
+    computer.claim_turns(process="p1", limit=1)
     frozen_clock.advance(3)
-    services.computer_move(game_id=game.public_id, ply=1, point=[2, 2])  # free too
+    computer.computer_move(game_id=game.public_id, ply=1, point=[2, 2])  # free too
     frozen_clock.advance(4)  # Ann thinks: from here the clocks run
     after_first_moves = reload(game).snapshot
-    services.play(player=black, game_id=game.public_id, ply=2, point=[2, 1])  # Ann: 61
-    services.claim_turns(process="p1", limit=1)
+    play.play(player=black, game_id=game.public_id, ply=2, point=[2, 1])  # Ann: 61
+    computer.claim_turns(process="p1", limit=1)
     frozen_clock.advance(3)
     reply = selectors.game_state(reload(game), you=None)["legal"][0]
-    services.computer_move(game_id=game.public_id, ply=3, point=reply)  # the computer: 62
+    computer.computer_move(game_id=game.public_id, ply=3, point=reply)  # the computer: 62
     frozen_clock.advance(4)  # Ann thinks
     broadcasts.clear()
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.ask_undo(player=black, game_id=game.public_id, ply=4)
+        table.ask_undo(player=black, game_id=game.public_id, ply=4)
 
     game = reload(game)
     assert (game.ply, game.to_move, game.moves.count()) == (2, "black", 2)
@@ -312,9 +319,9 @@ def test_against_the_computer_a_move_is_taken_back_with_its_reply(
         None,
     )
     # Ann's turn: the computer waits for her next move, and answers that one.
-    assert services.claim_turns(process="p1", limit=1) == []
-    services.play(player=black, game_id=game.public_id, ply=2, point=[2, 1])
-    [turn] = services.claim_turns(process="p1", limit=1)
+    assert computer.claim_turns(process="p1", limit=1) == []
+    play.play(player=black, game_id=game.public_id, ply=2, point=[2, 1])
+    [turn] = computer.claim_turns(process="p1", limit=1)
     assert turn.ply == 3
 
 
@@ -326,12 +333,12 @@ def test_an_othello_take_back_against_the_computer_goes_back_past_the_automatic_
     # passes for her), and the computer is to move again.
     for ply, point in enumerate([[0, 1], [0, 2], [2, 3], [0, 0]]):
         if ply % 2 == 0:
-            services.play(player=black, game_id=game.public_id, ply=ply, point=point)
+            play.play(player=black, game_id=game.public_id, ply=ply, point=point)
         else:
-            services.computer_move(game_id=game.public_id, ply=ply, point=point)
+            computer.computer_move(game_id=game.public_id, ply=ply, point=point)
     assert (reload(game).ply, reload(game).to_move) == (5, "white")
 
-    services.ask_undo(player=black, game_id=game.public_id, ply=5)
+    table.ask_undo(player=black, game_id=game.public_id, ply=5)
 
     game = reload(game)
     assert (game.ply, game.to_move) == (2, "black")
@@ -345,19 +352,19 @@ def test_an_answer_thought_before_the_take_back_is_never_played(
     black: Player, frozen_clock: FrozenClock
 ) -> None:
     game = against_computer(black)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
-    [old] = services.claim_turns(process="p1", limit=1)
-    services.ask_undo(player=black, game_id=game.public_id, ply=1)
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    [old] = computer.claim_turns(process="p1", limit=1)
+    table.ask_undo(player=black, game_id=game.public_id, ply=1)
     frozen_clock.advance(1)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[3, 2])
-    [new] = services.claim_turns(process="p1", limit=1)  # not held back by the old claim
+    play.play(player=black, game_id=game.public_id, ply=0, point=[3, 2])
+    [new] = computer.claim_turns(process="p1", limit=1)  # not held back by the old claim
 
     # The old answer (to d3, now the same ply of another position) arrives first.
-    stale = services.computer_move(
+    stale = computer.computer_move(
         game_id=game.public_id, ply=old.ply, point=[2, 2], claimed_at=old.claimed_at
     )
     assert (stale, reload(game).ply) == ([], 1)
-    [move] = services.computer_move(
+    [move] = computer.computer_move(
         game_id=game.public_id, ply=new.ply, point=[2, 4], claimed_at=new.claimed_at
     )
     assert (move.row, move.col, reload(game).ply) == (2, 4, 2)
@@ -365,18 +372,18 @@ def test_an_answer_thought_before_the_take_back_is_never_played(
 
 def test_nothing_to_take_back_against_the_computer(white: Player) -> None:
     game = against_computer(white, color="white")
-    services.computer_move(game_id=game.public_id, ply=0, point=[2, 3])  # the computer first
-    assert code(services.ask_undo, player=white, game_id=game.public_id, ply=1) == ("illegal_move")
+    computer.computer_move(game_id=game.public_id, ply=0, point=[2, 3])  # the computer first
+    assert code(table.ask_undo, player=white, game_id=game.public_id, ply=1) == ("illegal_move")
     assert reload(game).ply == 1
 
 
 def test_a_rated_game_takes_nothing_back_against_the_computer(black: Player) -> None:
     game = against_computer(black)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
     # No such game can be created (rated games are between two people): made by hand.
     Game.objects.filter(pk=game.pk).update(rated=True)
 
-    assert code(services.ask_undo, player=black, game_id=game.public_id, ply=1) == ("illegal_move")
+    assert code(table.ask_undo, player=black, game_id=game.public_id, ply=1) == ("illegal_move")
     assert reload(game).ply == 1
 
 
@@ -395,13 +402,13 @@ def test_a_rematch_offered_and_accepted_swaps_the_colours(
         scoring="area",
         time_control=TimeControl.byoyomi(main_time=60, periods=3, period_time=10),
     )
-    assert code(services.offer_rematch, player=black, game_id=game.public_id) == "illegal_move"
-    services.resign(player=white, game_id=game.public_id)
+    assert code(table.offer_rematch, player=black, game_id=game.public_id) == "illegal_move"
+    play.resign(player=white, game_id=game.public_id)
 
-    services.offer_rematch(player=white, game_id=game.public_id)
+    table.offer_rematch(player=white, game_id=game.public_id)
     assert selectors.game_state(reload(game), you=None)["rematch"] == "white"
     with django_capture_on_commit_callbacks(execute=True):
-        services.offer_rematch(player=black, game_id=game.public_id)
+        table.offer_rematch(player=black, game_id=game.public_id)
 
     new = reload(game).rematch
     assert new is not None
@@ -419,22 +426,19 @@ def test_a_rematch_offered_and_accepted_swaps_the_colours(
     assert (new.black_name, new.white_name) == ("Bob", "Ann")
     assert [event["type"] for _, event in broadcasts][-1] == "game.rematch"
     assert broadcasts[-1][1]["game_id"] == new.public_id
-    assert code(services.offer_rematch, player=black, game_id=game.public_id) == "illegal_move"
+    assert code(table.offer_rematch, player=black, game_id=game.public_id) == "illegal_move"
 
 
 def test_a_rematch_against_the_computer_starts_at_once(black: Player) -> None:
-    game = services.create_game(
+    game = lobby.create_game(
         player=black,
-        kind="othello",
-        size=6,
-        color="black",
-        name="Ann",
-        opponent="computer",
-        level=4,
+        new=lobby.NewGame(
+            kind="othello", size=6, color="black", name="Ann", opponent="computer", level=4
+        ),
     )
-    services.resign(player=black, game_id=game.public_id)
+    play.resign(player=black, game_id=game.public_id)
 
-    services.offer_rematch(player=black, game_id=game.public_id)
+    table.offer_rematch(player=black, game_id=game.public_id)
 
     new = reload(game).rematch
     assert new is not None
@@ -453,13 +457,15 @@ def test_the_lobby_is_told_when_its_list_changes(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        game = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
-        services.connected(player=black, game_id=game.public_id, process="p", channel_name="a")
+        game = lobby.create_game(
+            player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+        )
+        presence.connected(player=black, game_id=game.public_id, process="p", channel_name="a")
     assert [entry["id"] for entry in lobby_broadcasts[-1]["games"]] == [game.public_id]
     assert lobby_broadcasts[-1]["playing"] == 0
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.join_game(player=white, game_id=game.public_id, name="Bob")
+        lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     # Not offered any more; not being played either until a move is made (below).
     assert (lobby_broadcasts[-1]["games"], lobby_broadcasts[-1]["playing"]) == ([], 0)
 
@@ -470,44 +476,43 @@ def test_games_being_played_are_those_with_a_move_in_the_last_ten_minutes(
     frozen_clock: FrozenClock,
     lobby_broadcasts: list[dict[str, Any]],
 ) -> None:
-    nobody_moved = services.create_game(
+    nobody_moved = lobby.create_game(
         player=black,
-        kind="othello",
-        size=8,
-        color="white",
-        name="Ann",
-        opponent="computer",
-        level=1,
+        new=lobby.NewGame(
+            kind="othello", size=8, color="white", name="Ann", opponent="computer", level=1
+        ),
     )
-    game = services.create_game(player=black, kind="go", size=9, color="black", name="Ann")
-    services.join_game(player=white, game_id=game.public_id, name="Bob")
+    game = lobby.create_game(
+        player=black, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann")
+    )
+    lobby.join_game(player=white, game_id=game.public_id, name="Bob")
     assert selectors.playing_count() == 0
-    assert services.recount_playing(last=None) == 0
+    assert lobby.recount_playing(last=None) == 0
     assert lobby_broadcasts == []  # nothing seen before: nothing to tell
 
-    services.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
-    assert services.recount_playing(last=0) == 1
+    play.play(player=black, game_id=game.public_id, ply=0, point=[4, 4])
+    assert lobby.recount_playing(last=0) == 1
     assert lobby_broadcasts[-1]["playing"] == 1  # the lobby is told
     assert list(selectors.being_played()) == [game]
-    assert services.recount_playing(last=1) == 1
+    assert lobby.recount_playing(last=1) == 1
     assert len(lobby_broadcasts) == 1  # no change, no message
 
     frozen_clock.advance(9 * 60 + 59)
-    services.pass_turn(player=white, game_id=game.public_id, ply=1)
-    services.pass_turn(player=black, game_id=game.public_id, ply=2)  # being counted: in play
+    play.pass_turn(player=white, game_id=game.public_id, ply=1)
+    play.pass_turn(player=black, game_id=game.public_id, ply=2)  # being counted: in play
     frozen_clock.advance(9 * 60 + 59)
     assert selectors.playing_count() == 1
     frozen_clock.advance(2)  # over ten minutes since its last move: nobody plays it
-    assert services.recount_playing(last=1) == 0
+    assert lobby.recount_playing(last=1) == 0
     assert lobby_broadcasts[-1]["playing"] == 0
     assert reload(nobody_moved).status == "active"  # in progress, but not being played
 
 
 def test_the_rematch_of_a_handicap_game_keeps_the_handicap(black: Player, white: Player) -> None:
     game = start(black, white, kind="go", size=13, handicap=5)
-    services.resign(player=white, game_id=game.public_id)
-    services.offer_rematch(player=black, game_id=game.public_id)
-    services.offer_rematch(player=white, game_id=game.public_id)
+    play.resign(player=white, game_id=game.public_id)
+    table.offer_rematch(player=black, game_id=game.public_id)
+    table.offer_rematch(player=white, game_id=game.public_id)
 
     new = reload(game).rematch
     assert new is not None
@@ -526,15 +531,15 @@ def test_chat_said_after_a_move_taken_back_follows_the_move_before_it(
     black: Player, white: Player, spectator: Player
 ) -> None:
     game = start(black, white, kind="go", size=9)
-    services.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
-    services.say(player=white, game_id=game.public_id, name="", text="after the first")
-    services.play(player=white, game_id=game.public_id, ply=1, point=[6, 6])
-    services.say(player=black, game_id=game.public_id, name="", text="oops")
-    services.ask_undo(player=white, game_id=game.public_id, ply=2)
-    services.say(player=spectator, game_id=game.public_id, name="Cy", text="while asked")
-    services.accept_undo(player=black, game_id=game.public_id, ply=2)
-    services.play(player=white, game_id=game.public_id, ply=1, point=[4, 4])
-    services.resign(player=white, game_id=game.public_id)
+    play.play(player=black, game_id=game.public_id, ply=0, point=[2, 2])
+    table.say(player=white, game_id=game.public_id, name="", text="after the first")
+    play.play(player=white, game_id=game.public_id, ply=1, point=[6, 6])
+    table.say(player=black, game_id=game.public_id, name="", text="oops")
+    table.ask_undo(player=white, game_id=game.public_id, ply=2)
+    table.say(player=spectator, game_id=game.public_id, name="Cy", text="while asked")
+    table.accept_undo(player=black, game_id=game.public_id, ply=2)
+    play.play(player=white, game_id=game.public_id, ply=1, point=[4, 4])
+    play.resign(player=white, game_id=game.public_id)
 
     game = reload(game)
     said = [(message.text, message.ply) for message in game.chat.all()]

@@ -15,8 +15,9 @@ from django.test import Client
 from accounts.players import Player
 from accounts.services import block
 from gamerules.sgf import import_sgf, othello_transcript
-from games import records, services
+from games import records
 from games.models import Game, Move
+from games.services import imports, lobby, play, table
 from games.views.records import ARCHIVE_PAGE_SIZE, MAX_UPLOAD_BYTES
 from tests.gamerules.test_sgf import HANDICAP_SGF, HANDICAP_START
 from tests.games.services.test_scoring import BLACK_SIDE, INVADED_SGF, INVADERS, WHITE_SIDE
@@ -62,7 +63,7 @@ def count_in(svg: bytes) -> tuple[list[list[int]], dict[str, list[list[int]]]]:
 
 def counted_go_game() -> Game:
     """An imported 5x5 Go game finished by counting: two white stones agreed dead, B+0.5."""
-    return services.import_game(record=import_sgf(INVADED_SGF.format(marks="MA[bb][bc]")))
+    return imports.import_game(record=import_sgf(INVADED_SGF.format(marks="MA[bb][bc]")))
 
 
 def marker_of(svg: bytes) -> tuple[float, float] | None:
@@ -94,7 +95,7 @@ def test_board_svg_at_every_ply_draws_the_rules_board(
 def test_board_svg_looks_like_the_page_board(client: Client) -> None:
     go = new_game("go", 19)
     othello = new_game("othello", 8)
-    services.play(player=BLACK, game_id=go.public_id, ply=0, point=[3, 3])
+    play.play(player=BLACK, game_id=go.public_id, ply=0, point=[3, 3])
 
     go_svg = client.get(f"/games/{go.public_id}/board.svg").content.decode()
     othello_svg = client.get(f"/games/{othello.public_id}/board.svg").content.decode()
@@ -139,8 +140,8 @@ def test_board_svg_shows_the_agreed_count_at_the_last_move_only(client: Client) 
 
 def test_a_go_game_in_play_or_resigned_draws_no_count(client: Client) -> None:
     game = new_game("go", 9)
-    services.play(player=BLACK, game_id=game.public_id, ply=0, point=[2, 6])
-    services.resign(player=WHITE, game_id=game.public_id)
+    play.play(player=BLACK, game_id=game.public_id, ply=0, point=[2, 6])
+    play.resign(player=WHITE, game_id=game.public_id)
 
     assert count_in(client.get(f"/games/{game.public_id}/board.svg").content) == ([], {})
 
@@ -223,7 +224,7 @@ def board_in(html: str) -> bytes:
 
 def test_the_replay_page_counts_discs_and_prisoners(client: Client) -> None:
     othello = new_game("othello", 8)
-    services.play(player=BLACK, game_id=othello.public_id, ply=0, point=[2, 3])
+    play.play(player=BLACK, game_id=othello.public_id, ply=0, point=[2, 3])
     go = new_game("go", 9, komi=6.5)
 
     othello_page = client.get(f"/games/{othello.public_id}/replay/").content.decode()
@@ -247,8 +248,8 @@ def test_a_game_in_play_is_followed_live(client: Client) -> None:
 
 def test_the_result_shows_after_the_last_move(client: Client) -> None:
     game = new_game("othello", 8)
-    services.play(player=BLACK, game_id=game.public_id, ply=0, point=[2, 3])
-    services.resign(player=WHITE, game_id=game.public_id)
+    play.play(player=BLACK, game_id=game.public_id, ply=0, point=[2, 3])
+    play.resign(player=WHITE, game_id=game.public_id)
 
     last = client.get(f"/games/{game.public_id}/replay/").content.decode()
     first = client.get(f"/games/{game.public_id}/replay/?ply=1").content.decode()
@@ -277,7 +278,9 @@ def test_sgf_download(client: Client, kind: str, seed: int) -> None:
 
 
 def test_names_with_sgf_specials_survive_the_download(client: Client) -> None:
-    game = services.create_game(player=BLACK, kind="go", size=9, color="black", name="Zoë ]\\ 李")
+    game = lobby.create_game(
+        player=BLACK, new=lobby.NewGame(kind="go", size=9, color="black", name="Zoë ]\\ 李")
+    )
 
     response = client.get(f"/games/{game.public_id}/sgf")
 
@@ -496,8 +499,9 @@ def ids(response: Any) -> list[str]:
 def test_the_archive_filters(client: Client) -> None:
     othello = finished("othello", seed=1)
     go9 = new_game("go", 9)
-    go13 = services.create_game(
-        player=Player(session_key="c"), kind="go", size=13, color="white", name="Carol"
+    go13 = lobby.create_game(
+        player=Player(session_key="c"),
+        new=lobby.NewGame(kind="go", size=13, color="white", name="Carol"),
     )
 
     assert ids(client.get("/games/?kind=go")) == [go13.public_id, go9.public_id]
@@ -513,14 +517,16 @@ def test_the_archive_finds_a_players_games_by_account_never_by_a_typed_name(
 ) -> None:
     """docs/api/README.md#one-name-per-player: ``player`` is an account's username (in any
     case); a guest's seat that once carried the same name is not the account's."""
-    typed = services.create_game(
-        player=Player(session_key="g"), kind="go", size=9, color="black", name="Carol"
+    typed = lobby.create_game(
+        player=Player(session_key="g"),
+        new=lobby.NewGame(kind="go", size=9, color="black", name="Carol"),
     )
     carol = User.objects.create_user("carol")
-    hers = services.create_game(
-        player=Player(user_id=carol.pk), kind="go", size=13, color="white", name="Bob"
+    hers = lobby.create_game(
+        player=Player(user_id=carol.pk),
+        new=lobby.NewGame(kind="go", size=13, color="white", name="Bob"),
     )
-    services.join_game(player=BLACK, game_id=hers.public_id, name="Dave")
+    lobby.join_game(player=BLACK, game_id=hers.public_id, name="Dave")
 
     assert ids(client.get("/games/?player=carol")) == [hers.public_id]
     assert ids(client.get("/games/?player=CAROL&kind=go")) == [hers.public_id]
@@ -555,14 +561,18 @@ def test_bad_archive_values_are_ignored(client: Client, query: str) -> None:
 
 def test_the_archive_pages_keep_the_filters(client: Client) -> None:
     for number in range(ARCHIVE_PAGE_SIZE * 2 + 5):
-        services.create_game(
+        lobby.create_game(
             player=BLACK,
-            kind="go" if number % 2 else "othello",
-            size=9 if number % 2 else 8,
-            color="black",
-            name=f"P{number}",
+            new=lobby.NewGame(
+                kind="go" if number % 2 else "othello",
+                size=9 if number % 2 else 8,
+                color="black",
+                name=f"P{number}",
+            ),
         )
-    services.create_game(player=BLACK, kind="go", size=9, color="black", name="P-last")
+    lobby.create_game(
+        player=BLACK, new=lobby.NewGame(kind="go", size=9, color="black", name="P-last")
+    )
 
     first = client.get("/games/?kind=go")
     second = client.get("/games/?kind=go&page=2")
@@ -579,8 +589,9 @@ def test_the_archive_pages_keep_the_filters(client: Client) -> None:
 
 def test_a_logged_in_player_ticks_my_games(client: Client) -> None:
     user = User.objects.create_user("carol", password="x")
-    mine = services.create_game(
-        player=Player(user_id=user.pk), kind="go", size=9, color="white", name="Carol"
+    mine = lobby.create_game(
+        player=Player(user_id=user.pk),
+        new=lobby.NewGame(kind="go", size=9, color="white", name="Carol"),
     )
     new_game("go", 9)
 
@@ -597,8 +608,9 @@ def test_a_logged_in_player_ticks_my_games(client: Client) -> None:
 
 
 def test_names_are_escaped_in_the_picture(client: Client) -> None:
-    game = services.create_game(
-        player=BLACK, kind="othello", size=8, color="black", name='<b>"Ann" & co</b>'
+    game = lobby.create_game(
+        player=BLACK,
+        new=lobby.NewGame(kind="othello", size=8, color="black", name='<b>"Ann" & co</b>'),
     )
 
     response = client.get(f"/games/{game.public_id}/board.svg")
@@ -628,12 +640,12 @@ def test_a_handicap_game_shows_its_stones_from_move_0_and_writes_ha_and_ab(
     client: Client,
 ) -> None:
     ann, bob = Player(session_key="ann"), Player(session_key="bob")
-    game = services.create_game(
-        player=ann, kind="go", size=9, color="black", name="Ann", handicap=3
+    game = lobby.create_game(
+        player=ann, new=lobby.NewGame(kind="go", size=9, color="black", name="Ann", handicap=3)
     )
-    services.join_game(player=bob, game_id=game.public_id, name="Bob")
-    services.play(player=bob, game_id=game.public_id, ply=0, point=[4, 4])
-    services.play(player=ann, game_id=game.public_id, ply=1, point=[6, 6])
+    lobby.join_game(player=bob, game_id=game.public_id, name="Bob")
+    play.play(player=bob, game_id=game.public_id, ply=0, point=[4, 4])
+    play.play(player=ann, game_id=game.public_id, ply=1, point=[6, 6])
     start = [
         ".........",
         ".........",
@@ -659,12 +671,13 @@ def test_a_handicap_game_shows_its_stones_from_move_0_and_writes_ha_and_ab(
 
 def test_the_replay_hides_a_blocked_accounts_chat_from_the_blocker_only() -> None:
     ann, bob = User.objects.create_user("ann"), User.objects.create_user("bob")
-    game = services.create_game(
-        player=Player("ann-s", ann.pk), name="ann", kind="othello", size=8, color="black"
+    game = lobby.create_game(
+        player=Player("ann-s", ann.pk),
+        new=lobby.NewGame(name="ann", kind="othello", size=8, color="black"),
     )
-    services.join_game(player=Player("bob-s", bob.pk), game_id=game.public_id, name="bob")
-    services.say(player=Player("ann-s", ann.pk), game_id=game.public_id, name="ann", text="gg")
-    services.say(player=Player("bob-s", bob.pk), game_id=game.public_id, name="bob", text="hi")
+    lobby.join_game(player=Player("bob-s", bob.pk), game_id=game.public_id, name="bob")
+    table.say(player=Player("ann-s", ann.pk), game_id=game.public_id, name="ann", text="gg")
+    table.say(player=Player("bob-s", bob.pk), game_id=game.public_id, name="bob", text="hi")
     block(blocker_id=bob.pk, blocked_id=ann.pk)
 
     def said(client: Client) -> list[str]:

@@ -18,8 +18,9 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from accounts.players import Player
-from games import services
 from games.models import Analysis
+from games.services import analysis as analysis_services
+from games.services import lobby
 from games.workers import engines
 from games.workers.engines import EnginePool
 from tests.games.test_records import new_game, play_random
@@ -117,10 +118,12 @@ async def test_an_explore_waits_behind_a_move_the_computer_owes(
     white: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The person plays White: the computer, Black, owes the first move.
-    await sync_to_async(services.create_game)(
-        player=white, kind="othello", size=6, color="white", name="Ann",
-        opponent="computer", level=1,
-    )  # fmt: skip
+    await sync_to_async(lobby.create_game)(
+        player=white,
+        new=lobby.NewGame(
+            kind="othello", size=6, color="white", name="Ann", opponent="computer", level=1
+        ),
+    )
     thinking = threading.Event()
     answered = []
 
@@ -151,7 +154,7 @@ async def test_queued_explores_go_before_a_review_and_a_review_gives_way_to_them
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     game = await sync_to_async(lambda: play_random(new_game("othello", 4), seed=1))()
-    await sync_to_async(services.request_analysis)(game_id=game.public_id)
+    await sync_to_async(analysis_services.request_analysis)(game_id=game.public_id)
     pool = pool_of(2)
     task = await queued(pool, OTHELLO_JOB)
     await pool.tick(database)
@@ -377,10 +380,12 @@ async def test_a_computer_move_owed_while_explores_queue_is_served_before_them(
     await pool.tick(database)
     assert await asyncio.to_thread(engine.began.acquire, timeout=30)  # the first thinks
     # The person plays White: the computer, Black, owes the first move now.
-    game = await sync_to_async(services.create_game)(
-        player=white, kind="othello", size=6, color="white", name="Ann",
-        opponent="computer", level=1,
-    )  # fmt: skip
+    game = await sync_to_async(lobby.create_game)(
+        player=white,
+        new=lobby.NewGame(
+            kind="othello", size=6, color="white", name="Ann", opponent="computer", level=1
+        ),
+    )
     await pool.tick(database)
     # Claimed at once, while the first explore still thinks and eleven wait.
     await sync_to_async(game.refresh_from_db)()

@@ -15,8 +15,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from gameengine import katago
-from games import services
 from games.models import Analysis, Game
+from games.services import analysis as analysis_services
 from games.workers.engines import EXPLORE, REVIEW, TURN, EnginePool, KataGoLane
 from tests.games.test_records import new_game, play_random
 
@@ -98,7 +98,7 @@ async def test_a_go_game_is_reviewed_by_katago_and_the_review_says_so(
 ) -> None:
     def go_game() -> Game:
         game = play_random(new_game("go", 9), seed=3, go_passes_after=12)
-        services.request_analysis(game_id=game.public_id)
+        analysis_services.request_analysis(game_id=game.public_id)
         return game
 
     game = await sync_to_async(go_game)()
@@ -123,7 +123,7 @@ async def test_a_go_explore_asks_katago_in_its_lane(fake_katago: dict[str, Any])
         return play_random(new_game("go", 9), seed=3, go_passes_after=12)
 
     game = await sync_to_async(go_game)()
-    explored = await sync_to_async(services.explore)(
+    explored = await sync_to_async(analysis_services.explore)(
         game_id=game.public_id, ply=2, moves=[[0, 0]], engine=True
     )
     assert explored.job is not None

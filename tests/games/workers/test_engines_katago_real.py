@@ -19,8 +19,8 @@ from gameengine import analysis, katago
 from gameengine.review import judgement
 from gamerules import GoPosition
 from gamerules.base import Move
-from games import services
 from games.models import Analysis, Game
+from games.services import analysis as analysis_services
 from games.workers import engines
 from games.workers.engines import EnginePool
 from tests.games.test_records import new_game, play_random
@@ -42,7 +42,7 @@ async def database(call: Callable[..., Any], **arguments: Any) -> Any:
 def reviewed_game() -> Game:
     # 30 random moves, then two passes.
     game = play_random(new_game("go", 9, komi=7.0), seed=11, go_passes_after=30)
-    services.request_analysis(game_id=game.public_id)
+    analysis_services.request_analysis(game_id=game.public_id)
     return game
 
 

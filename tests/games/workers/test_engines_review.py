@@ -11,8 +11,8 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from gameengine import gnugo
-from games import services
 from games.models import Analysis, Game
+from games.services import analysis as analysis_services
 from games.workers.engines import EnginePool
 from tests.games.test_records import new_game, play_random
 
@@ -25,7 +25,7 @@ async def database(call: Callable[..., Any], **arguments: Any) -> Any:
 
 def reviewed_game() -> Game:
     game = play_random(new_game("othello", 4), seed=1)
-    services.request_analysis(game_id=game.public_id)
+    analysis_services.request_analysis(game_id=game.public_id)
     return game
 
 
@@ -61,7 +61,7 @@ async def test_the_pool_reviews_a_queued_game_to_the_end() -> None:
 async def test_the_pool_reviews_a_go_game_with_gnu_go() -> None:
     def go_game() -> Game:
         game = play_random(new_game("go", 9), seed=3, go_passes_after=12)
-        services.request_analysis(game_id=game.public_id)
+        analysis_services.request_analysis(game_id=game.public_id)
         return game
 
     game = await sync_to_async(go_game)()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from accounts.players import Player
-from games import services as games
+from games.services import table
 from moderation import services
 from moderation.models import Report
 from moderation.services import ModerationError
@@ -90,7 +90,7 @@ def test_a_game_or_a_chat_line_must_be_the_reported_accounts() -> None:
     mine = game_between(ann, bob)
     carols_line = said(carol, theirs)
     # A spectator's line: bob watching ann and carol.
-    bobs_line = games.say(
+    bobs_line = table.say(
         player=Player(user_id=bob.pk), game_id=theirs.public_id, name="bob", text="boo"
     )
 
