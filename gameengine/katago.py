@@ -22,6 +22,10 @@ following calls take their answers as they come. Each answer gives (``verdict_of
   as the position before it (a move's loss is the score lead it gave away,
   ``review.move_loss``).
 
+The puzzles: ``KataGoAnalyser.candidates(game, turns, visits=)`` asks the positions after
+each of ``turns`` at ``visits`` visits (the puzzles' 32, more than the review's) and gives
+each one's candidate moves in KataGo's order, with their score leads (``candidates_of``).
+
 ``stop()`` ends the queries in flight (``terminate_all``): the computer's moves run first,
 and one KataGo job at a time takes the machine's two cores (``games.workers.engines``).
 A KataGo that dies or does not answer within ``timeout`` raises ``EngineError`` (it is
@@ -58,11 +62,13 @@ from .lifeline import die_with_parent
 
 __all__ = [
     "RULES",
+    "Candidate",
     "KataGoAnalyser",
     "KataGoPlayer",
     "KataGoSettings",
     "Policy",
     "analyser",
+    "candidates_of",
     "player",
     "policy_of",
     "query",
@@ -186,6 +192,30 @@ def verdict_of(answer: Mapping[str, Any], size: int, *, over: bool = False) -> G
         best = _policy_best(answer.get("policy"), size)
         line = [] if best is None else [best]
     return GoVerdict(lead, best, tuple(line[:PV_LENGTH]), lead, winrate=winrate)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A move KataGo considered (``"pass"`` or a point) and the score lead after it, from
+    Black's side (``moveInfos``' ``scoreLead``), with the visits it got."""
+
+    move: Step
+    lead: float
+    visits: int
+
+
+def candidates_of(answer: Mapping[str, Any], size: int) -> list[Candidate]:
+    """The candidate moves in one of KataGo's answers, in KataGo's order (the best first).
+
+    Raises ``ValueError`` for an answer without an analysis.
+    """
+    if "error" in answer or not isinstance(answer.get("rootInfo"), Mapping):
+        raise ValueError(f"KataGo answered no analysis: {json.dumps(answer)[:200]}")
+    infos = sorted(answer.get("moveInfos") or [], key=lambda info: info.get("order", 0))
+    return [
+        Candidate(_step(info["move"], size), float(info["scoreLead"]), int(info.get("visits", 0)))
+        for info in infos
+    ]
 
 
 def _step(move: str, size: int) -> Step:
@@ -398,6 +428,42 @@ class KataGoAnalyser:
             return self.review(game, turn, to_move=to_move, over=over, ahead=ahead)
         return verdict_of(answer, game.size, over=over)
 
+    def candidates(
+        self, game: GoGame, turns: Sequence[int], *, to_move: Color, visits: int
+    ) -> dict[int, list[Candidate]]:
+        """The candidate moves (``candidates_of``) at the position after each of ``turns``
+        of ``game``'s moves, asked in one query at ``visits`` visits (``to_move`` plays
+        first when the game has no move). Ends the review's query in flight.
+
+        Raises as ``review``; ``EngineError`` too when the query is ended before its end.
+        """
+        self.stop()
+        if not turns:
+            return {}
+        pending = self._ask(game, sorted(set(turns)), to_move, visits=visits)
+        engine = self._engine
+        assert engine is not None
+        found: dict[int, list[Candidate]] = {}
+        try:
+            while pending.turns:
+                timeout = self.timeout if engine.answered else self.start_timeout
+                answer = engine.next_answer(pending.query_id, timeout)
+                if "error" in answer:
+                    raise ValueError(f"KataGo refused the game: {answer['error']}")
+                if "turnNumber" not in answer:
+                    continue
+                turn = int(answer["turnNumber"])
+                if answer.get("noResults"):
+                    raise EngineError(f"KataGo's analysis of turn {turn} was ended")
+                found[turn] = candidates_of(answer, game.size)
+                pending.turns.discard(turn)
+        except EngineError:
+            self._forget()
+            raise
+        finally:
+            self._pending = None
+        return found
+
     def stop(self) -> None:
         """Ends the query in flight, if any (its later turns are asked again when needed)."""
         pending, self._pending = self._pending, None
@@ -416,15 +482,16 @@ class KataGoAnalyser:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _ask(self, game: GoGame, turns: range, to_move: Color) -> _Pending:
+    def _ask(
+        self, game: GoGame, turns: Sequence[int], to_move: Color, *, visits: int | None = None
+    ) -> _Pending:
         if self._engine is None or not self._engine.alive:
             self._forget()
             self._engine = _JsonEngine(self.command)
         query_id = f"q{next(self._ids)}"
-        pending = _Pending(query_id, game, self.visits, set(turns))
-        self._engine.send(
-            query(game, turns, visits=self.visits, to_move=to_move, query_id=query_id)
-        )
+        visits = self.visits if visits is None else visits
+        pending = _Pending(query_id, game, visits, set(turns))
+        self._engine.send(query(game, turns, visits=visits, to_move=to_move, query_id=query_id))
         self._pending = pending
         return pending
 

@@ -12,6 +12,11 @@ game_finished = Signal()
 (kwargs: ``game``, not saved yet): a receiver's writes commit or roll back with the end
 (the players app moves the ratings), and its error fails the end."""
 
+review_done = Signal()
+"""Sent when a finished game's review has stored its last position, inside the transaction
+that stores it (kwargs: ``analysis``, saved, its ``game`` loaded): the puzzles app queues
+a Go game reviewed by KataGo for mining."""
+
 game_aborted = Signal()
 """Sent when a game has just been aborted (``end_aborted``), inside the transaction that
 aborts it, its row locked and saved (kwargs: ``game``; its ``abort_reason`` says why, its

@@ -17,3 +17,5 @@ class PuzzlesConfig(AppConfig):
         # engines mine the queue when nothing more urgent waits (puzzles.services.MINING,
         # handed to every process's pool by othello_site.asgi).
         signals.game_finished.connect(services.game_finished, dispatch_uid="puzzles.finished")
+        # A Go game's review by KataGo done: it is queued for mining with KataGo.
+        signals.review_done.connect(services.review_done, dispatch_uid="puzzles.reviewed")

@@ -1,9 +1,10 @@
-"""Finding Othello puzzles: positions where exactly one move keeps the best result.
+"""Finding puzzles: Othello's positions where exactly one move keeps the best result, Go's
+where KataGo's best move beats every other by ``GO_MARGIN`` points.
 
-Pure Python over the rules and the engine's exact solver (no Django), so that the
+Pure Python over the rules, the engine's exact solver and KataGo (no Django), so that the
 engine workers run it and tests check it on table positions.
 
-A position is a puzzle (docs/api/http.md, "Puzzles") when:
+An Othello position is a puzzle (docs/api/http.md, "Puzzles") when:
 
 - it has ``MIN_EMPTIES`` to ``MAX_EMPTIES`` empty squares, the side to move has at
   least two moves (a forced move or a pass asks nothing);
@@ -18,6 +19,15 @@ says whether it keeps the result, fewest replies first, stopping at the second
 keeper (no puzzle then); the one keeper is solved exactly for its ``value``.
 Margins count empty squares for nobody, as the review's ``eval`` does.
 
+A Go position is a puzzle (where KataGo is installed: GNU Go alone mines none) when:
+
+- the game's review is KataGo's and says the move played there lost ``GO_LOSS`` points or
+  more (``go_turns``: at most ``GO_MOST`` positions a game, the costliest moves first);
+- asked of KataGo again at ``GO_VISITS`` visits, its best candidate (``moveInfos``' first)
+  is a point whose score lead beats every other candidate's by ``GO_MARGIN`` points or
+  more for the side to move, and there is another candidate (``go_solution``). Its value
+  is the best's score lead from Black's side, komi included, to a tenth.
+
 >>> from gamerules.base import Color
 >>> position = OthelloPosition.from_rows(["....", ".WB.", ".BW.", "...."], Color.BLACK)
 >>> othello_puzzle(position) is None  # 16 squares: 12 empty, but every move loses
@@ -31,6 +41,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gameengine import katago
+from gameengine.analysis import go_game
+from gameengine.katago import Candidate, KataGoSettings
 from gameengine.othello import choose_move
 from gameengine.othello.endgame import INFINITY, Solver
 from gamerules import setup_position
@@ -38,11 +51,18 @@ from gamerules.base import Color, Move, Point
 from gamerules.othello import OthelloPosition
 
 __all__ = [
+    "GO_LOSS",
+    "GO_MARGIN",
+    "GO_MOST",
+    "GO_VISITS",
     "MAX_EMPTIES",
     "MIN_EMPTIES",
     "Found",
     "Miner",
     "OthelloPuzzle",
+    "go_solution",
+    "go_turns",
+    "mine_go_job",
     "mine_job",
     "mine_othello_game",
     "othello_puzzle",
@@ -53,6 +73,14 @@ MIN_EMPTIES = 10
 """The fewest empty squares a puzzle leaves."""
 MAX_EMPTIES = 14
 """The most empty squares a puzzle leaves: the review's exact solve starts there."""
+GO_LOSS = 5.0
+"""The fewest points the move played must have lost (by the review) to ask KataGo again."""
+GO_MARGIN = 3.0
+"""The fewest points by which KataGo's best move must beat every other candidate."""
+GO_VISITS = 32
+"""KataGo's visits on each position asked (the review's are fewer)."""
+GO_MOST = 10
+"""The most positions of one game asked of KataGo: a game's mining holds KataGo's lane."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,18 +218,91 @@ def mine_othello_game(
 def mine_job(job: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The puzzles of a stored game sent as plain data, what an engine's worker process
     runs: ``job`` has the game's ``kind``, ``size``, ``start`` (its setup, or None) and
-    ``moves`` (``[ply, [row, col] or None]`` each, the placements and passes in order).
-    Each puzzle is ``{"ply", "rows", "to_play", "solution": [row, col], "value"}``. Only
-    Othello is mined here: a Go game gives none.
+    ``moves`` (``[ply, [row, col] or None]`` each, the placements and passes in order; Go's
+    as ``mine_go_job`` takes them). Each puzzle is ``{"ply", "rows", "to_play", "solution":
+    [row, col], "value"}``. A Go game without KataGo's settings gives none.
 
     Raises the rules' errors (``ValueError``s) for a game they cannot replay.
     """
+    if job["kind"] == "go":
+        return mine_go_job(job) if job.get("katago") is not None else []
     if job["kind"] != "othello":
         return []
     start = setup_position("othello", job["size"], job["start"])
     assert isinstance(start, OthelloPosition)
     moves = [(ply, None if point is None else (point[0], point[1])) for ply, point in job["moves"]]
     return [found.json() for found in mine_othello_game(start, moves)]
+
+
+def go_turns(plies: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The positions of a reviewed Go game to ask KataGo about, by the moves played before
+    each, in order: those whose next move lost ``GO_LOSS`` points or more by the review
+    (``plies``, its stored entries: entry ``n`` has the loss of move ``n``), the
+    ``GO_MOST`` costliest.
+
+    >>> go_turns([{"ply": 0}, {"ply": 1, "loss": 0.5}, {"ply": 2, "loss": 7.2}])
+    [1]
+    """
+    lost = [
+        (float(entry["loss"]), index - 1)
+        for index, entry in enumerate(plies)
+        if index >= 1 and float(entry.get("loss") or 0) >= GO_LOSS
+    ]
+    lost.sort(key=lambda each: (-each[0], each[1]))
+    return sorted(turn for _, turn in lost[:GO_MOST])
+
+
+def go_solution(candidates: Sequence[Candidate], mover: Color) -> Candidate | None:
+    """KataGo's best candidate (the first) when it makes a puzzle for ``mover``: a point,
+    with another candidate, whose lead (Black's side) beats every other's for ``mover``
+    by ``GO_MARGIN`` points or more; else None.
+
+    >>> go_solution([Candidate((2, 2), 6.5, 20), Candidate((4, 4), 3.0, 9)], Color.BLACK)
+    Candidate(move=(2, 2), lead=6.5, visits=20)
+    """
+    if len(candidates) < 2 or isinstance(candidates[0].move, str):
+        return None
+    sign = 1 if mover is Color.BLACK else -1
+    best, *others = candidates
+    if all(sign * (best.lead - other.lead) >= GO_MARGIN for other in others):
+        return best
+    return None
+
+
+def mine_go_job(job: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The Go puzzles of a reviewed game (``mine_job``'s puzzles), asked of KataGo (its
+    settings, ``job["katago"]``) at ``GO_VISITS`` visits at each of ``job["turns"]`` (the
+    moves played before each position, ``go_turns``). ``job`` has the game's ``size``,
+    ``komi``, ``start`` and ``moves`` (``[ply, colour, [row, col] or None]`` each).
+
+    Raises the rules' errors for a game they cannot replay, ``ValueError`` when KataGo
+    refuses it, ``EngineError`` when it fails (worth another try).
+    """
+    turns = sorted(set(job["turns"]))
+    if not turns:
+        return []
+    played = {"moves": [[color, point] for _, color, point in job["moves"]]}
+    game, _ = go_game({**job, **played}, len(job["moves"]))
+    asked = katago.analyser(KataGoSettings.of(job["katago"])).candidates(
+        game, turns, to_move=go_game({**job, **played}, 0)[1].to_move, visits=GO_VISITS
+    )
+    found = []
+    for turn in turns:
+        position = go_game({**job, **played}, turn)[1]
+        best = go_solution(asked.get(turn, []), position.to_move)
+        if best is None:
+            continue
+        assert not isinstance(best.move, str)
+        found.append(
+            {
+                "ply": job["moves"][turn - 1][0] if turn else 0,
+                "rows": position.rows(),
+                "to_play": position.to_move.value,
+                "solution": list(best.move),
+                "value": round(best.lead, 1),
+            }
+        )
+    return found
 
 
 def self_play(

@@ -13,15 +13,16 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
 import gamerules as rules
-from games.models import Game, Move
+from games.models import Analysis, Game, Move
 from games.services.leases import claim_leased
 from games.workers.engines import IdleWork
 from players import glicko2
-from puzzles.mining import mine_job
+from puzzles.mining import go_turns, mine_job
 from puzzles.models import Mining, Puzzle, PuzzleAttempt, PuzzleRating
 
 LEASE = datetime.timedelta(minutes=5)
@@ -56,9 +57,12 @@ def position_key(rows: list[str], to_play: str) -> str:
 
 
 def mining_job(game: Game) -> dict[str, Any]:
-    """What ``puzzles.mining.mine_job`` needs of ``game``, as plain data."""
+    """What ``puzzles.mining.mine_job`` needs of ``game``, as plain data: a Go game's
+    has its komi, its moves' colours, the positions to ask (``mining.go_turns`` of its
+    KataGo review; none without one) and KataGo's settings (None where it is not
+    installed: the game gives no puzzle)."""
     played = game.moves.filter(action__in=[Move.Action.PLACE, Move.Action.PASS]).order_by("ply")
-    return {
+    job: dict[str, Any] = {
         "game_id": game.pk,
         "kind": str(game.kind),
         "size": game.size,
@@ -67,6 +71,31 @@ def mining_job(game: Game) -> dict[str, Any]:
             [move.ply, None if move.row is None else [move.row, move.col]] for move in played
         ],
     }
+    if game.kind == Game.Kind.GO:
+        review = Analysis.objects.filter(game=game).filter(katago_reviewed()).first()
+        job["komi"] = game.komi
+        job["moves"] = [
+            [ply, str(move.color), point]
+            for (ply, point), move in zip(job["moves"], played, strict=True)
+        ]
+        job["turns"] = [] if review is None else go_turns(review.plies)
+        job["katago"] = settings.KATAGO
+    return job
+
+
+def katago_reviewed(prefix: str = "") -> Q:
+    """The reviews (``prefix``: the path to them, ``"game__analysis__"`` from a game) done
+    by KataGo: the Go games whose positions are mined."""
+    return Q(**{f"{prefix}status": Analysis.Status.DONE, f"{prefix}engine__startswith": "KataGo"})
+
+
+def minable() -> Q:
+    """The finished games that can give puzzles (from ``Game``): Othello's, and where
+    KataGo is installed the Go games it reviewed."""
+    found = Q(kind=Game.Kind.OTHELLO)
+    if settings.KATAGO is not None:
+        found |= Q(kind=Game.Kind.GO) & katago_reviewed("analysis__")
+    return Q(status=Game.Status.FINISHED) & found
 
 
 def _store(game_id: int, found: list[dict[str, Any]]) -> int:
@@ -134,6 +163,17 @@ def game_finished(sender: object, *, game: Game, **kwargs: Any) -> None:
     """The receiver of ``games.signals.game_finished``: queue an Othello game's mining,
     inside the transaction that ends it, unless ``PUZZLE_MINING`` is off."""
     if settings.PUZZLE_MINING and game.kind == Game.Kind.OTHELLO:
+        Mining.objects.get_or_create(game=game)
+
+
+def review_done(sender: object, *, analysis: Analysis, **kwargs: Any) -> None:
+    """The receiver of ``games.signals.review_done``: queue the mining of a Go game that
+    KataGo reviewed, inside the transaction that ends the review, where KataGo is
+    installed and unless ``PUZZLE_MINING`` is off."""
+    game = analysis.game
+    if not (settings.PUZZLE_MINING and settings.KATAGO is not None):
+        return
+    if game.kind == Game.Kind.GO and analysis.engine.startswith("KataGo"):
         Mining.objects.get_or_create(game=game)
 
 

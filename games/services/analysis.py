@@ -28,7 +28,7 @@ from gameengine.gnugo import gnugo_command
 from gameengine.othello.review import EXACT_EMPTIES
 from gameengine.review import annotate, judgement, move_loss
 from gamerules.base import Color
-from games import selectors
+from games import selectors, signals
 from games.models import Analysis, Game, Move
 from games.realtime import events
 from games.services.after_commit import on_commit
@@ -408,6 +408,8 @@ def store_verdict(
         analysis.lease_until = None
         analysis.finished_at = now
     analysis.save()
+    if analysis.status == Analysis.Status.DONE:
+        signals.review_done.send(sender=Analysis, analysis=analysis)
     status, progress = analysis.status, analysis.progress
     on_commit(lambda: events.broadcast_analysis(game, status, progress))
     return True

@@ -61,7 +61,9 @@ lease in the database that another process takes over once it runs out.
 KataGo's jobs (where ``KATAGO`` is set: the computer's Go moves, Go reviews, Go explores)
 run in one more worker process of their own, one at a time (``KataGoLane``): each takes
 the machine's cores, and there KataGo's GTP and analysis engines stay between jobs. The
-computer's moves go first, then the explores, then the reviews' positions.
+computer's moves go first, then the explores, then the reviews' positions, then the idle
+work that comes with KataGo's settings (a Go game's puzzles: its few positions in one job,
+which a computer's Go move queued meanwhile waits for).
 """
 
 from __future__ import annotations
@@ -135,14 +137,15 @@ class IdleWork:
     release: Callable[..., Any]
 
 
-TURN, EXPLORE, REVIEW = 0, 1, 2
+TURN, EXPLORE, REVIEW, IDLE = 0, 1, 2, 3
 """The KataGo lane's priorities, most urgent first."""
 
 
 class KataGoLane:
     """KataGo's jobs one at a time, each taking the machine's cores, in a worker process of
     their own (where KataGo's GTP and analysis engines stay between jobs): the computer's
-    moves first, then the explores, then the reviews' positions, each in order of arrival."""
+    moves first, then the explores, then the reviews' positions, then the idle work's (a
+    Go game's puzzles), each in order of arrival."""
 
     def __init__(self) -> None:
         self.busy = False
@@ -516,7 +519,12 @@ class EnginePool:
     async def _idle(self, work: IdleWork, job: Any, database: Database) -> None:
         """Do ``job`` of ``work`` in an engine's worker process and store what it found."""
         try:
-            found = await self._run(functools.partial(work.compute, job))
+            # A job that comes with KataGo's settings (a Go game's mining) runs in its
+            # lane, after everything else there.
+            uses_katago = isinstance(job, Mapping) and job.get("katago") is not None
+            found = await self._run(
+                functools.partial(work.compute, job), katago=IDLE if uses_katago else None
+            )
             await database(work.store, job=job, process=self.process, found=found)
         except ValueError:
             logger.exception("a job of %s cannot be done", work.name)

@@ -1,14 +1,17 @@
 """A fake KataGo for the tests: its analysis engine's JSON and its GTP, answered at once.
 
     python tests/gameengine/fake_katago.py analysis|gtp [--log FILE] [--die-after N MARKER]
-                                            [--genmove ANSWER] [other arguments]
+                                            [--genmove ANSWER] [--second-worse POINTS]
+                                            [other arguments]
 
 ``analysis``: each query line (logged to FILE as it came) is answered for each of its
 ``analyzeTurns``, in order, as KataGo answers: ``rootInfo`` (``scoreLead``: stones Black
 placed minus stones White placed in the moves before that turn, minus komi, from Black's
 side; ``winrate`` 0.5 + lead / 100; ``currentPlayer``), and with ``maxVisits`` above 1
 ``moveInfos`` (the best move: the first empty point in reading order, its line the
-next two empty points) or else ``policy`` (1 on that point). ``terminate_all`` is echoed.
+next two empty points; then the second empty point, its lead ``--second-worse`` points
+worse for the side to move, default 4) or else ``policy`` (1 on that point).
+``terminate_all`` is echoed.
 A query with ``"komi": 99`` is refused as KataGo refuses a bad field. With
 ``--die-after N MARKER`` the process exits (code 3) after its Nth answer when the file
 MARKER does not exist yet, creating it: only the first engine of a test dies.
@@ -84,6 +87,11 @@ def analysis(options: argparse.Namespace) -> None:
                 answer["moveInfos"] = [
                     {"move": best, "order": 0, "pv": line_, "scoreLead": lead, "visits": 1}
                 ]
+                if len(free) > 1:
+                    worse = options.second_worse if to_move == "B" else -options.second_worse
+                    second = vertex(free[1], size)
+                    other = {"move": second, "order": 1, "pv": [second], "visits": 1}
+                    answer["moveInfos"].append({**other, "scoreLead": lead - worse})
             else:
                 policy = [0.0] * (size * size + 1)
                 policy[free[0][0] * size + free[0][1] if free else size * size] = 1.0
@@ -145,6 +153,7 @@ def main() -> None:
     parser.add_argument("--die-after", nargs=2)
     parser.add_argument("--genmove")
     parser.add_argument("--policy-pass", type=float, default=0.0)
+    parser.add_argument("--second-worse", type=float, default=4.0)
     options, _ = parser.parse_known_args()
     analysis(options) if options.mode == "analysis" else gtp(options)
 

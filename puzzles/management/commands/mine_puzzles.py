@@ -16,8 +16,9 @@ from puzzles.models import Mining
 
 class Command(BaseCommand):
     help = (
-        "Mine every stored finished Othello game not mined yet (--again: every one) for "
-        "puzzles; --self-play N first mines N games of the engine against itself."
+        "Mine every stored finished Othello game, and where KataGo is installed every Go "
+        "game KataGo reviewed, not mined yet (--again: every one) for puzzles; "
+        "--self-play N first mines N Othello games of the engine against itself."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -39,7 +40,7 @@ class Command(BaseCommand):
             found = [entry.json() for entry in mining.mine_othello_game(start, moves)]
             with transaction.atomic():
                 made += services.store_found(kind="othello", size=start.size, found=found)
-        games = Game.objects.filter(status=Game.Status.FINISHED, kind=Game.Kind.OTHELLO)
+        games = Game.objects.filter(services.minable())
         if not options["again"]:
             games = games.exclude(mining__status=Mining.Status.DONE)
         mined = 0
