@@ -100,10 +100,9 @@ def job(settings: dict[str, Any] | None, turns: list[int]) -> dict[str, Any]:
     }
 
 
-@pytest.fixture
-def fake(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    """KataGo's settings naming the fake (its queries logged to ``tmp_path/queries``)."""
-    yield {
+def fake_settings() -> dict[str, Any]:
+    """KataGo's settings (the server's ``KATAGO``) naming the fake."""
+    return {
         "command": [sys.executable, str(FAKE)],
         "model": "model.bin.gz",
         "analysis_config": "analysis.cfg",
@@ -111,6 +110,11 @@ def fake(tmp_path: Path) -> Iterator[dict[str, Any]]:
         "review_visits": 1,
         "top_visits": 1,
     }
+
+
+@pytest.fixture
+def fake() -> Iterator[dict[str, Any]]:
+    yield fake_settings()
     katago.close()
 
 

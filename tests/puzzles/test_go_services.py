@@ -5,7 +5,6 @@ the repository's fake (tests/gameengine/fake_katago.py)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from io import StringIO
@@ -26,7 +25,7 @@ from puzzles.services import PuzzleError
 from tests.games.test_records import new_game, play_random
 from tests.games.workers.test_engines_review import database, finish
 from tests.puzzles.test_background import pool_of
-from tests.puzzles.test_go_mining import FAKE, MOVES
+from tests.puzzles.test_go_mining import MOVES, fake_settings
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,14 +34,7 @@ KATAGO_REVIEW = "KataGo (1 visit a position)"
 
 @pytest.fixture
 def fake_katago(settings: Any) -> Iterator[dict[str, Any]]:
-    settings.KATAGO = {
-        "command": [sys.executable, str(FAKE)],
-        "model": "model.bin.gz",
-        "analysis_config": "analysis.cfg",
-        "gtp_config": "gtp.cfg",
-        "review_visits": 1,
-        "top_visits": 1,
-    }
+    settings.KATAGO = fake_settings()
     settings.PUZZLE_MINING = True
     yield settings.KATAGO
     katago.close()
