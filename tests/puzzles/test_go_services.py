@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.management import call_command
+from django.test import Client
 from django.utils import timezone
 
 from gameengine import katago
@@ -166,3 +167,14 @@ async def test_a_katago_review_then_the_pool_mines_the_game_in_katagos_lane(
     # The fake's moves lose at most a point: nothing to ask, nothing found.
     assert (mining.status, mining.found) == (Mining.Status.DONE, 0)
     assert lane_jobs == [3]
+
+
+def test_a_go_puzzle_is_served_and_drawn(fake_katago: dict[str, Any], client: Client) -> None:
+    services.mine_game(game_id=reviewed_go_game().pk)
+    puzzle = Puzzle.objects.get()
+    body = client.get("/puzzles/next.json?kind=go").json()
+    served = (body["id"], body["kind"], body["size"], body["to_play"])
+    assert served == (puzzle.pk, "go", 9, "white")
+    assert body["board"] == puzzle.rows and [2, 2] not in body["legal"]
+    page = client.get("/puzzles/?kind=go")
+    assert f'"id": {puzzle.pk}'.encode() in page.content
