@@ -433,7 +433,8 @@ class KataGoAnalyser:
     ) -> dict[int, list[Candidate]]:
         """The candidate moves (``candidates_of``) at the position after each of ``turns``
         of ``game``'s moves, asked in one query at ``visits`` visits (``to_move`` plays
-        first when the game has no move). Ends the review's query in flight.
+        first when the game has no move), each answer waited for ``timeout`` times
+        ``visits / 8`` (at least ``timeout``). Ends the review's query in flight.
 
         Raises as ``review``; ``EngineError`` too when the query is ended before its end.
         """
@@ -444,10 +445,12 @@ class KataGoAnalyser:
         engine = self._engine
         assert engine is not None
         found: dict[int, list[Candidate]] = {}
+        # A position's time grows with its visits: 8 is what ``timeout`` is meant for.
+        position = self.timeout * max(1.0, visits / 8)
         try:
             while pending.turns:
-                timeout = self.timeout if engine.answered else self.start_timeout
-                answer = engine.next_answer(pending.query_id, timeout)
+                wait = position if engine.answered else self.start_timeout + position
+                answer = engine.next_answer(pending.query_id, wait)
                 if "error" in answer:
                     raise ValueError(f"KataGo refused the game: {answer['error']}")
                 if "turnNumber" not in answer:

@@ -60,6 +60,7 @@ __all__ = [
     "Found",
     "Miner",
     "OthelloPuzzle",
+    "go_parts",
     "go_solution",
     "go_turns",
     "mine_go_job",
@@ -79,8 +80,9 @@ GO_MARGIN = 3.0
 """The fewest points by which KataGo's best move must beat every other candidate."""
 GO_VISITS = 32
 """KataGo's visits on each position asked (the review's are fewer)."""
-GO_MOST = 10
-"""The most positions of one game asked of KataGo: a game's mining holds KataGo's lane."""
+GO_MOST = 5
+"""The most positions of one game asked of KataGo: each takes it 20 to 60 s at 32 visits on
+a 9x9 board on two cores (docs/engines/katago.md), a 19x19 one about four times that."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +252,15 @@ def go_turns(plies: Sequence[Mapping[str, Any]]) -> list[int]:
     ]
     lost.sort(key=lambda each: (-each[0], each[1]))
     return sorted(turn for _, turn in lost[:GO_MOST])
+
+
+def go_parts(job: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """A game's mining job in parts, each asking KataGo one position (``mine_job`` on each
+    gives that position's puzzle): an Othello game, or a Go game without KataGo's settings,
+    is one part."""
+    if job["kind"] != "go" or job.get("katago") is None:
+        return [job]
+    return [{**job, "turns": [turn]} for turn in sorted(set(job["turns"]))]
 
 
 def go_solution(candidates: Sequence[Candidate], mover: Color) -> Candidate | None:

@@ -22,11 +22,12 @@ from games.models import Analysis, Game, Move
 from games.services.leases import claim_leased
 from games.workers.engines import IdleWork
 from players import glicko2
-from puzzles.mining import go_turns, mine_job
+from puzzles.mining import go_parts, go_turns, mine_job
 from puzzles.models import Mining, Puzzle, PuzzleAttempt, PuzzleRating
 
-LEASE = datetime.timedelta(minutes=5)
-"""How long a process holds a game's mining before another may take it over."""
+LEASE = datetime.timedelta(minutes=30)
+"""How long a process holds a game's mining before another may take it over: a Go game's
+asks KataGo up to ``mining.GO_MOST`` positions at 32 visits (minutes on 19x19)."""
 STATUS = {"bad_request": 400, "not_found": 404}
 
 
@@ -347,6 +348,8 @@ MINING = IdleWork(
     compute=mine_job,
     store=store_mined,
     release=release_mining,
+    parts=go_parts,
 )
 """The background mining as the engines' idle work: after the turns, the explores and the
-reviews, never with the last free engine (games.workers.engines)."""
+reviews, never with the last free engine (games.workers.engines); a Go game's in KataGo's
+lane, one position at a time."""

@@ -62,8 +62,8 @@ KataGo's jobs (where ``KATAGO`` is set: the computer's Go moves, Go reviews, Go 
 run in one more worker process of their own, one at a time (``KataGoLane``): each takes
 the machine's cores, and there KataGo's GTP and analysis engines stay between jobs. The
 computer's moves go first, then the explores, then the reviews' positions, then the idle
-work that comes with KataGo's settings (a Go game's puzzles: its few positions in one job,
-which a computer's Go move queued meanwhile waits for).
+work that comes with KataGo's settings (a Go game's puzzles, one position at a time: a
+computer's Go move waits for one position at most).
 """
 
 from __future__ import annotations
@@ -128,13 +128,19 @@ class IdleWork:
     function, no Django) and returns plain data; ``store(job=, process=, found=)``
     keeps that; ``release(job=, process=, failed=)`` gives the job back (``failed``:
     ``compute`` raised a ``ValueError``, the job cannot be done). All but ``compute`` run
-    through the pool's ``database``."""
+    through the pool's ``database``.
+
+    A job that comes with KataGo's settings (a mapping whose ``katago`` is not None) runs
+    in KataGo's lane, after everything else there; with ``parts``, each of
+    ``parts(job)`` is computed apart (a computer's move waits in the lane for one part
+    at most), ``compute`` then returning a list, the lists joined for ``store``."""
 
     name: str
     claim: Callable[..., list[Any]]
     compute: Callable[[Any], Any]
     store: Callable[..., Any]
     release: Callable[..., Any]
+    parts: Callable[[Any], list[Any]] | None = None
 
 
 TURN, EXPLORE, REVIEW, IDLE = 0, 1, 2, 3
@@ -519,12 +525,14 @@ class EnginePool:
     async def _idle(self, work: IdleWork, job: Any, database: Database) -> None:
         """Do ``job`` of ``work`` in an engine's worker process and store what it found."""
         try:
-            # A job that comes with KataGo's settings (a Go game's mining) runs in its
-            # lane, after everything else there.
             uses_katago = isinstance(job, Mapping) and job.get("katago") is not None
-            found = await self._run(
-                functools.partial(work.compute, job), katago=IDLE if uses_katago else None
-            )
+            lane = IDLE if uses_katago else None
+            if work.parts is None:
+                found = await self._run(functools.partial(work.compute, job), katago=lane)
+            else:
+                found = []
+                for part in work.parts(job):
+                    found += await self._run(functools.partial(work.compute, part), katago=lane)
             await database(work.store, job=job, process=self.process, found=found)
         except ValueError:
             logger.exception("a job of %s cannot be done", work.name)

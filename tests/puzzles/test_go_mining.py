@@ -17,7 +17,7 @@ from gameengine import katago
 from gameengine.katago import Candidate
 from gamerules.base import Color, Move
 from gamerules.go import GoPosition
-from puzzles.mining import GO_MOST, GO_VISITS, go_solution, go_turns, mine_job
+from puzzles.mining import GO_MOST, GO_VISITS, go_parts, go_solution, go_turns, mine_job
 
 FAKE = Path(__file__).parents[1] / "gameengine" / "fake_katago.py"
 
@@ -156,3 +156,10 @@ def test_a_second_candidate_near_the_best_makes_no_puzzle(
 def test_a_go_game_without_katago_or_positions_to_ask_gives_none(fake: dict[str, Any]) -> None:
     assert mine_job(job(None, [1, 3])) == []
     assert mine_job(job(fake, [])) == []
+
+
+def test_a_go_game_is_mined_one_position_a_part(fake: dict[str, Any]) -> None:
+    assert [part["turns"] for part in go_parts(job(fake, [3, 1, 3]))] == [[1], [3]]
+    assert go_parts(job(None, [1, 3])) == [job(None, [1, 3])]
+    othello = {"kind": "othello", "moves": []}
+    assert go_parts(othello) == [othello]

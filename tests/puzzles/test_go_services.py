@@ -20,6 +20,7 @@ from gameengine import katago
 from games import signals
 from games.models import Analysis, Game, Move
 from games.services import analysis
+from games.workers.engines import IDLE
 from puzzles import services
 from puzzles.models import Mining, Puzzle
 from puzzles.services import PuzzleError
@@ -151,8 +152,17 @@ async def test_a_katago_review_then_the_pool_mines_the_game_in_katagos_lane(
     pool._katago_executor = ThreadPoolExecutor(1)  # type: ignore[assignment]
     await pool.tick(database)
     await finish(pool)
-    # The review is done: the game was queued, and the next tick mines it in the lane.
+    # The review is done: the game was queued, and the next tick mines it in the lane. The
+    # fake's moves lose a point at most: two are made blunders.
     assert await sync_to_async(Mining.objects.filter(game=game).exists)()
+
+    def blunders() -> None:
+        review = Analysis.objects.get(game=game)
+        for ply in (3, 5):
+            review.plies[ply]["loss"] = 8.0
+        review.save()
+
+    await sync_to_async(blunders)()
     lane_jobs: list[int] = []
     run = pool.lane.run
 
@@ -164,9 +174,10 @@ async def test_a_katago_review_then_the_pool_mines_the_game_in_katagos_lane(
     await pool.tick(database)
     await finish(pool)
     mining = await sync_to_async(Mining.objects.get)(game=game)
-    # The fake's moves lose at most a point: nothing to ask, nothing found.
-    assert (mining.status, mining.found) == (Mining.Status.DONE, 0)
-    assert lane_jobs == [3]
+    # One lane job a position, after the reviews'; a puzzle at each (the fake's second
+    # candidate is 4 points worse).
+    assert (mining.status, mining.found) == (Mining.Status.DONE, 2)
+    assert lane_jobs == [IDLE, IDLE]
 
 
 def test_a_go_puzzle_is_served_and_drawn(fake_katago: dict[str, Any], client: Client) -> None:
