@@ -81,8 +81,8 @@ GO_MARGIN = 3.0
 GO_VISITS = 32
 """KataGo's visits on each position asked (the review's are fewer)."""
 GO_MOST = 5
-"""The most positions of one game asked of KataGo: each takes it 20 to 60 s at 32 visits on
-a 9x9 board on two cores (docs/engines/katago.md), a 19x19 one about four times that."""
+"""The most positions of one game asked of KataGo: each takes it about a minute at 32 visits
+on a 9x9 board on two busy cores (docs/engines/katago.md), a 19x19 one longer."""
 
 
 @dataclass(frozen=True, slots=True)

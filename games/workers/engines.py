@@ -56,7 +56,9 @@ Last comes the idle work the site hands the pool (``idle_work``, given by
 one job at a time in a process, claimed only at a tick that claimed no review and left
 two engines free with no explore waiting, so that it never takes the last free
 engine; a job runs to its end in an engine's worker process (a few seconds), its claim a
-lease in the database that another process takes over once it runs out.
+lease in the database that another process takes over once it runs out. A job that comes
+with KataGo's settings (a Go game's puzzles) runs in KataGo's lane instead, in its parts
+(``IdleWork.parts``: a position each), one lane job a part.
 
 KataGo's jobs (where ``KATAGO`` is set: the computer's Go moves, Go reviews, Go explores)
 run in one more worker process of their own, one at a time (``KataGoLane``): each takes

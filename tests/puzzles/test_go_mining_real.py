@@ -20,8 +20,8 @@ from gamerules.go import GoPosition
 from puzzles.mining import GO_VISITS, go_solution, mine_go_job
 
 TURN = 11
-"""The position asked: after these many moves (one position at 32 visits: about 20 s on two
-cores, a minute when they are busy)."""
+"""The position asked: after these many moves (one position at 32 visits: about a minute on
+two busy cores)."""
 
 
 @pytest.fixture
