@@ -85,7 +85,7 @@ def mining_job(game: Game) -> dict[str, Any]:
 
 
 def katago_reviewed(prefix: str = "") -> Q:
-    """The reviews (``prefix``: the path to them, ``"game__analysis__"`` from a game) done
+    """The reviews (``prefix``: the path to them, ``"analysis__"`` from a game) done
     by KataGo: the Go games whose positions are mined."""
     return Q(**{f"{prefix}status": Analysis.Status.DONE, f"{prefix}engine__startswith": "KataGo"})
 
