@@ -89,6 +89,11 @@ async function answer(point) {
   if (puzzle.kind === "othello" && told.value !== null) {
     words += ` ${interpolate(gettext("With perfect play: %(result)s (%(value)s from Black's side)."), { result: valueWords(told.value), value: told.value > 0 ? `+${told.value}` : String(told.value) }, true)}`;
   }
+  if (puzzle.kind === "go" && told.value !== null) {
+    // Go's value is KataGo's score lead after the solution (Black's side), an estimate.
+    const ahead = told.value >= 0 ? NAME.black : NAME.white;
+    words += ` ${interpolate(gettext("KataGo's estimate after it: %(name)s ahead by %(points)s points."), { name: ahead, points: Math.abs(told.value) }, true)}`;
+  }
   result.textContent = words;
   result.dataset.correct = String(told.correct);
   $("puzzle-rating").textContent = String(told.rating.puzzle);
