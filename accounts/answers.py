@@ -14,11 +14,12 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required as page_login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
 from accounts import api
+from accounts.refusals import Refusal
 
 
 def refused(
@@ -46,6 +47,25 @@ def refused(
     if status == 403:
         return render(request, "403.html", {"exception": message}, status=status)
     return render(request, "400.html", {"message": message}, status=status)
+
+
+def refusal(request: HttpRequest, error: Refusal, *, back: str | None = None) -> HttpResponse:
+    """``refused`` for an app's ``Refusal`` (its code, message, field, details and status);
+    a page for a 404 is the site's page not found, for a 429 ``429.html``."""
+    if not api.wants_json(request):
+        if error.status == 404:
+            raise Http404(error.message)
+        if error.status == 429 and back is None:
+            return render(request, "429.html", {"message": error.message}, status=429)
+    return refused(
+        request,
+        error.code,
+        error.message,
+        field=error.field,
+        status=error.status,
+        back=back,
+        details=error.details,
+    )
 
 
 def login_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -20,7 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import api
+from accounts import answers, api
 from accounts import selectors as accounts
 from moderation import selectors, services
 from moderation.models import TEXT_MAX, Action, Report
@@ -64,17 +64,6 @@ def _fields(request: HttpRequest) -> dict[str, Any]:
     return fields
 
 
-def _refused(request: HttpRequest, error: ModerationError) -> HttpResponse:
-    """``error`` as ``{"error", "message", "field"}`` with its status for a request that
-    wants JSON; else the site's page saying why (404: the page not found)."""
-    if api.wants_json(request):
-        return api.error_json(error.code, error.message, field=error.field, status=error.status)
-    if error.status == 404:
-        raise Http404(error.message)
-    page = "429.html" if error.status == 429 else "400.html"
-    return render(request, page, {"message": error.message}, status=error.status)
-
-
 def _back(request: HttpRequest, fields: dict[str, Any], default: str) -> str:
     """Where a page's form returns: its ``next`` when it is a page of this site, else
     ``default``."""
@@ -109,7 +98,7 @@ def report(request: HttpRequest) -> HttpResponse:
             chat=fields.get("chat"),
         )
     except ModerationError as error:
-        return _refused(request, error)
+        return answers.refusal(request, error)
     if api.wants_json(request):
         return JsonResponse({"id": filed.report.pk}, status=201 if filed.made else 200)
     messages.success(request, gettext("Thank you: your report went to the staff."))
@@ -171,7 +160,7 @@ def _act(request: HttpRequest, username: str) -> HttpResponse:
             hours=fields.get("hours"),
         )
     except ModerationError as error:
-        return _refused(request, error)
+        return answers.refusal(request, error)
     if api.wants_json(request):
         return JsonResponse({"ok": True})
     messages.success(

@@ -45,6 +45,7 @@ import broadcast
 from accounts import selectors as accounts
 from accounts import standing
 from accounts.players import Player
+from accounts.refusals import Refusal
 from gamerules.clock import SETTING_NAMES, SETTINGS, TimeControl
 from games.forms import SIZES, NewGameForm
 from games.models import Game, ServerProcess
@@ -57,7 +58,6 @@ from players.models import Rating
 logger = logging.getLogger(__name__)
 
 RATING_LIMIT = 4000.0
-CODES = ("unavailable", "bad_request", "login_required", "playban", "not_allowed")
 # A PostgreSQL advisory lock's key: one wave at a time across every process.
 WAVE_LOCK_KEY = 0x5EE1C0DE
 # Pairs made in one transaction: a wave of 1,000 seekers is 5 (each of 5 queries), and
@@ -68,27 +68,20 @@ SEEK_GRACE_SECONDS = 5
 _local_wave = threading.Lock()
 
 
-class PairingError(Exception):
+class PairingError(
+    Refusal,
+    codes={
+        "unavailable": 503,
+        "bad_request": 400,
+        "login_required": 401,
+        "playban": 400,
+        "not_allowed": 400,
+    },
+):
     """A seek refused: ``code`` is ``bad_request`` (``field`` names the field at fault),
     ``login_required`` (a rated seek from a guest), ``playban`` (an account playbanned:
     ``details`` carries its ``until``) or ``not_allowed`` (a rated seek from an account
     marked for engine use, naming ``rated``)."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        *,
-        field: str | None = None,
-        details: dict[str, Any] | None = None,
-    ) -> None:
-        if code not in CODES:
-            raise ValueError(f"unknown error code {code!r}")
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.field = field
-        self.details = details or {}
 
 
 def ratings_of(asked: Sequence[tuple[Any, str]]) -> list[float]:

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 import gamerules as rules
+from accounts.refusals import Refusal
 from games.models import Analysis, Game, Move
 from games.services.leases import claim_leased
 from games.workers.engines import IdleWork
@@ -28,24 +29,14 @@ from puzzles.models import Mining, Puzzle, PuzzleAttempt, PuzzleRating
 LEASE = datetime.timedelta(minutes=30)
 """How long a process holds a game's mining before another may take it over: a Go game's
 asks KataGo up to ``mining.GO_MOST`` positions at 32 visits (minutes on 19x19)."""
-STATUS = {"bad_request": 400, "not_found": 404}
 
 
-class PuzzleError(Exception):
-    """A request refused: ``code`` (``bad_request`` or ``not_found``), a message for a
-    person, the ``field`` at fault when there is one; ``status``, its HTTP status."""
-
-    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
-        if code not in STATUS:
-            raise ValueError(f"unknown error code {code!r}")
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.field = field
-
-    @property
-    def status(self) -> int:
-        return STATUS[self.code]
+class PuzzleError(
+    Refusal,
+    codes={"bad_request": 400, "not_found": 404},
+):
+    """A request refused: ``bad_request`` (400, naming the field at fault) or
+    ``not_found`` (404)."""
 
 
 # Mining

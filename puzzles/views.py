@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts import api
+from accounts import answers, api
 from puzzles import selectors, services
 from puzzles.models import Puzzle
 from puzzles.services import PuzzleError
@@ -20,16 +20,6 @@ from puzzles.services import PuzzleError
 
 def _account_id(request: HttpRequest) -> int | None:
     return int(request.user.pk) if request.user.is_authenticated else None
-
-
-def _refused(request: HttpRequest, error: PuzzleError) -> HttpResponse:
-    """``error`` as ``{"error", "message", "field"}`` with its status for a request that
-    wants JSON; else the site's page saying why (404: the page not found)."""
-    if api.wants_json(request):
-        return api.error_json(error.code, error.message, field=error.field, status=error.status)
-    if error.status == 404:
-        raise Http404(error.message)
-    return render(request, "400.html", {"message": error.message}, status=error.status)
 
 
 def _kind(value: str | None) -> str:
@@ -48,7 +38,7 @@ def page(request: HttpRequest) -> HttpResponse:
     try:
         kind = _kind(request.GET.get("kind"))
     except PuzzleError as error:
-        return _refused(request, error)
+        return answers.refusal(request, error)
     account_id = _account_id(request)
     asked = request.GET.get("puzzle", "")
     puzzle = Puzzle.objects.filter(pk=int(asked)).first() if asked.isdigit() else None
@@ -91,7 +81,7 @@ def answer(request: HttpRequest, puzzle_id: int) -> HttpResponse:
         point = _point(request)
         told = services.answer(puzzle_id=puzzle_id, account_id=_account_id(request), point=point)
     except PuzzleError as error:
-        return _refused(request, error)
+        return answers.refusal(request, error)
     if api.wants_json(request):
         return JsonResponse(told.json())
     return render(request, "puzzles/answered.html", selectors.answered_context(told))

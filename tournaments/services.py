@@ -42,6 +42,7 @@ import broadcast
 from accounts import services as account_services
 from accounts import standing
 from accounts.players import Player
+from accounts.refusals import Refusal
 from gamerules.clock import TimeControl
 from games import limits
 from games.models import Game
@@ -71,25 +72,17 @@ UNFINISHED_LIMIT = 3
 DAY = datetime.timedelta(days=1)
 
 
-class TournamentError(Exception):
-    """A request refused: ``code`` (``bad_request``, ``not_found``, ``not_a_player``,
-    ``rate_limited``, ``muted``, ``playban``, ``not_allowed``), the ``field`` at fault when
-    there is one, a message for a person, and what the refusal carries besides
-    (``details``: a playban's ``until``)."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        *,
-        field: str | None = None,
-        details: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.field = field
-        self.details = details or {}
+class TournamentError(
+    Refusal,
+    codes={
+        **dict.fromkeys(("bad_request", "not_a_player", "muted", "playban", "not_allowed"), 400),
+        "not_found": 404,
+        "rate_limited": 429,
+    },
+):
+    """A request refused: ``code`` (one of ``CODES``), the ``field`` at fault when there is
+    one, a message for a person, and what the refusal carries besides (``details``: a
+    playban's ``until``)."""
 
 
 # Creating, joining, withdrawing, pausing

@@ -255,12 +255,8 @@ def _acted(request: HttpRequest, tournament_id: int, action: Any) -> HttpRespons
     try:
         action(user_id=request.user.pk, tournament_id=tournament_id)
     except TournamentError as error:
-        if error.code == "not_found":
-            raise Http404(error.message) from None
         back = reverse("tournament", kwargs={"tournament_id": tournament_id})
-        return answers.refused(
-            request, error.code, error.message, field=error.field, back=back, details=error.details
-        )
+        return answers.refusal(request, error, back=back)
     return redirect("tournament", tournament_id=tournament_id)
 
 

@@ -3,9 +3,9 @@ a message in the reader's language (``said``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils import translation
+
+from accounts.refusals import Refusal
 
 # The contract's error codes, in the order that decides which one a request gets when
 # several apply. rate_limited and unavailable come from outside the services (the
@@ -32,7 +32,15 @@ def said(error: Exception) -> str:
     return translate(translation) if callable(translate) else str(error)
 
 
-class GameError(Exception):
+class GameError(
+    Refusal,
+    codes={
+        **dict.fromkeys(ERROR_CODES, 400),
+        "rate_limited": 429,
+        "unavailable": 503,
+        "not_a_player": 403,
+    },
+):
     """A request the game refuses; ``code`` is one of the contract's ``ERROR_CODES``, and
     ``field`` the request's field at fault when there is one (a form shows the message
     beside it); ``details``, what the refusal carries besides its code and message (a
@@ -40,19 +48,3 @@ class GameError(Exception):
 
     When several apply, the first in ``ERROR_CODES`` is raised.
     """
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        *,
-        field: str | None = None,
-        details: dict[str, Any] | None = None,
-    ) -> None:
-        if code not in ERROR_CODES:
-            raise ValueError(f"unknown error code {code!r}")
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.field = field
-        self.details = details or {}
