@@ -21,7 +21,6 @@ is every later call: the owner starts a new ``GtpEngine``. Pure: no Django.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import queue
 import subprocess
@@ -32,7 +31,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Self
 
-from .lifeline import die_with_parent
+from .lifeline import piped
 
 __all__ = [
     "EngineDied",
@@ -45,9 +44,6 @@ __all__ = [
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds a command may take when its caller names no timeout."""
-
-_STDERR_LINES = 20
-"""How much of the engine's error output is kept to explain its death."""
 
 
 class GtpError(Exception):
@@ -71,7 +67,26 @@ class EngineTimeout(EngineError):
     """The engine did not answer within the timeout, so it was killed."""
 
 
-class GtpEngine:
+class Closing:
+    """A context manager whose exit is ``close()``: an engine, stopped however the block
+    ends."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class GtpEngine(Closing):
     """One engine process spoken to over GTP; a context manager that shuts it down.
 
     ``command`` starts the engine (program and arguments); ``timeout`` is the
@@ -84,28 +99,11 @@ class GtpEngine:
         self.timeout = timeout
         self._lock = threading.Lock()
         self._stopped = False
-        self._process = subprocess.Popen(
-            list(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            encoding="ascii",
-            errors="replace",
-            # Dies with the thread that started it (Linux), even in a process killed with
-            # SIGKILL: start an engine from a thread that lives as long as it should.
-            preexec_fn=die_with_parent(),
-        )
-        assert self._process.stdout is not None and self._process.stderr is not None
-        # Reader threads turn the blocking pipes into something with a timeout: a
-        # queue of answer lines (None at end of file) and the last lines of stderr.
         self._lines: queue.Queue[str | None] = queue.Queue()
-        self._stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
-        self._readers = [
-            threading.Thread(target=self._read_stdout, args=(self._process.stdout,), daemon=True),
-            threading.Thread(target=self._read_stderr, args=(self._process.stderr,), daemon=True),
-        ]
-        for reader in self._readers:
-            reader.start()
+        started = piped(command, encoding="ascii", read=self._read_stdout)
+        self._process = started.process
+        self._stderr = started.stderr
+        self._readers = started.readers
 
     @property
     def pid(self) -> int:
@@ -153,17 +151,6 @@ class GtpEngine:
                 with contextlib.suppress(OSError):
                     if stream is not None:
                         stream.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "running" if self.alive else "stopped"
@@ -238,12 +225,8 @@ class GtpEngine:
             self._lines.put(line.rstrip("\r\n"))
         self._lines.put(None)
 
-    def _read_stderr(self, stream: IO[str]) -> None:
-        for line in stream:
-            self._stderr.append(line.rstrip())
 
-
-class RestartingEngine:
+class RestartingEngine(Closing):
     """A ``GtpEngine`` started at the first use and again after it died or was killed;
     a context manager. What holds one engine for many requests (GNU Go as the
     computer, the Go review) builds on it: ``_ready()`` is the running engine."""
@@ -262,17 +245,6 @@ class RestartingEngine:
     def close(self) -> None:
         """Stops the engine process, if one runs; the next use starts another."""
         self._stop()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _ready(self) -> GtpEngine:
         """The running engine, started anew if there is none or it has failed."""

@@ -47,7 +47,6 @@ import itertools
 import json
 import logging
 import queue
-import subprocess
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,8 +56,8 @@ from gamerules.base import Color, Point
 
 from .gnugo import Answer, GoGame, point_of, replay, vertex
 from .go_review import GoVerdict, Step
-from .gtp import EngineDied, EngineError, EngineTimeout, RestartingEngine
-from .lifeline import die_with_parent
+from .gtp import Closing, EngineDied, EngineError, EngineTimeout, RestartingEngine
+from .lifeline import piped
 
 __all__ = [
     "RULES",
@@ -99,8 +98,6 @@ MOVE_TIMEOUT = 60.0
 """Seconds a ``genmove`` may take, start-up included (KataGo's own ``maxTime`` is less)."""
 PV_LENGTH = 10
 """The most moves of a line."""
-
-_STDERR_LINES = 20
 
 
 @dataclass(frozen=True)
@@ -239,28 +236,15 @@ class _JsonEngine:
     one queue per query id."""
 
     def __init__(self, command: Sequence[str]) -> None:
-        self._process = subprocess.Popen(
-            list(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            encoding="utf-8",
-            errors="replace",
-            preexec_fn=die_with_parent(),
-        )
         self._answers: dict[str, queue.Queue[dict[str, Any] | None]] = collections.defaultdict(
             queue.Queue
         )
         self._lock = threading.Lock()
         self._closed = False
-        self._stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
-        assert self._process.stdout is not None and self._process.stderr is not None
-        self._readers = [
-            threading.Thread(target=self._read, args=(self._process.stdout,), daemon=True),
-            threading.Thread(target=self._errors, args=(self._process.stderr,), daemon=True),
-        ]
-        for reader in self._readers:
-            reader.start()
+        started = piped(command, encoding="utf-8", read=self._read)
+        self._process = started.process
+        self._stderr = started.stderr
+        self._readers = started.readers
         self.answered = False
 
     @property
@@ -343,10 +327,6 @@ class _JsonEngine:
             for waiting in self._answers.values():
                 waiting.put(None)
 
-    def _errors(self, stream: IO[str]) -> None:
-        for line in stream:
-            self._stderr.append(line.rstrip())
-
 
 @dataclass
 class _Pending:
@@ -359,7 +339,7 @@ class _Pending:
     answers: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
-class KataGoAnalyser:
+class KataGoAnalyser(Closing):
     """The verdicts of KataGo's analysis engine (``command``: the program with its
     ``analysis`` arguments), started at the first question and again after it failed;
     a context manager."""
@@ -478,12 +458,6 @@ class KataGoAnalyser:
     def close(self) -> None:
         """Stops KataGo; the next question starts it again."""
         self._forget()
-
-    def __enter__(self) -> KataGoAnalyser:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _ask(
         self, game: GoGame, turns: Sequence[int], to_move: Color, *, visits: int | None = None

@@ -24,22 +24,29 @@ main thread, which lives as long as the worker. Pure: no Django.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import ctypes
 import ctypes.util
 import functools
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import IO
 
 __all__ = [
     "ORPHANED",
+    "STDERR_LINES",
     "WATCH_INTERVAL",
+    "Piped",
     "die_with_parent",
     "engine_worker",
+    "piped",
     "until_orphaned",
     "watch_parent",
 ]
@@ -100,6 +107,54 @@ def engine_worker(parent: int, niceness: int = 0) -> None:
         with contextlib.suppress(OSError):  # a session leader already: nice alone
             os.setsid()
     watch_parent(parent)
+
+
+STDERR_LINES = 20
+"""How many of an engine's last lines of error output ``Piped`` keeps (for the message
+that says why it died)."""
+
+
+@dataclass
+class Piped:
+    """An engine process started by ``piped``: its three pipes, the last lines of its
+    error output (read by a thread of its own) and its two reader threads."""
+
+    process: subprocess.Popen[str]
+    stderr: collections.deque[str]
+    readers: list[threading.Thread]
+
+
+def piped(command: Sequence[str], *, encoding: str, read: Callable[[IO[str]], None]) -> Piped:
+    """``command`` started with its stdin, stdout and stderr piped, dying with the thread
+    that starts it (``die_with_parent``); a thread runs ``read`` over its output, another
+    keeps its last ``STDERR_LINES`` lines of error output. Reader threads turn the
+    blocking pipes into something a caller can wait on with a timeout (``read`` fills a
+    queue). Raises ``OSError`` when the program cannot be started."""
+    process = subprocess.Popen(
+        list(command),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        encoding=encoding,
+        errors="replace",
+        # Dies with the thread that started it (Linux), even in a process killed with
+        # SIGKILL: start an engine from a thread that lives as long as it should.
+        preexec_fn=die_with_parent(),
+    )
+    assert process.stdout is not None and process.stderr is not None
+    stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+
+    def keep_errors(stream: IO[str]) -> None:
+        for line in stream:
+            stderr.append(line.rstrip())
+
+    readers = [
+        threading.Thread(target=read, args=(process.stdout,), daemon=True),
+        threading.Thread(target=keep_errors, args=(process.stderr,), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    return Piped(process, stderr, readers)
 
 
 def die_with_parent() -> Callable[[], None] | None:
