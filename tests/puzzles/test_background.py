@@ -30,9 +30,23 @@ def pool_of(size: int) -> EnginePool:
     return pool
 
 
-def queued_game() -> Game:
-    game = finished_game(UNIQUE_WIN, [(1, 1)])
+def finished_and_queued(moves: list[tuple[int, int]]) -> Game:
+    game = finished_game(UNIQUE_WIN, moves)
     signals.game_finished.send(sender=None, game=game)
+    return game
+
+
+@pytest.fixture
+def mining_on(settings: Any) -> Any:
+    """The settings, with the background mining on (as it is by default outside tests)."""
+    settings.PUZZLE_MINING = True
+    return settings
+
+
+@pytest.fixture
+async def queued(mining_on: Any) -> Game:
+    """A finished Othello game with a puzzle in it, queued for mining."""
+    game: Game = await sync_to_async(finished_and_queued)([(1, 1)])
     return game
 
 
@@ -40,9 +54,8 @@ def mining_of(game: Game) -> Mining:
     return Mining.objects.get(game=game)
 
 
-async def test_the_pool_mines_a_queued_game_with_an_engine_to_spare(settings: Any) -> None:
-    settings.PUZZLE_MINING = True
-    game = await sync_to_async(queued_game)()
+async def test_the_pool_mines_a_queued_game_with_an_engine_to_spare(queued: Game) -> None:
+    game = queued
     pool = pool_of(2)
     await pool.tick(database)
     assert pool.idling == 1
@@ -53,9 +66,8 @@ async def test_the_pool_mines_a_queued_game_with_an_engine_to_spare(settings: An
     assert (pool.busy, pool.idling) == (0, 0)
 
 
-async def test_a_single_engine_never_mines(settings: Any) -> None:
-    settings.PUZZLE_MINING = True
-    game = await sync_to_async(queued_game)()
+async def test_a_single_engine_never_mines(queued: Game) -> None:
+    game = queued
     pool = pool_of(1)
     await pool.tick(database)
     assert pool.idling == 0
@@ -63,34 +75,26 @@ async def test_a_single_engine_never_mines(settings: Any) -> None:
     assert mining.status == Mining.Status.QUEUED
 
 
-async def test_nothing_is_mined_with_mining_off(settings: Any) -> None:
-    settings.PUZZLE_MINING = True
-    game = await sync_to_async(queued_game)()
-    settings.PUZZLE_MINING = False
+async def test_nothing_is_mined_with_mining_off(mining_on: Any, queued: Game) -> None:
+    game = queued
+    mining_on.PUZZLE_MINING = False
     pool = pool_of(2)
     await pool.tick(database)
     assert pool.idling == 0
     assert (await sync_to_async(mining_of)(game)).status == Mining.Status.QUEUED
 
 
-async def test_a_game_the_rules_cannot_replay_fails(settings: Any) -> None:
-    settings.PUZZLE_MINING = True
-
-    def broken() -> Game:
-        game = finished_game(UNIQUE_WIN, [(0, 0)])  # a1 is not a legal move there
-        signals.game_finished.send(sender=None, game=game)
-        return game
-
-    game: Game = await sync_to_async(broken)()
+async def test_a_game_the_rules_cannot_replay_fails(mining_on: Any) -> None:
+    # a1 is not a legal move there
+    game: Game = await sync_to_async(finished_and_queued)([(0, 0)])
     pool = pool_of(2)
     await pool.tick(database)
     await finish(pool)
     assert (await sync_to_async(mining_of)(game)).status == Mining.Status.FAILED
 
 
-async def test_a_pool_not_given_the_mining_never_mines(settings: Any) -> None:
-    settings.PUZZLE_MINING = True
-    game = await sync_to_async(queued_game)()
+async def test_a_pool_not_given_the_mining_never_mines(queued: Game) -> None:
+    game = queued
     pool = engines_of(2)
     await pool.tick(database)
     assert pool.idling == 0
