@@ -1,0 +1,102 @@
+"""The game's row as a move reads and writes it (``games.services.lock``): statements
+compiled once a process, which must read and store exactly what Django's ORM would.
+(That the read locks the row, so that two submissions for one ply never both land:
+tests/games/services/test_race.py, on SQLite and on PostgreSQL.)"""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection, transaction
+from django.db.models.signals import post_save, pre_save
+
+from accounts.players import Player
+from gamerules.clock import TimeControl
+from games.models import Game
+from games.services import lobby, play
+from games.services.errors import GameError
+from games.services.lock import locked, write
+
+pytestmark = pytest.mark.django_db
+
+
+def fields_of(game: Game) -> dict[str, object]:
+    return {field.attname: getattr(game, field.attname) for field in Game._meta.concrete_fields}
+
+
+def go_game_in_play() -> Game:
+    """A rated-looking Go game between an account and a guest: JSON columns (clocks,
+    snapshot, score, time control), dates, komi, a foreign key, after two moves."""
+    ann = Player(session_key="ann-session", user_id=User.objects.create_user("ann").pk)
+    bob = Player(session_key="bob-session")
+    byoyomi = TimeControl.byoyomi(main_time=60, period_time=10, periods=3)
+    new = lobby.NewGame(kind="go", size=9, color="black", name="Ann", time_control=byoyomi)
+    game = lobby.create_game(player=ann, new=new)
+    lobby.join_game(player=bob, game_id=game.public_id, name="Bob")
+    play.play(player=ann, game_id=game.public_id, ply=0, point=[2, 2])
+    play.play(player=bob, game_id=game.public_id, ply=1, point=[6, 6])
+    return game
+
+
+def test_the_locked_row_is_the_row_djangos_orm_reads() -> None:
+    game = go_game_in_play()
+    with transaction.atomic():
+        read = locked(game.public_id)
+    expected = Game.objects.get(pk=game.pk)
+    assert fields_of(read) == fields_of(expected)
+    assert read.clocks["black"] == expected.clocks["black"] and isinstance(read.clocks, dict)
+    assert read.updated_at.tzinfo is not None
+    assert read.black_user.username == "ann"  # a model instance like any other
+    assert read._state.adding is False and read._state.db == "default"
+
+
+def test_an_id_that_is_no_game_is_a_bad_request() -> None:
+    with transaction.atomic(), pytest.raises(GameError) as refused:
+        locked("no-such-game")
+    assert refused.value.code == "bad_request" and "no-such-game" in refused.value.message
+    with transaction.atomic(), pytest.raises(GameError, match="string"):
+        locked(7)  # type: ignore[arg-type]
+
+
+def test_a_moves_write_stores_what_save_would_and_stamps_updated_at() -> None:
+    game = go_game_in_play()
+    with transaction.atomic():
+        changed = locked(game.public_id)
+        before = changed.updated_at
+        changed.clocks = {**changed.clocks, "black": {**changed.clocks["black"], "periods": 1}}
+        changed.score = {"black": 3.0, "white": 9.5}
+        changed.undo_request = "white"
+        changed.deadline = None
+        write(changed, play.MOVED_FIELDS)
+    stored = Game.objects.get(pk=game.pk)
+    assert fields_of(stored) == fields_of(changed)
+    assert stored.clocks["black"]["periods"] == 1 and stored.deadline is None
+    assert stored.updated_at > before
+    assert stored.updated_at - changed.updated_at == datetime.timedelta(0)
+
+
+def test_a_write_leaves_every_other_column_as_stored() -> None:
+    game = go_game_in_play()
+    with transaction.atomic():
+        mine = locked(game.public_id)
+    Game.objects.filter(pk=game.pk).update(white_name="Robert")  # changed meanwhile
+    mine.white_name = "Bob the stale"
+    with transaction.atomic():
+        write(mine, ["ply", "updated_at"])
+    assert Game.objects.get(pk=game.pk).white_name == "Robert"
+
+
+def test_no_save_signal_is_connected_to_games() -> None:
+    """The write skips ``save()``: it may, as long as nothing listens to a game's save."""
+    assert not pre_save.has_listeners(Game) and not post_save.has_listeners(Game)
+
+
+def test_the_read_locks_the_row_where_the_database_can() -> None:
+    with transaction.atomic():
+        locked(go_game_in_play().public_id)
+    from games.services.lock import _select
+
+    sql = _select(connection.alias).sql
+    assert ("FOR UPDATE" in sql) == connection.features.has_select_for_update
