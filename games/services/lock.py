@@ -1,16 +1,16 @@
-"""The game's row locked for the use case's transaction, and a move's write of it: the two
-statements every move runs, each compiled once a process.
+"""The game's row locked for the use case's transaction, a move's write of it and of its
+own row: the three statements every move runs, each compiled once a process.
 
 Django builds a query's SQL anew at every call. For the game's row (forty-odd columns)
 that building cost three times the query itself (``bench/move_path.py``, in
 docs/benchmarks.md), and it is the same SQL every time: so the process compiles each
 statement once, with Django's own compiler (the SELECT ... FOR UPDATE) or from Django's
-own field definitions (the UPDATE), and a move only executes it. The values go through
-the fields as ``save()`` sends them (``pre_save``: ``updated_at``'s auto_now;
-``get_db_prep_save``: JSON), and the row comes back as a query's does: each value
-through the converters the compiler names for its column, then ``Model.from_db``.
-Nothing else changes: the row is locked until the transaction ends, and no ``save()``
-signal is ever received for a game (none is connected).
+own field definitions (the UPDATE, the move's INSERT), and a move only executes it. The
+values go through the fields as ``save()`` sends them (``pre_save``: the auto_now and
+auto_now_add dates; ``get_db_prep_save``: JSON), and the row comes back as a query's
+does: each value through the converters the compiler names for its column, then
+``Model.from_db``. Nothing else changes: the row is locked until the transaction ends,
+and no ``save()`` signal is ever received for a game or a move (none is connected).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from django.db import connection
 from django.db.models import Field
 from django.utils.translation import gettext
 
-from games.models import Game
+from games.models import Game, Move
 from games.services.errors import GameError
 
 
@@ -57,6 +57,22 @@ def write(game: Game, names: Sequence[str]) -> None:
         cursor.execute(_update_sql(connection.alias, tuple(names)), [*values, game.pk])
 
 
+def insert(moves: Sequence[Move]) -> None:
+    """Store ``moves`` (new rows of one game), as ``Move.objects.bulk_create`` would: each
+    gets its id, ``created_at`` set to now."""
+    alias = connection.alias
+    fields = _move_fields()
+    with connection.cursor() as cursor:
+        for move in moves:
+            values = [
+                field.get_db_prep_save(field.pre_save(move, True), connection) for field in fields
+            ]
+            cursor.execute(_insert_sql(alias), values)
+            (move.pk,) = cursor.fetchone()
+            move._state.adding = False
+            move._state.db = alias
+
+
 @dataclass(frozen=True)
 class _Select:
     """A compiled SELECT of the game's row: its SQL (one parameter, the public id), the
@@ -86,6 +102,25 @@ def _select(alias: str) -> _Select:
 @functools.cache
 def _fields(names: tuple[str, ...]) -> tuple[Field[object, object], ...]:
     return tuple(Game._meta.get_field(name) for name in names)  # type: ignore[misc]
+
+
+@functools.cache
+def _move_fields() -> tuple[Field[object, object], ...]:
+    """The columns of a new move: all but its id, which the database numbers."""
+    return tuple(field for field in Move._meta.concrete_fields if field is not Move._meta.pk)
+
+
+@functools.cache
+def _insert_sql(alias: str) -> str:
+    """``INSERT INTO games_move (<columns>) VALUES (%s, ...) RETURNING id``: the statement
+    ``bulk_create`` sends for one move on the database ``alias`` (SQLite and PostgreSQL
+    both return the new id)."""
+    assert connection.features.can_return_rows_from_bulk_insert
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in _move_fields())
+    marks = ", ".join(["%s"] * len(_move_fields()))
+    key = quote(Move._meta.pk.column)  # type: ignore[union-attr]
+    return f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({marks}) RETURNING {key}"
 
 
 @functools.cache

@@ -24,7 +24,7 @@ from games.services.after_commit import nudge_computer, on_commit
 from games.services.ending import end_with, ending_move, finish
 from games.services.errors import GameError, said
 from games.services.fields import check_ply, check_point_shape, on_board
-from games.services.lock import locked, write
+from games.services.lock import insert, locked, write
 from games.services.moves import move_row, running_score
 from games.services.refusals import refuse_ended, refuse_stale, refuse_waiting
 from games.services.scoring import count, drop_marking
@@ -165,7 +165,7 @@ def apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Mov
     if position.is_over:
         _end_of_play(game, position)
     clock.start_turn(game, now)
-    Move.objects.bulk_create(moves)
+    insert(moves)
     if position.is_over:
         game.save()
     else:

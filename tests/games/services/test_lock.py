@@ -14,10 +14,10 @@ from django.db.models.signals import post_save, pre_save
 
 from accounts.players import Player
 from gamerules.clock import TimeControl
-from games.models import Game
+from games.models import Game, Move
 from games.services import lobby, play
 from games.services.errors import GameError
-from games.services.lock import locked, write
+from games.services.lock import insert, locked, write
 
 pytestmark = pytest.mark.django_db
 
@@ -100,3 +100,38 @@ def test_the_read_locks_the_row_where_the_database_can() -> None:
 
     sql = _select(connection.alias).sql
     assert ("FOR UPDATE" in sql) == connection.features.has_select_for_update
+
+
+def test_a_moves_row_is_stored_as_bulk_create_would_store_it() -> None:
+    game = go_game_in_play()
+
+    def move(ply: int) -> Move:
+        return Move(
+            game=game,
+            ply=ply,
+            color="black",
+            action=Move.Action.PLACE,
+            row=4,
+            col=4,
+            diff={"captured": [[3, 4]]},
+            clock_ms=59_000,
+            overtime_left=3,
+        )
+
+    ours, django = move(3), move(4)
+    with transaction.atomic():
+        insert([ours])
+        Move.objects.bulk_create([django])
+    assert ours.pk is not None and ours.pk != django.pk
+    assert ours._state.adding is False and ours._state.db == "default"
+    stored = {row.ply: row for row in Move.objects.filter(game=game, ply__in=(3, 4))}
+
+    def columns(row: Move) -> dict[str, object]:
+        kept = {field.attname: getattr(row, field.attname) for field in Move._meta.concrete_fields}
+        return {
+            name: value for name, value in kept.items() if name not in ("id", "ply", "created_at")
+        }
+
+    assert columns(stored[3]) == columns(stored[4])
+    assert stored[3].pk == ours.pk and stored[3].created_at == ours.created_at
+    assert stored[3].created_at.tzinfo is not None
