@@ -34,6 +34,8 @@ import json
 import os
 import random
 import secrets
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -212,8 +214,46 @@ async def seat_games(bases: list[str], games: int) -> list[Table]:
     ]
 
 
+PROFILE: Path | None = None
+"""Where ``--profile`` writes py-spy's samples of the server over each round."""
+
+
+@contextmanager
+def profiled(pids: list[int], name: str) -> Iterator[None]:
+    """py-spy sampling the processes ``pids`` (``--profile``; else nothing) while the block
+    runs: one file of collapsed stacks a process, ``<name>-<pid>.txt``, for
+    ``bench/profile.py``."""
+    if PROFILE is None:
+        yield
+        return
+    spies = [
+        subprocess.Popen(
+            [
+                str(Path(sys.executable).with_name("py-spy")),
+                *("record", "--pid", str(pid), "--rate", "250", "--format", "raw"),
+                *("--output", str(PROFILE / f"{name}-{pid}.txt"), "--threads"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for pid in pids
+    ]
+    time.sleep(1)  # attached before the load starts
+    try:
+        yield
+    finally:
+        for spy in spies:
+            spy.send_signal(signal.SIGINT)
+            spy.wait(timeout=60)
+
+
 async def play_round(tables: list[Table], pids: list[int], moves: int) -> Round:
     """Every game of ``tables`` played at once to ``moves`` moves; the sockets closed."""
+    with profiled(pids, f"round-{len(tables)}x{moves}"):
+        return await _play_round(tables, pids, moves)
+
+
+async def _play_round(tables: list[Table], pids: list[int], moves: int) -> Round:
     result = Round()
     start = asyncio.Event()
     tasks = [
@@ -365,7 +405,7 @@ def measure_stack(
             )
             print(game.line(f"{label}: server"))
             print(game.cores())
-            if extras:
+            if extras and not args.no_extras:
                 print("\n".join(asyncio.run(growth(server.url, server.process.pid))))
                 print(asyncio.run(idle_sockets(server.url, server.process.pid, args.idle)))
         summary.append(ratio_line(label, relay, game))
@@ -403,7 +443,20 @@ def main() -> None:
     parser.add_argument("--idle", type=int, default=1000)
     parser.add_argument("--quick", action="store_true", help="10 games of 20 moves, 200 idle")
     parser.add_argument("--only", choices=["embedded", "shared"])
+    parser.add_argument(
+        "--no-extras", action="store_true", help="without the 19x19 game and the idle sockets"
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="py-spy samples of the server over each round into DIR (bench/profile.py reads them)",
+    )
     args = parser.parse_args()
+    global PROFILE
+    PROFILE = args.profile
+    if PROFILE is not None:
+        PROFILE.mkdir(parents=True, exist_ok=True)
     if args.quick:
         args.games, args.moves, args.idle = 10, 20, 200
     summary = []

@@ -1,0 +1,101 @@
+"""A move's work in the database thread, in one process (a benchmark, not a test).
+
+    .venv/bin/python bench/move_path.py                      # SQLite in a temporary file
+    .venv/bin/python bench/move_path.py --database postgres://postgres@127.0.0.1:5432/postgres
+
+Every move of a game socket runs in one thread of its process (Channels'
+``database_sync_to_async``): the service's transaction (the game's row read, the rules,
+the clock, the move's row, the game's row written, the commit), then, once committed, G
+built and encoded for the game's group (``live.events``), kept in the outbox as a consumer
+keeps it. That thread is the move path's narrowest point: under load, every game's moves
+wait for it in turn. This plays GAMES 8x8 Othello games between two guests, the first
+legal point each turn, each move as a consumer calls it (``games.realtime.sockets`` minus
+the event loop), and prints the median time of a move and its queries, for comparing one
+version of the path with another on one machine in one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def setup(database: str | None) -> None:
+    work = Path(tempfile.mkdtemp(prefix="bench-move-path-"))
+    os.environ["DATABASE_URL"] = database or f"sqlite:///{work / 'db.sqlite3'}"
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("SECRET_KEY", "bench-move-path")
+    os.environ["DJANGO_SETTINGS_MODULE"] = "othello_site.settings"
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--database", help="a PostgreSQL URL (a fresh database is made in it)")
+    args = parser.parse_args()
+    if args.database:
+        from tests.support.processes import fresh_database
+
+        with fresh_database(args.database, "bench_move_path") as url:
+            run(url, args.games)
+    else:
+        run(None, args.games)
+
+
+def run(database: str | None, games: int) -> None:
+    setup(database)
+    from django.db import connection, reset_queries
+
+    import broadcast
+    import gamerules as rules
+    from accounts.players import Player
+    from games.services import lobby, play
+
+    connection.force_debug_cursor = True
+    times: list[float] = []
+    queries: list[int] = []
+    for number in range(games):
+        black, white = Player(session_key=f"b{number}"), Player(session_key=f"w{number}")
+        new = lobby.NewGame(kind="othello", size=8, color="black", name="Ann")
+        game = lobby.create_game(player=black, new=new)
+        lobby.join_game(player=white, game_id=game.public_id, name="Bob")
+        position = rules.new_position("othello", 8)
+        ply = 0
+        while not position.is_over:
+            player = black if position.to_move == rules.Color.BLACK else white
+            point = position.legal_moves()[0]
+            reset_queries()
+            began = time.perf_counter()
+            with broadcast.outbox():
+                moves = play.play(player=player, game_id=game.public_id, ply=ply, point=list(point))
+            times.append(time.perf_counter() - began)
+            queries.append(len(connection.queries))
+            for _ in moves:
+                position, _ = position.play(
+                    rules.Move.place(point) if _ is moves[0] else rules.Move.pass_turn()
+                )
+            ply += len(moves)
+    if os.environ.get("SHOW_QUERIES"):
+        print("\n".join(query["sql"][:160] for query in connection.queries))
+    print(
+        f"{len(times)} moves in {games} games: median {1e6 * statistics.median(times):.0f} µs, "
+        f"mean {1e6 * statistics.fmean(times):.0f} µs, "
+        f"queries a move {statistics.median(queries):.0f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
