@@ -62,6 +62,7 @@ def run(database: str | None, games: int) -> None:
     import broadcast
     import gamerules as rules
     from accounts.players import Player
+    from games.selectors import position_of
     from games.services import lobby, play
 
     connection.force_debug_cursor = True
@@ -83,10 +84,7 @@ def run(database: str | None, games: int) -> None:
                 moves = play.play(player=player, game_id=game.public_id, ply=ply, point=list(point))
             times.append(time.perf_counter() - began)
             queries.append(len(connection.queries))
-            for _ in moves:
-                position, _ = position.play(
-                    rules.Move.place(point) if _ is moves[0] else rules.Move.pass_turn()
-                )
+            position = position_of(moves[-1].game)  # after Othello's automatic passes
             ply += len(moves)
     if os.environ.get("SHOW_QUERIES"):
         print("\n".join(query["sql"][:160] for query in connection.queries))

@@ -272,11 +272,18 @@ def test_every_message_type_is_in_the_websocket_page(kind: str) -> None:
     )
 
 
+def subclasses_refusal(node: ast.AST) -> bool:
+    """Whether ``node`` is a class whose bases name ``Refusal``."""
+    if not isinstance(node, ast.ClassDef):
+        return False
+    return any(isinstance(base, ast.Name) and base.id == "Refusal" for base in node.bases)
+
+
 def error_codes() -> list[str]:
     """Every code a refusal of the project may carry: the ``CODES`` of each subclass of
     ``accounts.refusals.Refusal`` (each module that subclasses it imported first)."""
-    for name, path, _tree in modules():
-        if "(Refusal)" in path.read_text():
+    for name, _, tree in modules():
+        if any(subclasses_refusal(node) for node in ast.walk(tree)):
             importlib.import_module(name)
     codes: set[str] = set()
     pending = [Refusal]

@@ -17,7 +17,7 @@ from gamerules.clock import TimeControl
 from games.models import Game, Move
 from games.services import lobby, play
 from games.services.errors import GameError
-from games.services.lock import insert, locked, write
+from games.services.lock import _select, insert, locked, write
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def fields_of(game: Game) -> dict[str, object]:
 
 
 def go_game_in_play() -> Game:
-    """A rated-looking Go game between an account and a guest: JSON columns (clocks,
+    """A Go game between an account and a guest, with a clock: JSON columns (clocks,
     snapshot, score, time control), dates, komi, a foreign key, after two moves."""
     ann = Player(session_key="ann-session", user_id=User.objects.create_user("ann").pk)
     bob = Player(session_key="bob-session")
@@ -96,8 +96,6 @@ def test_no_save_signal_is_connected_to_games() -> None:
 def test_the_read_locks_the_row_where_the_database_can() -> None:
     with transaction.atomic():
         locked(go_game_in_play().public_id)
-    from games.services.lock import _select
-
     sql = _select(connection.alias).sql
     assert ("FOR UPDATE" in sql) == connection.features.has_select_for_update
 
