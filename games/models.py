@@ -131,6 +131,21 @@ def any_seat_q(**lookups: Any) -> Q:
     return seat_q(Color.BLACK, **lookups) | seat_q(Color.WHITE, **lookups)
 
 
+class ChangedAt(models.DateTimeField):  # type: ignore[type-arg]
+    """When a row last changed (``auto_now``), never earlier than the value it replaces:
+    a change saved under the row's lock is later than the one before it even when the
+    process saving it has a clock behind the last one's. A game's live events are ordered
+    by it (``live.events``: a socket drops a state older than what its client has)."""
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> datetime.datetime:
+        before = getattr(model_instance, self.attname)
+        now: datetime.datetime = super().pre_save(model_instance, add)
+        if before is not None and now <= before:
+            now = before + datetime.timedelta(microseconds=1)
+            setattr(model_instance, self.attname, now)
+        return now
+
+
 class Game(models.Model):
     """One game of Othello or Go: options, seats, current position, outcome."""
 
@@ -305,7 +320,7 @@ class Game(models.Model):
     )
 
     created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = ChangedAt(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     # Not created_at's day: an imported record was played long before it was stored,
     # and the archive, the lobby and the admin order games by when they were stored.

@@ -106,6 +106,9 @@ def _chat_history(game_id: str, blocked: set[int]) -> dict[str, Any]:
 class GameConsumer(DirectDispatchConsumer):
     """One browser (player or spectator) watching one game, a tournament's or not."""
 
+    sent_at = 0
+    """When the game last changed, as this socket's client has it (``_seen``)."""
+
     async def connect(self) -> None:
         self.game_id: str = self.scope["url_route"]["kwargs"]["game_id"]
         self.player = Player.of(self.scope.get("session"), self.scope.get("user"))
@@ -163,15 +166,18 @@ class GameConsumer(DirectDispatchConsumer):
             await self._send_error(error)
 
     async def game_moved(self, event: dict[str, Any]) -> None:
-        """A stored move, from `events.send_moved`."""
+        """A stored move, from `events.send_moved` (the client keeps the later of two
+        with one ply)."""
+        self._seen(event["at"])
         await self.send(text_data=events.personal(event, self._you(event)))
 
     async def game_state(self, event: dict[str, Any]) -> None:
         """A changed game without a move (a join, an abort, Go's count, a seat online or
-        offline), from `events.send_state`."""
+        offline), from `events.send_state`; dropped when the client has a later state."""
         if event.get("skip") == self.channel_name:
             return  # this socket's own arrival: its client got the state on connect
-        await self.send(text_data=events.personal(event, self._you(event)))
+        if self._seen(event["at"]):
+            await self.send(text_data=events.personal(event, self._you(event)))
 
     async def layer_rejoined(self, event: dict[str, Any]) -> None:
         """The channel layer lost this socket's group for a while (a Redis restart): events
@@ -181,8 +187,20 @@ class GameConsumer(DirectDispatchConsumer):
             await self.send_json({"type": "state", "game": state})
 
     async def game_undone(self, event: dict[str, Any]) -> None:
-        """The last move taken back, from `events.send_undone`."""
-        await self.send(text_data=events.personal(event, self._you(event)))
+        """The last move taken back, from `events.send_undone`; dropped when the client
+        has a later state."""
+        if self._seen(event["at"]):
+            await self.send(text_data=events.personal(event, self._you(event)))
+
+    def _seen(self, at: int) -> bool:
+        """Whether the game as it was ``at`` (``live.state.changed_at``) is not older than
+        what this socket's client has; if so, the client has it from now on. (An event
+        queued while the socket sent its state on connect, or sent by another process
+        before a later one arrived, is older.)"""
+        if at < self.sent_at:
+            return False
+        self.sent_at = at
+        return True
 
     async def game_chat(self, event: dict[str, Any]) -> None:
         """A chat message, from `games.realtime.events.broadcast_chat`; not sent to a
@@ -222,7 +240,13 @@ class GameConsumer(DirectDispatchConsumer):
         return next((color for color, held in seats if token and held == token), None)
 
     async def _state(self) -> dict[str, Any] | None:
-        return await database(state.state_for, self.game_id, you=self.player)
+        """G as the database has it now, for this socket's client (which has it from then
+        on); None for no such game."""
+        read = await database(state.dated_state_for, self.game_id, you=self.player)
+        if read is None:
+            return None
+        game, self.sent_at = read
+        return game
 
     async def _state_or_none(self) -> dict[str, Any] | None:
         try:

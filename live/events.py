@@ -16,6 +16,11 @@ tokens; each consumer puts in ``you`` from ``seats`` and its own ``Player.token`
   went offline.
 - ``{"type": "game.undone", "game": G, "seats": ...}``: the last move taken back (G with
   the moves left).
+
+Each also carries ``at``, when the game last changed (``live.state.changed_at``): events
+sent by different processes, or queued while a socket was still sending its client the
+state on connect, may arrive after a later state, and a socket drops a ``state`` or an
+``undone`` older than what its client already has.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import broadcast
 from games.models import Game, Move
 from games.realtime.events import group_name
 from games.selectors import move_json, seat_tokens
-from live.state import game_state
+from live.state import changed_at, game_state
 from pairing import lobby
 
 
@@ -57,9 +62,10 @@ def game_changed(
 def send_moved(game: Game, moves: list[Move]) -> None:
     """Send ``game.moved`` for each of ``moves`` (the last ones of the game) to its group."""
     game_json, seats = _public_state(game, last_move=move_json(moves[-1]))
+    at = changed_at(game)
     for move in moves:
         message = {"type": "moved", "move": move_json(move), "game": game_json}
-        _send(game, {"type": "game.moved", "text": _encoded(message), "seats": seats})
+        _send(game, {"type": "game.moved", "text": _encoded(message), "seats": seats, "at": at})
 
 
 def send_state(game: Game, *, skip: str | None = None) -> None:
@@ -67,14 +73,19 @@ def send_state(game: Game, *, skip: str | None = None) -> None:
     its client the state itself: a socket that just connected)."""
     game_json, seats = _public_state(game)
     message = {"type": "state", "game": game_json}
-    _send(game, {"type": "game.state", "text": _encoded(message), "seats": seats, "skip": skip})
+    text = _encoded(message)
+    _send(
+        game,
+        {"type": "game.state", "text": text, "seats": seats, "skip": skip, "at": changed_at(game)},
+    )
 
 
 def send_undone(game: Game) -> None:
     """Send ``game.undone`` (the last move taken back: G with the moves left) to the group."""
     game_json, seats = _public_state(game)
     message = {"type": "undone", "game": game_json}
-    _send(game, {"type": "game.undone", "text": _encoded(message), "seats": seats})
+    text = _encoded(message)
+    _send(game, {"type": "game.undone", "text": text, "seats": seats, "at": changed_at(game)})
 
 
 def personal(event: dict[str, Any], you: str | None) -> str:

@@ -6,6 +6,7 @@ pairing), the ``tournament`` it is of (tournaments)."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from accounts.players import Player
@@ -31,9 +32,25 @@ def game_state(
     return state
 
 
+def changed_at(game: Game) -> int:
+    """When ``game`` last changed, in microseconds since the epoch: the order of its live
+    events (its ``updated_at`` never goes back, ``games.models.ChangedAt``)."""
+    return (game.updated_at - EPOCH) // datetime.timedelta(microseconds=1)
+
+
+EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+
+
 def state_for(game_id: str, *, you: Player) -> dict[str, Any] | None:
     """G of the game ``game_id`` as ``you`` sees it; None when there is no such game."""
+    read = dated_state_for(game_id, you=you)
+    return None if read is None else read[0]
+
+
+def dated_state_for(game_id: str, *, you: Player) -> tuple[dict[str, Any], int] | None:
+    """G of the game ``game_id`` as ``you`` sees it, and when the game last changed
+    (``changed_at``: a socket sends no older state after it); None for no such game."""
     game = Game.objects.filter(public_id=game_id).first()
     if game is None:
         return None
-    return game_state(game, you=selectors.color_of(game, you))
+    return game_state(game, you=selectors.color_of(game, you)), changed_at(game)

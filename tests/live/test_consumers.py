@@ -23,6 +23,7 @@ from django.test import Client
 from gamerules import Color, GoPosition
 from games.models import ChatMessage, Game, Move
 from games.services import computer
+from live import events as live_events
 from othello_site.asgi import application
 from tests.games.services.test_scoring import INVADED, INVADERS
 
@@ -709,6 +710,20 @@ async def test_presence_reaches_everyone_and_claim_needs_the_opponent_gone(
             event = await ws.receive()
             assert (event["move"]["action"], event["move"]["color"]) == ("forfeit", "white")
             assert (event["game"]["status"], event["game"]["result"]) == ("finished", "B+F")
+
+
+async def test_a_state_older_than_what_the_client_has_is_not_sent() -> None:
+    """A state event built before the client's own (queued while its socket connected,
+    or sent late by another process) would show the game as it was: it is dropped."""
+    seats = await table()
+    read = database_sync_to_async(lambda: Game.objects.get(public_id=seats.game_id))
+    before = await read()  # nobody online yet
+    async with socket(seats.game_id, seats.black) as black:
+        await database_sync_to_async(live_events.send_state)(before)
+        assert await black.communicator.receive_nothing(timeout=0.2)
+        now = await read()  # Black online
+        await database_sync_to_async(live_events.send_state)(now)
+        assert (await black.receive())["game"]["online"] == {"black": True, "white": False}
 
 
 async def test_a_timed_game_sends_its_clock_and_each_moves_time_left() -> None:

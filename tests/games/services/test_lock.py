@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models.signals import post_save, pre_save
+from django.utils import timezone
 
 from accounts.players import Player
 from gamerules.clock import TimeControl
@@ -75,6 +76,26 @@ def test_a_moves_write_stores_what_save_would_and_stamps_updated_at() -> None:
     assert stored.clocks["black"]["periods"] == 1 and stored.deadline is None
     assert stored.updated_at > before
     assert stored.updated_at - changed.updated_at == datetime.timedelta(0)
+
+
+def test_updated_at_never_goes_back_when_the_last_writers_clock_was_ahead() -> None:
+    """The live sockets order a game's events by ``updated_at``: a process whose clock is
+    behind the last writer's still stamps a later time, by a write or by a save."""
+    game = go_game_in_play()
+    ahead = timezone.now() + datetime.timedelta(minutes=5)
+    Game.objects.filter(pk=game.pk).update(updated_at=ahead)  # another process's clock
+    with transaction.atomic():
+        changed = locked(game.public_id)
+        write(changed, ["ply", "updated_at"])
+    tick = datetime.timedelta(microseconds=1)
+    assert Game.objects.get(pk=game.pk).updated_at == changed.updated_at == ahead + tick
+    changed.save(update_fields=["updated_at"])
+    assert Game.objects.get(pk=game.pk).updated_at == ahead + 2 * tick
+    # A clock that is right: now, as auto_now says.
+    Game.objects.filter(pk=game.pk).update(updated_at=ahead - datetime.timedelta(hours=1))
+    fresh = Game.objects.get(pk=game.pk)
+    fresh.save(update_fields=["updated_at"])
+    assert timezone.now() - fresh.updated_at < datetime.timedelta(minutes=1)
 
 
 def test_a_write_leaves_every_other_column_as_stored() -> None:
