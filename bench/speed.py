@@ -215,7 +215,8 @@ async def seat_games(bases: list[str], games: int) -> list[Table]:
 
 
 PROFILE: Path | None = None
-"""Where ``--profile`` writes py-spy's samples of the server over each round."""
+"""Where ``--profile`` writes py-spy's samples of the floor and the server over each
+round."""
 
 
 @contextmanager
@@ -231,6 +232,9 @@ def profiled(pids: list[int], name: str) -> Iterator[None]:
             [
                 str(Path(sys.executable).with_name("py-spy")),
                 *("record", "--pid", str(pid), "--rate", "250", "--format", "raw"),
+                # Not paused at each sample: paused, a server with a dozen threads
+                # (the database's pool, the background loops) ran at half its speed.
+                "--nonblocking",
                 *("--output", str(PROFILE / f"{name}-{pid}.txt"), "--threads"),
             ],
             stdout=subprocess.DEVNULL,
@@ -393,7 +397,9 @@ def measure_stack(
         (floor,) = servers(work, overrides, 1, floor=True)
         with running([floor]):
             assert floor.process is not None
-            relay = asyncio.run(relay_round(floor.url, floor.process.pid, args.games, args.moves))
+            pid = floor.process.pid
+            with profiled([pid], f"floor-{args.games}x{args.moves}"):
+                relay = asyncio.run(relay_round(floor.url, pid, args.games, args.moves))
         print(relay.line(f"{label}: floor"))
         migrate_once = servers(work, overrides, 1, floor=False)[0]
         migrate_once.migrate()
@@ -450,7 +456,8 @@ def main() -> None:
         "--profile",
         type=Path,
         metavar="DIR",
-        help="py-spy samples of the server over each round into DIR (bench/profile.py reads them)",
+        help="py-spy samples of the floor and the server over each round into DIR "
+        "(bench/profile.py reads them)",
     )
     args = parser.parse_args()
     global PROFILE
