@@ -196,9 +196,11 @@ async def server_game(
     await asyncio.gather(*(play(player) for player in players))
 
 
-async def server_round(bases: list[str], pids: list[int], games: int, moves: int) -> Round:
+async def server_round(
+    bases: list[str], pids: list[int], games: int, moves: int, profile: Path | None
+) -> Round:
     tables = await seat_games(bases, games)
-    return await play_round(tables, pids, moves)
+    return await play_round(tables, pids, moves, profile)
 
 
 Table = tuple[str, list[Follower]]
@@ -214,17 +216,12 @@ async def seat_games(bases: list[str], games: int) -> list[Table]:
     ]
 
 
-PROFILE: Path | None = None
-"""Where ``--profile`` writes py-spy's samples of the floor and the server over each
-round."""
-
-
 @contextmanager
-def profiled(pids: list[int], name: str) -> Iterator[None]:
-    """py-spy sampling the processes ``pids`` (``--profile``; else nothing) while the block
-    runs: one file of collapsed stacks a process, ``<name>-<pid>.txt``, for
-    ``bench/profile.py``."""
-    if PROFILE is None:
+def profiled(directory: Path | None, pids: list[int], name: str) -> Iterator[None]:
+    """py-spy sampling the processes ``pids`` while the block runs, into ``directory``
+    (``--profile``; None: nothing): one file of collapsed stacks a process,
+    ``<name>-<pid>.txt``, for ``bench/profile.py``."""
+    if directory is None:
         yield
         return
     spies = [
@@ -235,7 +232,7 @@ def profiled(pids: list[int], name: str) -> Iterator[None]:
                 # Not paused at each sample: paused, a server with a dozen threads
                 # (the database's pool, the background loops) ran at half its speed.
                 "--nonblocking",
-                *("--output", str(PROFILE / f"{name}-{pid}.txt"), "--threads"),
+                *("--output", str(directory / f"{name}-{pid}.txt"), "--threads"),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -251,9 +248,12 @@ def profiled(pids: list[int], name: str) -> Iterator[None]:
             spy.wait(timeout=60)
 
 
-async def play_round(tables: list[Table], pids: list[int], moves: int) -> Round:
-    """Every game of ``tables`` played at once to ``moves`` moves; the sockets closed."""
-    with profiled(pids, f"round-{len(tables)}x{moves}"):
+async def play_round(
+    tables: list[Table], pids: list[int], moves: int, profile: Path | None
+) -> Round:
+    """Every game of ``tables`` played at once to ``moves`` moves; the sockets closed
+    (the servers ``pids`` profiled into ``profile``, when given)."""
+    with profiled(profile, pids, f"round-{len(tables)}x{moves}"):
         return await _play_round(tables, pids, moves)
 
 
@@ -398,7 +398,7 @@ def measure_stack(
         with running([floor]):
             assert floor.process is not None
             pid = floor.process.pid
-            with profiled([pid], f"floor-{args.games}x{args.moves}"):
+            with profiled(args.profile, [pid], f"floor-{args.games}x{args.moves}"):
                 relay = asyncio.run(relay_round(floor.url, pid, args.games, args.moves))
         print(relay.line(f"{label}: floor"))
         migrate_once = servers(work, overrides, 1, floor=False)[0]
@@ -407,7 +407,9 @@ def measure_stack(
         with running([server]):
             assert server.process is not None
             game = asyncio.run(
-                server_round([server.url], [server.process.pid], args.games, args.moves)
+                server_round(
+                    [server.url], [server.process.pid], args.games, args.moves, args.profile
+                )
             )
             print(game.line(f"{label}: server"))
             print(game.cores())
@@ -420,7 +422,9 @@ def measure_stack(
             with running(pair):
                 pids = [server.process.pid for server in pair if server.process]
                 both = asyncio.run(
-                    server_round([s.url for s in pair], pids, args.games * 2, args.moves)
+                    server_round(
+                        [s.url for s in pair], pids, args.games * 2, args.moves, args.profile
+                    )
                 )
             print(both.line("two server processes"))
             print(both.cores())
@@ -460,10 +464,8 @@ def main() -> None:
         "(bench/profile.py reads them)",
     )
     args = parser.parse_args()
-    global PROFILE
-    PROFILE = args.profile
-    if PROFILE is not None:
-        PROFILE.mkdir(parents=True, exist_ok=True)
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
     if args.quick:
         args.games, args.moves, args.idle = 10, 20, 200
     summary = []

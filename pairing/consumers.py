@@ -34,6 +34,7 @@ from django.utils.translation import gettext
 
 from accounts.languages import of_scope
 from accounts.players import Player, spoken_name
+from accounts.refusals import Refusal
 from broadcast import account_group, tournament_group
 from games.realtime.sockets import (
     CLOSE_TRY_AGAIN_LATER,
@@ -251,16 +252,14 @@ class LobbyConsumer(DirectDispatchConsumer):
                 self.sought = None
                 await database(services.cancel_seek, player=self.player)
                 await self._to_session({"type": "seek_cancelled"})
-        except (GameError, PairingError) as error:
-            field = getattr(error, "field", None)
-            details = getattr(error, "details", {})  # a mute's or a playban's ``until``
+        except Refusal as error:  # the game's, pairing's (a mute's or a playban's ``until``)
             await self.send_json(
                 {
                     "type": "error",
                     "code": error.code,
                     "message": error.message,
-                    "field": field,
-                    **details,
+                    "field": error.field,
+                    **error.details,
                 }
             )
 
@@ -303,7 +302,7 @@ class LobbyConsumer(DirectDispatchConsumer):
             if sought is None:
                 return
             seek, tabs = await _seeks_here().seek(self.scope, player, sought)
-        except (GameError, PairingError):
+        except Refusal:
             self.sought = None
             await self._to_session({"type": "seek_cancelled"})
             return
