@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/move_path.py                      # SQLite in a temporary file
     .venv/bin/python bench/move_path.py --database postgres://postgres@127.0.0.1:5432/postgres
+    .venv/bin/python bench/move_path.py --database ... --as-socket    # and the pool's part
 
 Every move of a game socket runs in one thread of its process (Channels'
 ``database_sync_to_async``): the service's transaction (the game's row read, the rules,
@@ -45,19 +46,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--database", help="a PostgreSQL URL (a fresh database is made in it)")
+    parser.add_argument(
+        "--as-socket",
+        action="store_true",
+        help="each move between close_old_connections() calls, as a socket's database call "
+        "makes it (Channels' database_sync_to_async): the connection taken from the pool "
+        "and given back every move",
+    )
     args = parser.parse_args()
     if args.database:
         from tests.support.processes import fresh_database
 
         with fresh_database(args.database, "bench_move_path") as url:
-            run(url, args.games)
+            run(url, args.games, as_socket=args.as_socket)
     else:
-        run(None, args.games)
+        run(None, args.games, as_socket=args.as_socket)
 
 
-def run(database: str | None, games: int) -> None:
+def run(database: str | None, games: int, *, as_socket: bool) -> None:
     setup(database)
-    from django.db import connection, reset_queries
+    from django.db import close_old_connections, connection, reset_queries
 
     import broadcast
     import gamerules as rules
@@ -80,8 +88,12 @@ def run(database: str | None, games: int) -> None:
             point = position.legal_moves()[0]
             reset_queries()
             began = time.perf_counter()
+            if as_socket:
+                close_old_connections()
             with broadcast.outbox():
                 moves = play.play(player=player, game_id=game.public_id, ply=ply, point=list(point))
+            if as_socket:
+                close_old_connections()
             times.append(time.perf_counter() - began)
             queries.append(len(connection.queries))
             position = position_of(moves[-1].game)  # after Othello's automatic passes
