@@ -32,13 +32,13 @@ def game_state(
     return state
 
 
+EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+
+
 def changed_at(game: Game) -> int:
     """When ``game`` last changed, in microseconds since the epoch: the order of its live
     events (its ``updated_at`` never goes back, ``games.models.ChangedAt``)."""
     return (game.updated_at - EPOCH) // datetime.timedelta(microseconds=1)
-
-
-EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
 
 
 def state_for(game_id: str, *, you: Player) -> dict[str, Any] | None:

@@ -47,7 +47,8 @@ async def test_two_daphne_processes_serve_one_game_live(two_servers: tuple[str, 
             firsts.append(first["game"])
             assert (await ws.receive())["type"] == "chat_history"
         # Bob's arrival reaches Ann, on the other process, as state, unless her own state
-        # came after it (both sockets connect at once): never as a state older than hers.
+        # came after it (both sockets connect at once; the older one is then dropped:
+        # tests/live/test_consumers.py).
         if not firsts[0]["online"]["white"]:
             arrival = await ann_ws.receive()
             assert arrival["game"]["online"] == {"black": True, "white": True}
