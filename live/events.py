@@ -62,10 +62,9 @@ def game_changed(
 def send_moved(game: Game, moves: list[Move]) -> None:
     """Send ``game.moved`` for each of ``moves`` (the last ones of the game) to its group."""
     game_json, seats = _public_state(game, last_move=move_json(moves[-1]))
-    at = changed_at(game)
     for move in moves:
         message = {"type": "moved", "move": move_json(move), "game": game_json}
-        _send(game, {"type": "game.moved", "text": _encoded(message), "seats": seats, "at": at})
+        _send(game, {"type": "game.moved", "text": _encoded(message), "seats": seats})
 
 
 def send_state(game: Game, *, skip: str | None = None) -> None:
@@ -73,19 +72,14 @@ def send_state(game: Game, *, skip: str | None = None) -> None:
     its client the state itself: a socket that just connected)."""
     game_json, seats = _public_state(game)
     message = {"type": "state", "game": game_json}
-    text = _encoded(message)
-    _send(
-        game,
-        {"type": "game.state", "text": text, "seats": seats, "skip": skip, "at": changed_at(game)},
-    )
+    _send(game, {"type": "game.state", "text": _encoded(message), "seats": seats, "skip": skip})
 
 
 def send_undone(game: Game) -> None:
     """Send ``game.undone`` (the last move taken back: G with the moves left) to the group."""
     game_json, seats = _public_state(game)
     message = {"type": "undone", "game": game_json}
-    text = _encoded(message)
-    _send(game, {"type": "game.undone", "text": text, "seats": seats, "at": changed_at(game)})
+    _send(game, {"type": "game.undone", "text": _encoded(message), "seats": seats})
 
 
 def personal(event: dict[str, Any], you: str | None) -> str:
@@ -124,4 +118,5 @@ def _public_state(
 
 
 def _send(game: Game, event: dict[str, Any]) -> None:
-    broadcast.send_to_group(group_name(game.public_id), event)
+    """``event`` to the game's group, with when the game last changed (``at``)."""
+    broadcast.send_to_group(group_name(game.public_id), {**event, "at": changed_at(game)})
