@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import SyncToAsync
 from channels.layers import channel_layers
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
-from django.db import connection
+from django.db import connection, connections
 from django.db.migrations.executor import MigrationExecutor
 from django.test import override_settings
 from django.utils import timezone
@@ -139,6 +140,16 @@ def fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends = {}
     yield
     channel_layers.backends = {}
+
+
+@pytest.fixture(autouse=True)
+def no_kept_socket_connection() -> Iterator[None]:
+    """Every test ends with the connection a socket's database thread keeps between calls
+    (games.realtime.sockets) closed: the next test starts as a new process would, and the
+    test database, dropped when the run ends, has no session left open that would refuse
+    the drop. Those calls run in asgiref's one thread for thread-sensitive work."""
+    yield
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=60)
 
 
 @pytest.fixture(autouse=True)

@@ -5,14 +5,16 @@ loop, and a consumer whose dispatch calls its handler at once."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connections
 from django.utils.translation import gettext
 
 import broadcast
@@ -56,6 +58,50 @@ def parse_message(text: str, types: tuple[str, ...]) -> dict[str, Any]:
 
 _Result = TypeVar("_Result")
 
+CHECK_AFTER_IDLE = 1.0
+"""Seconds a kept connection may sit unused before its next call checks it first."""
+
+_thread = threading.local()
+
+
+def _open_connections() -> list[Any]:
+    return [c for c in connections.all(initialized_only=True) if c.connection is not None]
+
+
+def _before_call() -> None:
+    """A kept connection that sat unused for ``CHECK_AFTER_IDLE`` or more is tried first
+    (``SELECT 1``) and closed if it fails: PostgreSQL restarted meanwhile, say, and the
+    call takes a working one from the pool instead of answering ``unavailable``. While
+    calls follow each other, none is tried: the pool's own check is the one that cost."""
+    idle = time.monotonic() - getattr(_thread, "used_at", float("-inf")) >= CHECK_AFTER_IDLE
+    for connection in _open_connections():
+        connection.close_if_unusable_or_obsolete()
+        if idle and connection.connection is not None and not connection.is_usable():
+            connection.close()
+
+
+def _after_call() -> None:
+    """As Channels' ``close_old_connections``, but a working connection is kept for the
+    next call instead of being given back to the pool (``CONN_MAX_AGE=0``): giving it back
+    and taking it again was a quarter of the database thread's time a move on PostgreSQL
+    (docs/benchmarks.md). One left unusable by the call (an error it cannot recover from,
+    autocommit not restored) is closed."""
+    for connection in _open_connections():
+        connection.close_at = None  # kept: no maximum age
+        connection.close_if_unusable_or_obsolete()
+    _thread.used_at = time.monotonic()
+
+
+class _KeptConnection(SyncToAsync):
+    """``database_sync_to_async`` whose thread keeps its connection between calls."""
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        _before_call()
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            _after_call()
+
 
 async def database(call: Callable[..., _Result], *args: Any, **kwargs: Any) -> _Result:
     """``call`` in Django's database thread; GameError("unavailable") when the database
@@ -66,7 +112,7 @@ async def database(call: Callable[..., _Result], *args: Any, **kwargs: Any) -> _
     to the next message instead of waiting for the loop to send."""
     with broadcast.outbox() as kept:
         try:
-            return await database_sync_to_async(call)(*args, **kwargs)
+            return await _KeptConnection(call)(*args, **kwargs)
         except (OperationalError, InterfaceError):
             raise GameError(
                 "unavailable", gettext("the database cannot be reached: try again")
@@ -82,8 +128,8 @@ class DirectDispatchConsumer(AsyncJsonWebsocketConsumer):
 
     Channels' dispatch first closes old database connections, on the database thread: a
     thread hop for every message and every event each socket gets (a move to a game with
-    ten spectators: eleven hops). Every database call here goes through `database`
-    (database_sync_to_async), which closes them itself."""
+    ten spectators: eleven hops). Every database call here goes through `database`,
+    which tidies them itself."""
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
