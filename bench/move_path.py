@@ -2,22 +2,25 @@
 
     .venv/bin/python bench/move_path.py                      # SQLite in a temporary file
     .venv/bin/python bench/move_path.py --database postgres://postgres@127.0.0.1:5432/postgres
-    .venv/bin/python bench/move_path.py --database ... --as-socket    # and the pool's part
+    .venv/bin/python bench/move_path.py --database ... --as-socket    # the connection's part
+    .venv/bin/python bench/move_path.py --database ... --as-channels  # the pool's every move
 
-Every move of a game socket runs in one thread of its process (Channels'
-``database_sync_to_async``): the service's transaction (the game's row read, the rules,
-the clock, the move's row, the game's row written, the commit), then, once committed, G
-built and encoded for the game's group (``live.events``), kept in the outbox as a consumer
-keeps it. That thread is the move path's narrowest point: under load, every game's moves
-wait for it in turn. This plays GAMES 8x8 Othello games between two guests, the first
-legal point each turn, each move as a consumer calls it (``games.realtime.sockets`` minus
-the event loop), and prints the median time of a move and its queries, for comparing one
-version of the path with another on one machine in one run.
+Every move of a game socket runs in one thread of its process (``sockets.database``, a
+``database_sync_to_async`` that keeps its connection): the service's transaction (the
+game's row read, the rules, the clock, the move's row, the game's row written, the
+commit), then, once committed, G built and encoded for the game's group
+(``live.events``), kept in the outbox as a consumer keeps it. That thread is the move
+path's narrowest point: under load, every game's moves wait for it in turn. This plays
+GAMES 8x8 Othello games between two guests, the first legal point each turn, each move
+as a consumer calls it (``games.realtime.sockets`` minus the event loop), and prints the
+median time of a move and its queries, for comparing one version of the path with
+another on one machine in one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
@@ -46,32 +49,46 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--database", help="a PostgreSQL URL (a fresh database is made in it)")
-    parser.add_argument(
+    way = parser.add_mutually_exclusive_group()
+    way.add_argument(
         "--as-socket",
         action="store_true",
-        help="each move between close_old_connections() calls, as a socket's database call "
-        "makes it (Channels' database_sync_to_async): the connection taken from the pool "
-        "and given back every move",
+        help="each move as a socket's database call makes it (games.realtime.sockets: "
+        "the connection kept between calls, tried first after a second unused)",
+    )
+    way.add_argument(
+        "--as-channels",
+        action="store_true",
+        help="each move between close_old_connections() calls, as Channels' "
+        "database_sync_to_async makes it: the connection taken from the pool and given "
+        "back every move",
     )
     args = parser.parse_args()
     if args.database:
         from tests.support.processes import fresh_database
 
         with fresh_database(args.database, "bench_move_path") as url:
-            run(url, args.games, as_socket=args.as_socket)
+            run(url, args.games, way=way_of(args))
     else:
-        run(None, args.games, as_socket=args.as_socket)
+        run(None, args.games, way=way_of(args))
 
 
-def run(database: str | None, games: int, *, as_socket: bool) -> None:
+def way_of(args: argparse.Namespace) -> str:
+    return "socket" if args.as_socket else "channels" if args.as_channels else "service"
+
+
+def run(database: str | None, games: int, *, way: str) -> None:
     setup(database)
     from django.db import close_old_connections, connection, reset_queries
 
     import broadcast
     import gamerules as rules
     from accounts.players import Player
+    from games.realtime.sockets import connection_kept
     from games.selectors import position_of
     from games.services import lobby, play
+
+    around = connection_kept if way == "socket" else contextlib.nullcontext
 
     connection.force_debug_cursor = True
     times: list[float] = []
@@ -88,11 +105,11 @@ def run(database: str | None, games: int, *, as_socket: bool) -> None:
             point = position.legal_moves()[0]
             reset_queries()
             began = time.perf_counter()
-            if as_socket:
+            if way == "channels":
                 close_old_connections()
-            with broadcast.outbox():
+            with around(), broadcast.outbox():
                 moves = play.play(player=player, game_id=game.public_id, ply=ply, point=list(point))
-            if as_socket:
+            if way == "channels":
                 close_old_connections()
             times.append(time.perf_counter() - began)
             queries.append(len(connection.queries))

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from asgiref.sync import SyncToAsync
@@ -92,15 +93,24 @@ def _after_call() -> None:
     _thread.used_at = time.monotonic()
 
 
+@contextmanager
+def connection_kept() -> Iterator[None]:
+    """Around a call in the database thread: its connection tried first when it sat unused
+    (``_before_call``), and kept for the next call unless the call broke it
+    (``_after_call``)."""
+    _before_call()
+    try:
+        yield
+    finally:
+        _after_call()
+
+
 class _KeptConnection(SyncToAsync):
-    """``database_sync_to_async`` whose thread keeps its connection between calls."""
+    """``database_sync_to_async`` whose thread keeps its connection (``connection_kept``)."""
 
     def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
-        _before_call()
-        try:
+        with connection_kept():
             return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            _after_call()
 
 
 async def database(call: Callable[..., _Result], *args: Any, **kwargs: Any) -> _Result:
