@@ -16,6 +16,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.db import InterfaceError, OperationalError, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils.translation import gettext
 
 import broadcast
@@ -65,7 +66,8 @@ CHECK_AFTER_IDLE = 1.0
 _thread = threading.local()
 
 
-def _open_connections() -> list[Any]:
+def _open_connections() -> list[BaseDatabaseWrapper]:
+    """This thread's database connections that are open."""
     return [c for c in connections.all(initialized_only=True) if c.connection is not None]
 
 
