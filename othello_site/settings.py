@@ -373,7 +373,8 @@ def _database() -> dict[str, Any]:
         # Persistent: opening and closing a SQLite connection for every websocket message
         # was a quarter of the move path's CPU (bench/speed.py). Safe here: a connection
         # belongs to one thread, and the consumers' database work shares one thread of the
-        # process (channels' database_sync_to_async), the clock watch's runs on another;
+        # process (games.realtime.sockets.database, which keeps a PostgreSQL connection
+        # between calls the same way), the clock watch's runs on another;
         # each HTTP request runs on a thread of its own (Django's ASGI handler gives each
         # its own ThreadSensitiveContext), with its own connection (docs/operations.md).
         database["CONN_MAX_AGE"] = None
