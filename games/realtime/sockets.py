@@ -71,40 +71,31 @@ def _open_connections() -> list[BaseDatabaseWrapper]:
     return [c for c in connections.all(initialized_only=True) if c.connection is not None]
 
 
-def _before_call() -> None:
-    """A kept connection that sat unused for ``CHECK_AFTER_IDLE`` or more is tried first
-    (``SELECT 1``) and closed if it fails: PostgreSQL restarted meanwhile, say, and the
-    call takes a working one from the pool instead of answering ``unavailable``. While
-    calls follow each other, none is tried: the pool's own check is the one that cost."""
-    idle = time.monotonic() - getattr(_thread, "used_at", float("-inf")) >= CHECK_AFTER_IDLE
-    for connection in _open_connections():
-        connection.close_if_unusable_or_obsolete()
-        if idle and connection.connection is not None and not connection.is_usable():
-            connection.close()
-
-
-def _after_call() -> None:
-    """As Channels' ``close_old_connections``, but a working connection is kept for the
-    next call instead of being given back to the pool (``CONN_MAX_AGE=0``): giving it back
-    and taking it again was a quarter of the database thread's time a move on PostgreSQL
-    (docs/benchmarks.md). One left unusable by the call (an error it cannot recover from,
-    autocommit not restored) is closed."""
-    for connection in _open_connections():
-        connection.close_at = None  # kept: no maximum age
-        connection.close_if_unusable_or_obsolete()
-    _thread.used_at = time.monotonic()
-
-
 @contextmanager
 def connection_kept() -> Iterator[None]:
-    """Around a call in the database thread: its connection tried first when it sat unused
-    (``_before_call``), and kept for the next call unless the call broke it
-    (``_after_call``)."""
-    _before_call()
+    """Around a call in the database thread, as Channels' ``close_old_connections`` around
+    each of its calls, but a working connection is kept for the next call instead of being
+    given back to the pool (``CONN_MAX_AGE=0``): giving it back and taking it again was a
+    quarter of the database thread's time a move on PostgreSQL (docs/benchmarks.md).
+
+    Before the call, a connection that sat unused for ``CHECK_AFTER_IDLE`` or more is
+    tried first (``SELECT 1``) and closed if it fails: PostgreSQL restarted meanwhile, say,
+    and the call takes a working one from the pool instead of answering ``unavailable``.
+    While calls follow each other, none is tried: the pool's own check is what cost. After
+    it, one the call left unusable (an error it cannot recover from, autocommit not
+    restored) is closed."""
+    idle = time.monotonic() - getattr(_thread, "used_at", float("-inf")) >= CHECK_AFTER_IDLE
+    if idle:
+        for connection in _open_connections():
+            if not connection.is_usable():
+                connection.close()
     try:
         yield
     finally:
-        _after_call()
+        for connection in _open_connections():
+            connection.close_at = None  # kept: no maximum age
+            connection.close_if_unusable_or_obsolete()
+        _thread.used_at = time.monotonic()
 
 
 class _KeptConnection(SyncToAsync):
