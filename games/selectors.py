@@ -26,7 +26,7 @@ import gamerules as rules
 from accounts import selectors as accounts
 from accounts.players import Player, seat_token
 from gamerules.clock import SideClock, TimeControl
-from games.models import COLORS, ChatMessage, Game, Move
+from games.models import COLORS, ChatMessage, Game, Move, Seat
 
 LOBBY_LIMIT = 50
 RECENT_LIMIT = 20
@@ -55,12 +55,13 @@ def color_of(game: Game, player: Player) -> str | None:
     return next((color for color, held in seat_tokens(game).items() if held == token), None)
 
 
-def seat_accounts(game: Game) -> dict[str, str | None]:
-    """G's ``accounts``: the username of each seat's account, None for a guest's seat, the
-    computer's, a free one, or an imported game's (whose seats belong to nobody, whatever
-    their names: ``Game.imported``). An account's seat is named by its username (the services
-    seat it so, and rename its seats when it changes: ``rename_account_seats``)."""
-    return {seat.color: seat.name if seat.user_id else None for seat in game.seats}
+def seat_accounts(seats: Iterable[Seat]) -> dict[str, str | None]:
+    """G's ``accounts`` (``seats``: a game's, ``Game.seats``): the username of each seat's
+    account, None for a guest's seat, the computer's, a free one, or an imported game's
+    (whose seats belong to nobody, whatever their names: ``Game.imported``). An account's
+    seat is named by its username (the services seat it so, and rename its seats when it
+    changes: ``rename_account_seats``)."""
+    return {seat.color: seat.name if seat.user_id else None for seat in seats}
 
 
 COMPUTER_ENGINES = {"go": "GNU Go 3.8", "othello": "Engine"}
@@ -94,21 +95,22 @@ def shown_name(game: Game, color: str) -> str | None:
 _seated: dict[int, bool] = {}
 
 
-def seat_bots(game: Game) -> dict[str, bool]:
-    """G's ``bots``: ``{"black": bool, "white": bool}``, whether each seat is a bot.
+def seat_bots(seats: Iterable[Seat]) -> dict[str, bool]:
+    """G's ``bots`` (``seats``: a game's, ``Game.seats``): ``{"black": bool, "white":
+    bool}``, whether each seat is a bot.
 
     Remembered per process: an account that sits in a game can never become a bot
     (the bots app makes only an account without games a bot), nor stop being one, so
     the answer never changes, and G costs no query for it after the first.
     """
-    seats = {seat.color: seat.user_id for seat in game.seats}
+    users = {seat.color: seat.user_id for seat in seats}
     unknown = [
-        user_id for user_id in seats.values() if user_id is not None and user_id not in _seated
+        user_id for user_id in users.values() if user_id is not None and user_id not in _seated
     ]
     if unknown:
         bots = accounts.bot_ids(unknown)
         _seated.update({user_id: user_id in bots for user_id in unknown})
-    return {color: user_id is not None and _seated[user_id] for color, user_id in seats.items()}
+    return {color: user_id is not None and _seated[user_id] for color, user_id in users.items()}
 
 
 # The state object
@@ -167,6 +169,7 @@ def game_state(
     """
     now = timezone.now()
     position = position_of(game)
+    seats = game.seats  # built once: G reads them seven times
     moves = None if last_move is not None else [move_json(move) for move in game.moves.all()]
     active = game.status == Game.Status.ACTIVE
     is_go = isinstance(position, rules.GoPosition)
@@ -180,8 +183,8 @@ def game_state(
         "to_move": str(game.to_move) if active else None,
         "board": position.rows(),
         "legal": [list(point) for point in position.legal_moves()] if active else [],
-        "players": {seat.color: seat.name or None for seat in game.seats},
-        "accounts": seat_accounts(game),
+        "players": {seat.color: seat.name or None for seat in seats},
+        "accounts": seat_accounts(seats),
         "you": you,
         "score": game.score,
         "result": game.result or None,
@@ -192,16 +195,16 @@ def game_state(
         "prisoners": (
             {color.value: count for color, count in position.prisoners.items()} if is_go else None
         ),
-        **(_count_state(game) if is_go else dict.fromkeys(COUNT_KEYS)),
+        **(_count_state(game, seats) if is_go else dict.fromkeys(COUNT_KEYS)),
         "computer": game.computer_color or None,
         "rated": game.rated,
         "imported": game.imported,
-        "bots": seat_bots(game),
+        "bots": seat_bots(seats),
         "undo": game.undo_request or None,
         "rematch": _rematch(game),
         "clock": clock_state(game, now),
-        "online": {seat.color: seat.online for seat in game.seats},
-        "away_ms": {color: _away_ms(game, color, now) for color in COLORS},
+        "online": {seat.color: seat.online for seat in seats},
+        "away_ms": {seat.color: _away_ms(seat, now) for seat in seats},
         "abandon_seconds": settings.ABANDON_SECONDS,
         "last_move": last_move if moves is None else (moves[-1] if moves else None),
         **({} if moves is None else {"moves": moves}),
@@ -234,14 +237,14 @@ COUNT_KEYS = ("dead", "territory", "score_detail", "accepted", "marking")
 """G's keys of Go's count, None for Othello."""
 
 
-def _count_state(game: Game) -> dict[str, Any]:
+def _count_state(game: Game, seats: Iterable[Seat]) -> dict[str, Any]:
     """Go's count in G: the stones marked dead, and once counted (scoring, or finished by
     a count) the territory and the breakdown; who accepted the marking, its number."""
     return {
         "dead": game.dead,
         "territory": game.territory,
         "score_detail": game.score_detail,
-        "accepted": {seat.color: seat.accepted for seat in game.seats},
+        "accepted": {seat.color: seat.accepted for seat in seats},
         "marking": game.marking,
     }
 
@@ -403,9 +406,8 @@ def first_move_by(game: Game) -> datetime.datetime | None:
     return game.deadline
 
 
-def _away_ms(game: Game, color: str, now: datetime.datetime) -> int | None:
-    """How long ``color``'s seat has been offline; None while online or never taken."""
-    seat = game.seat(color)
+def _away_ms(seat: Seat, now: datetime.datetime) -> int | None:
+    """How long ``seat`` has been offline; None while online or never taken."""
     since = seat.away_since
     if seat.online or since is None:
         return None

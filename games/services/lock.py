@@ -11,16 +11,22 @@ auto_now_add dates; ``get_db_prep_save``: JSON), and the row comes back as a que
 does: each value through the converters the compiler names for its column, then
 ``Model.from_db``. Nothing else changes: the row is locked until the transaction ends,
 and no ``save()`` signal is ever received for a game or a move (none is connected).
+
+The three run on one cursor of the connection, kept for as long as the connection is
+(``_cursor``): a new psycopg cursor sets up anew the loaders of every column of every
+result, a third of reading the game's row.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Field
 from django.utils.translation import gettext
 
@@ -34,9 +40,9 @@ def locked(game_id: str) -> Game:
     if not isinstance(game_id, str):
         raise GameError("bad_request", gettext("game id must be a string"))
     select = _select(connection.alias)
-    with connection.cursor() as cursor:
-        cursor.execute(select.sql, [game_id])
-        row = cursor.fetchone()
+    cursor = _cursor()
+    cursor.execute(select.sql, [game_id])
+    row = cursor.fetchone()
     if row is None:
         raise GameError(
             "bad_request", gettext("there is no game %(game_id)s") % {"game_id": repr(game_id)}
@@ -48,29 +54,74 @@ def locked(game_id: str) -> Game:
     return Game.from_db(connection.alias, select.names, values)
 
 
-def write(game: Game, names: Sequence[str]) -> None:
+def write(game: Game, names: Sequence[str], *, moves: Sequence[Move] = ()) -> None:
     """Store the fields ``names`` of ``game`` (its row locked in this transaction), as
-    ``game.save(update_fields=names)`` would: ``updated_at`` set to now when named."""
+    ``game.save(update_fields=names)`` would: ``updated_at`` set to now when named; and
+    before, ``moves`` (new rows of the game) as ``insert`` does. On PostgreSQL the
+    statements go in one round trip (psycopg's client-side cursor sends several at once)."""
+    alias = connection.alias
     fields = _fields(tuple(names))
     values = [field.get_db_prep_save(field.pre_save(game, False), connection) for field in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(_update_sql(connection.alias, tuple(names)), [*values, game.pk])
+    update = _update_sql(alias, tuple(names))
+    cursor = _cursor()
+    if not moves or not _several_at_once(alias):
+        insert(moves)
+        cursor.execute(update, [*values, game.pk])
+        return
+    inserted = [_insert_values(move) for move in moves]
+    sql = "; ".join([_insert_sql(alias)] * len(moves) + [update])
+    cursor.execute(sql, [value for row in inserted for value in row] + [*values, game.pk])
+    for move in moves:
+        _inserted(move, cursor)
+        cursor.nextset()
 
 
 def insert(moves: Sequence[Move]) -> None:
     """Store ``moves`` (new rows of one game), as ``Move.objects.bulk_create`` would: each
     gets its id, ``created_at`` set to now."""
-    alias = connection.alias
-    fields = _move_fields()
-    with connection.cursor() as cursor:
-        for move in moves:
-            values = [
-                field.get_db_prep_save(field.pre_save(move, True), connection) for field in fields
-            ]
-            cursor.execute(_insert_sql(alias), values)
-            (move.pk,) = cursor.fetchone()
-            move._state.adding = False
-            move._state.db = alias
+    cursor = _cursor()
+    for move in moves:
+        cursor.execute(_insert_sql(connection.alias), _insert_values(move))
+        _inserted(move, cursor)
+
+
+def _insert_values(move: Move) -> list[Any]:
+    return [
+        field.get_db_prep_save(field.pre_save(move, True), connection) for field in _move_fields()
+    ]
+
+
+def _inserted(move: Move, cursor: CursorWrapper) -> None:
+    """``move`` as stored by the INSERT whose result ``cursor`` is at: its id read back."""
+    (move.pk,) = cursor.fetchone()
+    move._state.adding = False
+    move._state.db = connection.alias
+
+
+@functools.cache
+def _several_at_once(alias: str) -> bool:
+    """Whether the database ``alias`` runs several statements sent in one execute: psycopg's
+    client-side cursor (Django's unless ``server_side_binding``) sends them to PostgreSQL
+    as one simple query; SQLite's driver refuses them."""
+    options = connection.settings_dict.get("OPTIONS", {})
+    return connection.vendor == "postgresql" and not options.get("server_side_binding")
+
+
+_kept = threading.local()
+
+
+def _cursor() -> CursorWrapper:
+    """A cursor of this thread's connection, the same one for as long as the connection
+    is open (a new one each time while queries are logged: Django's debug cursor, which
+    tests count queries with, is chosen when a cursor is made)."""
+    if connection.queries_logged:
+        return connection.cursor()
+    connection.ensure_connection()
+    kept: tuple[object, CursorWrapper] | None = getattr(_kept, "cursor", None)
+    if kept is None or kept[0] is not connection.connection:
+        kept = (connection.connection, connection.cursor())
+        _kept.cursor = kept
+    return kept[1]
 
 
 @dataclass(frozen=True)

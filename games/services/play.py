@@ -165,14 +165,15 @@ def apply_move(game: Game, move: rules.Move, now: datetime.datetime) -> list[Mov
     if position.is_over:
         _end_of_play(game, position)
     clock.start_turn(game, now)
-    insert(moves)
     if position.is_over:
+        insert(moves)
         game.save()
     else:
         # Only what a move changes, by a statement compiled once (games.services.lock):
         # building and encoding the UPDATE of every column (ten of them JSON) was a fifth
-        # of a move's cost, and Django's building of the SQL half the rest.
-        write(game, MOVED_FIELDS)
+        # of a move's cost, and Django's building of the SQL half the rest. The moves'
+        # rows go with it.
+        write(game, MOVED_FIELDS, moves=moves)
     played = None if move.point is None else position.format_point(move.point)
     tell.moved(game, mover=moves[0].color, played=played)
     nudge_computer(game)

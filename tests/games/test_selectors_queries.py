@@ -122,7 +122,9 @@ def test_a_move_writes_what_it_changed_and_only_that(black: Player, white: Playe
 
     with CaptureQueriesContext(connection) as captured:
         (move,) = play_services.play(player=black, game_id=game.public_id, ply=2, point=[4, 4])
-    (update,) = [query["sql"] for query in captured if query["sql"].startswith("UPDATE")]
+    # On PostgreSQL the UPDATE goes in one statement after the move's INSERT.
+    sent = [query["sql"] for query in captured]
+    (update,) = [sql[sql.index("UPDATE") :] for sql in sent if 'UPDATE "games_game"' in sql]
     assert "snapshot" in update
     assert "black_name" not in update
     assert "time_control" not in update

@@ -9,8 +9,9 @@ import datetime
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models.signals import post_save, pre_save
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.players import Player
@@ -154,3 +155,53 @@ def test_a_moves_row_is_stored_as_bulk_create_would_store_it() -> None:
     assert columns(stored[3]) == columns(stored[4])
     assert stored[3].pk == ours.pk and stored[3].created_at == ours.created_at
     assert stored[3].created_at.tzinfo is not None
+
+
+def test_a_moves_rows_are_written_with_the_game_and_read_back() -> None:
+    """A move and Othello's automatic pass after it: both rows stored with the game's
+    write, each with its id, in one statement where the database takes several at once
+    (PostgreSQL), the three one after the other elsewhere."""
+    game = go_game_in_play()
+    with transaction.atomic():
+        changed = locked(game.public_id)
+        moves = [move_at(changed, changed.ply + 1), move_at(changed, changed.ply + 2)]
+        changed.ply += 2
+        with CaptureQueriesContext(connection) as captured:
+            write(changed, ["ply", "updated_at"], moves=moves)
+    stored = list(Move.objects.filter(game=game).order_by("ply"))[-2:]
+    assert [move.pk for move in stored] == [move.pk for move in moves]
+    assert all(move._state.adding is False for move in moves)
+    assert Game.objects.get(pk=game.pk).ply == changed.ply == stored[-1].ply
+    assert len(captured) == (1 if connection.vendor == "postgresql" else 3)
+
+
+def test_a_move_whose_row_cannot_be_stored_leaves_the_game_as_it_was() -> None:
+    """A row the database refuses (this ply is stored already) fails the whole write: the
+    game's row is not changed either."""
+    game = go_game_in_play()
+    before = Game.objects.get(pk=game.pk)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        changed = locked(game.public_id)
+        taken = move_at(changed, changed.ply)  # the last move's ply
+        changed.ply += 1
+        write(changed, ["ply", "updated_at"], moves=[taken])
+    assert fields_of(Game.objects.get(pk=game.pk)) == fields_of(before)
+
+
+@pytest.mark.django_db(transaction=True)  # a connection closed: no test transaction around
+def test_the_statements_still_run_once_the_connection_was_replaced() -> None:
+    """The statements share one cursor of the connection: a new connection (the old one
+    closed, or given back to the pool) gets a cursor of its own."""
+    game = go_game_in_play()
+    with transaction.atomic():
+        locked(game.public_id)
+    connection.close()
+    with transaction.atomic():
+        changed = locked(game.public_id)
+        changed.ply += 1
+        write(changed, ["ply", "updated_at"], moves=[move_at(changed, changed.ply)])
+    assert Game.objects.get(pk=game.pk).ply == changed.ply
+
+
+def move_at(game: Game, ply: int) -> Move:
+    return Move(game=game, ply=ply, color="black", action=Move.Action.PASS, diff={})
