@@ -13,8 +13,9 @@ commit), then, once committed, G built and encoded for the game's group
 path's narrowest point: under load, every game's moves wait for it in turn. This plays
 GAMES 8x8 Othello games between two guests, the first legal point each turn, each move
 as a consumer calls it (``games.realtime.sockets`` minus the event loop), and prints the
-median time of a move and its queries, for comparing one version of the path with
-another on one machine in one run.
+median time of a move, its CPU (this process's: the database server's own work left
+out) and its queries, for comparing one version of the path with another on one machine
+in one run.
 """
 
 from __future__ import annotations
