@@ -1,5 +1,6 @@
 """The game's row locked for the use case's transaction, a move's write of it and of its
-own row: the three statements every move runs, each compiled once a process.
+own row: the three statements every move runs (on PostgreSQL the last two sent together,
+``write``), each compiled once a process.
 
 Django builds a query's SQL anew at every call. For the game's row (forty-odd columns)
 that building cost three times the query itself (``bench/move_path.py``, in
