@@ -169,7 +169,7 @@ def game_state(
     """
     now = timezone.now()
     position = position_of(game)
-    seats = game.seats  # built once: G reads them seven times
+    seats = game.seats  # built once: G reads them up to six times
     moves = None if last_move is not None else [move_json(move) for move in game.moves.all()]
     active = game.status == Game.Status.ACTIVE
     is_go = isinstance(position, rules.GoPosition)
