@@ -166,10 +166,12 @@ class GameConsumer(DirectDispatchConsumer):
             await self._send_error(error)
 
     async def game_moved(self, event: dict[str, Any]) -> None:
-        """A stored move, from `events.send_moved` (the client keeps the later of two
-        with one ply)."""
+        """The moves one call stored (a move and its automatic pass), from
+        `events.send_moved`: a ``moved`` each, in ply order (the client keeps the later of
+        two with one ply)."""
         self._seen(event["at"])
-        await self.send(text_data=events.personal(event, self._you(event)))
+        for text in events.personal(event, self._you(event)):
+            await self.send(text_data=text)
 
     async def game_state(self, event: dict[str, Any]) -> None:
         """A changed game without a move (a join, an abort, Go's count, a seat online or
@@ -177,7 +179,8 @@ class GameConsumer(DirectDispatchConsumer):
         if event.get("skip") == self.channel_name:
             return  # this socket's own arrival: its client got the state on connect
         if self._seen(event["at"]):
-            await self.send(text_data=events.personal(event, self._you(event)))
+            for text in events.personal(event, self._you(event)):
+                await self.send(text_data=text)
 
     async def layer_rejoined(self, event: dict[str, Any]) -> None:
         """The channel layer lost this socket's group for a while (a Redis restart): events
@@ -190,7 +193,8 @@ class GameConsumer(DirectDispatchConsumer):
         """The last move taken back, from `events.send_undone`; dropped when the client
         has a later state."""
         if self._seen(event["at"]):
-            await self.send(text_data=events.personal(event, self._you(event)))
+            for text in events.personal(event, self._you(event)):
+                await self.send(text_data=text)
 
     def _seen(self, at: int) -> bool:
         """Whether the game as it was ``at`` (``live.state.changed_at``) is not older than

@@ -5,11 +5,14 @@ Every event carries its message encoded once (``text``: G without ``you``) and t
 tokens; each consumer puts in ``you`` from ``seats`` and its own ``Player.token``
 (``personal``; the group is shared by players and spectators alike):
 
-- ``{"type": "game.moved", "move": M, "game": G, "seats": ...}``, one per stored move, in
-  ply order. G is the game after the whole service call, so when an Othello move is
-  followed by an automatic pass, both events carry the state after the pass; it has no
-  ``moves`` (the clients have them; ``state`` and ``sync`` carry them), so that an event
-  costs the same after 300 moves as after 3.
+- ``{"type": "game.moved", "texts": [...], "seats": ...}``: the moves one service call
+  stored, one event for all of them, each socket sending its client one ``moved`` a move,
+  in ply order. G is the game after the whole call, so when an Othello move is followed
+  by an automatic pass, both messages carry the state after the pass (encoded once); it
+  has no ``moves`` (the clients have them; ``state`` and ``sync`` carry them), so that an
+  event costs the same after 300 moves as after 3. (An event a move cost a pass as much
+  of the channel layer as a move: with every game of a load at its passes at once, those
+  moves took twice as long, docs/benchmarks.md.)
 - ``{"type": "game.state", "game": G, "seats": ..., "skip": channel or None}`` for a
   change without a move: a player joined, the game was aborted, Go's count changed (a
   mark, an accept, the game finished by both accepts, a resume), a seat came online or
@@ -60,53 +63,69 @@ def game_changed(
 
 
 def send_moved(game: Game, moves: list[Move]) -> None:
-    """Send ``game.moved`` for each of ``moves`` (the last ones of the game) to its group."""
+    """Send ``game.moved`` for ``moves`` (the last ones of the game, stored by one call)
+    to its group: one event, a ``moved`` message for each move."""
     game_json, seats = _public_state(game, last_move=move_json(moves[-1]))
-    for move in moves:
-        message = {"type": "moved", "move": move_json(move), "game": game_json}
-        _send(game, {"type": "game.moved", "text": _encoded(message), "seats": seats})
+    game_text = _open(game_json)  # once, for every move's message
+    texts = [_message("moved", game_text, move=move_json(move)) for move in moves]
+    _send(game, {"type": "game.moved", "texts": texts, "seats": seats})
 
 
 def send_state(game: Game, *, skip: str | None = None) -> None:
     """Send ``game.state`` to the game's group (but to the channel ``skip``, which sends
     its client the state itself: a socket that just connected)."""
     game_json, seats = _public_state(game)
-    message = {"type": "state", "game": game_json}
-    _send(game, {"type": "game.state", "text": _encoded(message), "seats": seats, "skip": skip})
+    text = _message("state", _open(game_json))
+    _send(game, {"type": "game.state", "text": text, "seats": seats, "skip": skip})
 
 
 def send_undone(game: Game) -> None:
     """Send ``game.undone`` (the last move taken back: G with the moves left) to the group."""
     game_json, seats = _public_state(game)
-    message = {"type": "undone", "game": game_json}
-    _send(game, {"type": "game.undone", "text": _encoded(message), "seats": seats})
+    text = _message("undone", _open(game_json))
+    _send(game, {"type": "game.undone", "text": text, "seats": seats})
 
 
-def personal(event: dict[str, Any], you: str | None) -> str:
-    """The text a socket whose seat is ``you`` (a colour, None for a spectator) sends its
-    client for ``event``: the message encoded once for everyone, ``you`` put in."""
-    text: str = event["text"]
-    return f"{text},{_YOU}{json.dumps(you)}}}}}"
+def personal(event: dict[str, Any], you: str | None) -> list[str]:
+    """The texts a socket whose seat is ``you`` (a colour, None for a spectator) sends its
+    client for ``event``, in order: each message encoded once for everyone, ``you`` put in."""
+    you_text = _json(you)
+    return [f"{text},{_YOU}{you_text}}}}}" for text in event.get("texts") or [event["text"]]]
 
 
-def decoded(event: dict[str, Any]) -> dict[str, Any]:
-    """``event`` with its message decoded (``move``, ``game`` without ``you``...), for tests."""
+def decoded(event: dict[str, Any]) -> list[dict[str, Any]]:
+    """The messages of ``event`` decoded (``move``, ``game`` without ``you``...), each with
+    the event's other keys (``seats``, ``at``...), for tests: one a move for
+    ``game.moved``, else one."""
     if "whole" in event:
-        return {**json.loads(event["whole"]), "type": event["type"]}
-    message: dict[str, Any] = json.loads(personal(event, None))
-    del message["game"]["you"]
-    return {**{k: v for k, v in event.items() if k != "text"}, **message, "type": event["type"]}
+        return [{**json.loads(event["whole"]), "type": event["type"]}]
+    rest = {k: v for k, v in event.items() if k not in ("text", "texts")}
+    messages = []
+    for text in personal(event, None):
+        message = json.loads(text)
+        del message["game"]["you"]
+        messages.append({**rest, **message, "type": event["type"]})
+    return messages
 
 
 _YOU = '"you":'
 
 
-def _encoded(message: dict[str, Any]) -> str:
-    """``message`` (whose last key is ``game``) as JSON, but for the two closing braces:
-    ``personal`` puts each socket's ``you`` into the game, so that an event is encoded
-    once for every socket that receives it, not once each (and the in-memory layer's copy
-    of an event for each socket copies a string, not the whole state)."""
-    return json.dumps(message, separators=(",", ":"))[:-2]
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _open(game_json: dict[str, Any]) -> str:
+    """G as JSON but for its closing brace: ``personal`` puts each socket's ``you`` into it,
+    so that G is encoded once for every socket that receives it, not once each (and the
+    in-memory layer's copy of an event for each socket copies a string, not the state)."""
+    return _json(game_json)[:-1]
+
+
+def _message(kind: str, game_text: str, **fields: Any) -> str:
+    """The message ``{"type": kind, **fields, "game": G}`` as JSON, given G's ``_open``
+    text, but for its two closing braces (``personal`` closes them)."""
+    return f'{_json({"type": kind, **fields})[:-1]},"game":{game_text}'
 
 
 def _public_state(

@@ -232,9 +232,10 @@ def spectator() -> Player:
 
 
 class RecordingLayer:
-    """A channel layer that only records what is sent to groups, its message decoded
-    (``move``, ``game``: see ``events.decoded``): to the games' groups in ``sent``, to the
-    lobby's in ``lobby``."""
+    """A channel layer that only records what is sent to groups, as the messages its
+    sockets send (``move``, ``game``: see ``events.decoded``; a move and its automatic
+    pass, sent as one event, are two): to the games' groups in ``sent``, to the lobby's
+    in ``lobby``."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
@@ -242,9 +243,9 @@ class RecordingLayer:
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         if group == LOBBY_GROUP:
-            self.lobby.append(events.decoded(message))
+            self.lobby.extend(events.decoded(message))
         else:
-            self.sent.append((group, events.decoded(message)))
+            self.sent.extend((group, decoded) for decoded in events.decoded(message))
 
 
 @pytest.fixture

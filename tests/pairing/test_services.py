@@ -37,8 +37,10 @@ class Recorder:
         self.sent: list[tuple[str, dict[str, Any]]] = []
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        encoded = "whole" in message or "text" in message
-        self.sent.append((group, events.decoded(message) if encoded else message))
+        if "whole" in message or "text" in message:
+            self.sent.extend((group, decoded) for decoded in events.decoded(message))
+        else:
+            self.sent.append((group, message))
 
     def to(self, group: str) -> list[dict[str, Any]]:
         return [message for sent_to, message in self.sent if sent_to == group]

@@ -815,7 +815,7 @@ def test_a_group_member_receives_the_move(
     with django_capture_on_commit_callbacks(execute=True):
         play.play(player=black, game_id=game.public_id, ply=0, point=[2, 3])
 
-    message = live_events.decoded(async_to_sync(layer.receive)(channel))
+    (message,) = live_events.decoded(async_to_sync(layer.receive)(channel))
     assert message["type"] == "game.moved"
     assert message["move"]["point"] == [2, 3]
     assert message["game"]["ply"] == 1
