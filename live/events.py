@@ -67,7 +67,7 @@ def send_moved(game: Game, moves: list[Move]) -> None:
     to its group: one event, a ``moved`` message for each move."""
     game_json, seats = _public_state(game, last_move=move_json(moves[-1]))
     game_text = _open(game_json)  # once, for every move's message
-    texts = [_message("moved", game_text, move=move_json(move)) for move in moves]
+    texts = [_message({"type": "moved", "move": move_json(move)}, game_text) for move in moves]
     _send(game, {"type": "game.moved", "texts": texts, "seats": seats})
 
 
@@ -75,14 +75,14 @@ def send_state(game: Game, *, skip: str | None = None) -> None:
     """Send ``game.state`` to the game's group (but to the channel ``skip``, which sends
     its client the state itself: a socket that just connected)."""
     game_json, seats = _public_state(game)
-    text = _message("state", _open(game_json))
+    text = _message({"type": "state"}, _open(game_json))
     _send(game, {"type": "game.state", "text": text, "seats": seats, "skip": skip})
 
 
 def send_undone(game: Game) -> None:
     """Send ``game.undone`` (the last move taken back: G with the moves left) to the group."""
     game_json, seats = _public_state(game)
-    text = _message("undone", _open(game_json))
+    text = _message({"type": "undone"}, _open(game_json))
     _send(game, {"type": "game.undone", "text": text, "seats": seats})
 
 
@@ -122,10 +122,10 @@ def _open(game_json: dict[str, Any]) -> str:
     return _json(game_json)[:-1]
 
 
-def _message(kind: str, game_text: str, **fields: Any) -> str:
-    """The message ``{"type": kind, **fields, "game": G}`` as JSON, given G's ``_open``
-    text, but for its two closing braces (``personal`` closes them)."""
-    return f'{_json({"type": kind, **fields})[:-1]},"game":{game_text}'
+def _message(head: dict[str, Any], game_text: str) -> str:
+    """The message ``head`` with ``game`` last as JSON, given G's ``_open`` text, but for
+    its two closing braces (``personal`` closes them)."""
+    return f'{_json(head)[:-1]},"game":{game_text}'
 
 
 def _public_state(
