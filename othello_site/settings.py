@@ -397,7 +397,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 def _channel_layer() -> dict[str, Any]:
     url = os.environ.get("REDIS_URL", "").strip()
     if not url:
-        return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+        return {"BACKEND": "othello_site.memory_layer.SweepingInMemoryChannelLayer"}
     # channels-redis's defaults lose messages under load (docs/operations.md). The limits are per
     # daphne process, budgeted for 1,000 open websockets (500 two-player games), and
     # bench/load.py measures them (docs/benchmarks.md#load):

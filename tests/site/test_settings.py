@@ -124,7 +124,7 @@ def test_nothing_set_gives_sqlite_wal_immediate_and_the_in_memory_layer() -> Non
     assert "PRAGMA journal_mode=WAL" in read["OPTIONS"]["init_command"]
     assert read["OPTIONS"]["timeout"] >= 5
     assert read["TEST_NAME"].endswith(".sqlite3")  # a file: channels' live server needs one
-    assert read["LAYER"] == {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    assert read["LAYER"] == {"BACKEND": "othello_site.memory_layer.SweepingInMemoryChannelLayer"}
     # The rate limits count in the process's own memory: it is the only one.
     assert read["CACHE"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
     assert read["RATE_LIMITS"] == [True, True]
