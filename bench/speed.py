@@ -7,8 +7,9 @@ benchmark, not a test).
 
 For each stack, the floor (bench/floor/floor.py: an AsyncJsonWebsocketConsumer that
 group_sends what it receives, nothing else) and then this server, each in a daphne
-process of its own on the same channel layer, get the same load: GAMES games at once,
-MOVES moves each, both players of every game answering at once. Latency is from one
+process of its own on the same channel layer (the floor's docstring says which), get
+the same load: GAMES games at once, MOVES moves each, both players of every game
+answering at once. Latency is from one
 player sending its move (``play``) to the other receiving it (``moved``); CPU per move
 is the server process's CPU time (user + system, /proc) over the moves; moves/s over
 the whole round. Stacks: the embedded default (SQLite, the in-memory layer, one

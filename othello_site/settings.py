@@ -404,8 +404,8 @@ def _channel_layer() -> dict[str, Any]:
     # - capacity: every consumer of one process shares that process's one Redis list, and
     #   a message beyond `capacity` is dropped silently. A group_send puts one entry per
     #   process in it (naming that process's sockets of the game), so the worst burst is
-    #   every game moving at once, doubled by an Othello automatic pass: 2 x 500 = 1,000;
-    #   2,000 leaves as much again for a process that stops reading for a while. Measured
+    #   every game moving at once (a move and its automatic pass are one event): 500;
+    #   2,000 leaves three times as much again for a process that stops reading. Measured
     #   at 200 games: 10 entries at most (the default, 100, was never reached). Unread
     #   messages expire after `expiry` seconds, so the allowance costs Redis memory only
     #   while a process is stalled.

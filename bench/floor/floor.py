@@ -3,8 +3,9 @@
 Each websocket at ``/ws/relay/<name>/`` joins the group ``relay.<name>`` and sends the
 group whatever JSON it receives; every socket of the group gets it. Nothing else: no
 database, no session, no rules. Served by daphne, on the game server's own channel
-layer (``othello_site.settings.CHANNEL_LAYERS``: in memory, or Redis with ``REDIS_URL``),
-so that the two differ only in what the server does with a move.
+layer (``othello_site.settings.CHANNEL_LAYERS``: Redis with ``REDIS_URL``; in memory,
+Channels' own ``InMemoryChannelLayer`` as a bare relay has it, where the server sweeps
+less often), so that the two differ only in what the server does with a move.
 
     cd bench/floor && daphne -p 8100 floor:application    (bench/speed.py does it)
 """
