@@ -1,18 +1,19 @@
 """The game's events that carry G, sent to its websocket group once a change committed
 (``games.signals.game_changed``, received here), and the lobby's message.
 
-Every event carries its message encoded once (``text``: G without ``you``) and the seats'
-tokens; each consumer puts in ``you`` from ``seats`` and its own ``Player.token``
-(``personal``; the group is shared by players and spectators alike):
+Every event carries its message encoded once (``text``, ``texts`` for ``game.moved``: G
+without ``you``) and the seats' tokens; each consumer puts in ``you`` from ``seats`` and
+its own ``Player.token`` (``personal``; the group is shared by players and spectators
+alike):
 
 - ``{"type": "game.moved", "texts": [...], "seats": ...}``: the moves one service call
   stored, one event for all of them, each socket sending its client one ``moved`` a move,
   in ply order. G is the game after the whole call, so when an Othello move is followed
   by an automatic pass, both messages carry the state after the pass (encoded once); it
   has no ``moves`` (the clients have them; ``state`` and ``sync`` carry them), so that an
-  event costs the same after 300 moves as after 3. (An event a move cost a pass as much
-  of the channel layer as a move: with every game of a load at its passes at once, those
-  moves took twice as long, docs/benchmarks.md.)
+  event costs the same after 300 moves as after 3. (With an event a move, a pass cost the
+  channel layer as much as a move: when every game of a load came to its passes at once,
+  those moves took twice as long, docs/benchmarks.md.)
 - ``{"type": "game.state", "game": G, "seats": ..., "skip": channel or None}`` for a
   change without a move: a player joined, the game was aborted, Go's count changed (a
   mark, an accept, the game finished by both accepts, a resume), a seat came online or
