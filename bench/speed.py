@@ -9,8 +9,8 @@ For each stack, the floor (bench/floor/floor.py: an AsyncJsonWebsocketConsumer t
 group_sends what it receives, nothing else) and then this server, each in a daphne
 process of its own on the same channel layer (the floor's docstring says which), get
 the same load: GAMES games at once, MOVES moves each, both players of every game
-answering at once. Latency is from one
-player sending its move (``play``) to the other receiving it (``moved``); CPU per move
+answering at once. Latency is from one player sending its move (``play``) to the other
+receiving it (``moved``); CPU per move
 is the server process's CPU time (user + system, /proc) over the moves; moves/s over
 the whole round. Stacks: the embedded default (SQLite, the in-memory layer, one
 process); PostgreSQL + Redis (a fresh database on 127.0.0.1:5432, Redis database 7),

@@ -235,13 +235,15 @@ class RecordingLayer:
     """A channel layer that only records what is sent to groups, as the messages its
     sockets send (``move``, ``game``: see ``events.decoded``; a move and its automatic
     pass, sent as one event, are two): to the games' groups in ``sent``, to the lobby's
-    in ``lobby``."""
+    in ``lobby``; and each event as it was sent, in ``events``."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
         self.lobby: list[dict[str, Any]] = []
+        self.events: list[tuple[str, dict[str, Any]]] = []
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.events.append((group, message))
         if group == LOBBY_GROUP:
             self.lobby.extend(events.decoded(message))
         else:

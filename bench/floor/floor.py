@@ -19,8 +19,8 @@ from django.conf import settings
 
 from othello_site.settings import CHANNEL_LAYERS
 
-if "CONFIG" not in CHANNEL_LAYERS["default"]:
-    # In memory: Channels' own layer, as a bare relay has it (the server's sweeps for
+if CHANNEL_LAYERS["default"]["BACKEND"].endswith("InMemoryChannelLayer"):
+    # Channels' own layer, as a bare relay has it (the server's sweeps for
     # expired messages once a second instead of at every call: othello_site.memory_layer).
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 settings.configure(CHANNEL_LAYERS=CHANNEL_LAYERS, ALLOWED_HOSTS=["*"], INSTALLED_APPS=[])

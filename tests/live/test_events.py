@@ -7,36 +7,22 @@ from typing import Any
 
 import pytest
 
-import broadcast
 from accounts.players import Player
 from games.realtime import events as game_events
 from games.services import play
 from live import events
+from tests.conftest import RecordingLayer
 from tests.games.services.test_services import start
 from tests.live.test_consumers import AUTOMATIC_PASS_LINE
 
 pytestmark = pytest.mark.django_db
 
 
-class RawLayer:
-    """The channel layer, recording each group event as it is sent (not decoded)."""
-
-    def __init__(self) -> None:
-        self.sent: list[tuple[str, dict[str, Any]]] = []
-
-    async def group_send(self, group: str, event: dict[str, Any]) -> None:
-        self.sent.append((group, event))
-
-
-@pytest.fixture
-def layer(monkeypatch: pytest.MonkeyPatch) -> RawLayer:
-    recorder = RawLayer()
-    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: recorder)
-    return recorder
-
-
 def test_a_move_and_its_automatic_pass_go_to_the_group_as_one_event(
-    black: Player, white: Player, layer: RawLayer, django_capture_on_commit_callbacks: Any
+    black: Player,
+    white: Player,
+    recording_layer: RecordingLayer,
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
     game = start(black, white, size=4)
     with django_capture_on_commit_callbacks(execute=True):
@@ -48,8 +34,8 @@ def test_a_move_and_its_automatic_pass_go_to_the_group_as_one_event(
                 point=point,
             )
 
-    assert [event["type"] for _, event in layer.sent] == ["game.moved"] * 4
-    group, last = layer.sent[-1]
+    assert [event["type"] for _, event in recording_layer.events] == ["game.moved"] * 4
+    group, last = recording_layer.events[-1]
     assert group == game_events.group_name(game.public_id)
     # Each socket sends its client one `moved` a move, in ply order, both with the game
     # after the pass, its own colour put in.
@@ -66,12 +52,12 @@ def test_a_move_and_its_automatic_pass_go_to_the_group_as_one_event(
 
 
 def test_a_state_is_one_message_with_each_sockets_colour(
-    black: Player, white: Player, layer: RawLayer
+    black: Player, white: Player, recording_layer: RecordingLayer
 ) -> None:
     game = start(black, white)
     events.send_state(game)
 
-    [(_, event)] = layer.sent
+    [(_, event)] = recording_layer.events
     assert event["type"] == "game.state"
     for you in ("black", "white", None):
         [text] = events.personal(event, you)
