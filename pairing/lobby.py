@@ -47,6 +47,26 @@ def seeking_counts() -> dict[str, int]:
     return {row["pool"]: row["n"] for row in rows}
 
 
+_told: dict[str, Any] = {}
+"""The counts (``playing``, ``seeking``) of the last lobby message this process built for
+every lobby socket (``lobby_event``)."""
+
+
+def stale_counts(*, playing: bool) -> bool:
+    """Whether the pools' counts (and, when ``playing``, how many games are being played:
+    ``selectors.playing_count``, a query of its own) are not what this process last told
+    the lobby, or it told nothing yet.
+
+    Compared with what was told, not with what the caller saw last: a message built
+    between two readings (a game created, say) may carry a count that was true only for
+    a moment, a game gone from the count before another came in, and every socket would
+    keep it while the readings agree. Each process answers for its own messages; every
+    process asks (``pairing.loop``)."""
+    if not _told or seeking_counts() != _told["seeking"]:
+        return True
+    return playing and selectors.playing_count() != _told["playing"]
+
+
 _lobby_held: ContextVar[list[bool] | None] = ContextVar("lobby_held", default=None)
 
 
@@ -86,7 +106,10 @@ def broadcast_lobby() -> None:
 
 def lobby_event() -> dict[str, Any]:
     """``lobby.changed``: the lobby as it is now, encoded once in each of the site's
-    languages (``languages``; ``whole``: the default's), for each socket to send its own."""
+    languages (``languages``; ``whole``: the default's), for each socket to send its own.
+    Its counts are what this process last told the lobby (``stale_counts``)."""
     messages = lobby_jsons(code for code, _name in settings.LANGUAGES)
+    told = messages[settings.LANGUAGE_CODE]
+    _told.update(playing=told["playing"], seeking=told["seeking"])
     texts = {code: json.dumps(message, separators=(",", ":")) for code, message in messages.items()}
     return {"type": "lobby.changed", "whole": texts[settings.LANGUAGE_CODE], "languages": texts}

@@ -3,13 +3,15 @@
 
 Only one process at a time runs one (``services.wave_lock``: on PostgreSQL an advisory
 lock, which the server releases if the holder dies, so another process takes over at its
-next tick); the others find it held and wait for the next tick. The process that ran the
-wave sends the lobby its pools' counts when they changed since it last sent them, at most
-every ``TICK`` seconds, so a seek, a cancel or a closed socket reaches every home page
-within a second without each of them broadcasting (a thousand seeks in a second would be
-a thousand broadcasts to a thousand sockets). A lobby message held back is built when it
-goes, not when the lobby changed, so it never undoes a newer one sent meanwhile (a game
-created on a page).
+next tick); the others find it held and wait for the next tick. Every process sends the
+lobby its message when its pools' counts are not what the process last told it (every
+tick), or its count of games being played (every ``RECOUNT`` seconds: a game leaves that
+count ten minutes after its last move, with no event to say so): at most every ``TICK``
+seconds, so a seek, a cancel or a closed socket reaches every home page within a second
+without each of them broadcasting (a thousand seeks in a second would be a thousand
+broadcasts to a thousand sockets). A lobby message held back is built when it goes, not
+when the lobby changed, so it never undoes a newer one sent meanwhile (a game created on
+a page).
 
 Like games.workers.clockwatch, the database calls run on a thread of the loop's own, and what
 they broadcast is sent from the event loop once they return.
@@ -40,6 +42,7 @@ Result = TypeVar("Result")
 
 TICK = 0.5
 AGAIN = 0.05  # seconds before the next wave after one that made games
+RECOUNT = 2.0  # seconds between two counts of the games being played
 
 
 class PairingLoop:
@@ -47,7 +50,7 @@ class PairingLoop:
 
     def __init__(self) -> None:
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="pairing")
-        self.counts: dict[str, int] | None = None
+        self.recounted = -math.inf  # when the games being played were last counted
         self.lobby_due = False  # the lobby changed since its last message
         self.lobby_sent = -math.inf  # when the last one went (time.monotonic())
 
@@ -64,7 +67,8 @@ class PairingLoop:
 
     async def tick(self) -> int:
         """Forget the sockets that closed while the database was down, run a wave if no
-        other process runs one, and send what it broadcast. How many games it made."""
+        other process runs one, tell the lobby its counts if they are not what it was told,
+        and send what it broadcast. How many games it made."""
         made, kept, lobby_changed = await self._on_thread(self._wave)
         layer = get_channel_layer()
         for group, event in kept:
@@ -105,11 +109,11 @@ class PairingLoop:
                     (time.perf_counter() - started) * 1000,
                     (time.thread_time() - cpu) * 1000,
                 )
-            if made is not None:
-                counts = lobby.seeking_counts()
-                if counts != self.counts:
-                    self.counts = counts
-                    lobby.broadcast_lobby()  # noted: sent by ``tick``
+            recount = time.monotonic() - self.recounted >= RECOUNT
+            if recount:
+                self.recounted = time.monotonic()
+            if lobby.stale_counts(playing=recount):
+                lobby.broadcast_lobby()  # noted: sent by ``tick``
         return len(made or ()), kept, bool(lobby_changed)
 
 

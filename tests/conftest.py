@@ -165,6 +165,17 @@ def fresh_bot_seats() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def fresh_lobby_told() -> Iterator[None]:
+    """Every test starts with nothing told the lobby by this process (pairing.lobby keeps
+    the counts of its last message, as a process does)."""
+    from pairing import lobby
+
+    lobby._told.clear()
+    yield
+    lobby._told.clear()
+
+
+@pytest.fixture(autouse=True)
 def fresh_rate_limits() -> Iterator[None]:
     """Every test starts with no request counted against the HTTP limits (games.limits):
     the test client's requests all come from one address. The counts are in the cache

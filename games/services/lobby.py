@@ -25,7 +25,7 @@ from gamerules.clock import TimeControl
 from gamerules.sgf import Setup
 from games.models import ChatMessage, Color, Game, seat_columns, seat_q
 from games.realtime import events
-from games.selectors import COLORS, color_of, playing_count
+from games.selectors import COLORS, color_of
 from games.services import clock, computer, tell
 from games.services.after_commit import nudge_computer, on_commit
 from games.services.ending import end_aborted
@@ -348,20 +348,6 @@ def rename_account_seats(
         seats = Game.objects.filter(seat_q(color, user=instance)).exclude(seat_q(color, name=name))
         seats.update(**seat_columns(color, name=name))
     ChatMessage.objects.filter(user=instance).exclude(name=name).update(name=name)
-
-
-def recount_playing(*, last: int | None) -> int:
-    """How many games are being played now (``selectors.playing_count``); the lobby is told
-    when that is not ``last`` (what the caller saw before; None: nothing yet).
-
-    A game enters the count with a move and leaves it ten minutes after its last move,
-    with nothing happening to tell anyone: so the clock watch of every process calls this
-    every few seconds (each process telling the lobby once per change: a lobby socket may
-    get the same message from each process)."""
-    playing = playing_count()
-    if last is not None and playing != last:
-        events.broadcast_lobby()
-    return playing
 
 
 def _check_rated(

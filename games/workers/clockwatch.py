@@ -12,10 +12,7 @@ A task on each daphne process's event loop, started as soon as daphne serves
   not answered in time), every second;
 - sweeps the sockets of processes whose heartbeat stopped (killed): their seats go
   offline (``presence.sweep``), every ``SWEEP`` seconds; and then ends the games against
-  the computer whose person has been gone for a day (``presence.end_deserted``) and
-  tells the lobby when its count of games being played changed
-  (``lobby.recount_playing``: a game leaves it ten minutes after its last move, with
-  no event to say so);
+  the computer whose person has been gone for a day (``presence.end_deserted``);
 - gives the computer's turns to this process's engines (games.workers.engines), which is how
   a move the computer owes is made even after the process thinking it was killed, then
   the explores its requests queued (a tick at once when one is queued or an engine frees
@@ -52,7 +49,7 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from games import signals
-from games.services import clock, lobby, presence
+from games.services import clock, presence
 from games.workers.engines import EnginePool, IdleWork
 
 logger = logging.getLogger(__name__)
@@ -116,7 +113,6 @@ class ClockWatch:
             loop.call_soon_threadsafe(self.wake.set)
 
         signals.computer_owes.connect(wake, weak=False)
-        playing: int | None = None
         while True:
             try:
                 await self.tick()
@@ -131,7 +127,6 @@ class ClockWatch:
                     await self._database(presence.sweep, timeout=settings.PROCESS_TIMEOUT)
                     while await self._database(presence.end_deserted):
                         pass
-                    playing = await self._database(lobby.recount_playing, last=playing)
             except Exception:
                 # The database is unreachable, say: the watch goes on once it is back.
                 logger.exception("clock watch")
