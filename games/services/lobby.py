@@ -1,5 +1,4 @@
-"""Creating, joining and calling off games; a guest's seats passing to an account; the
-lobby's count of games being played."""
+"""Creating, joining and calling off games; a guest's seats passing to an account."""
 
 from __future__ import annotations
 
