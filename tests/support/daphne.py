@@ -5,7 +5,8 @@ one port): the browser tests (tests/browser/conftest.py), the two-process test o
 PostgreSQL and Redis (tests/site/test_daphne.py) and the load benchmark
 (bench/load.py). They share this module: a free loopback port, the environment, a log
 file, waiting until the server answers ``GET /`` with 200, stopping with a timeout and
-then a kill, and ``manage.py migrate`` under the same environment.
+then a kill, and ``manage.py migrate`` under the same environment (a SQLite file copied
+from one migrated once a process: ``migrate``).
 
 Why here: it is test tooling, not part of the project, so it stays out of the packages
 ``pyproject.toml`` installs (``games``, ``othello_site``); ``tests`` is already a
@@ -18,15 +19,19 @@ standard library (no pytest, no Django), so the benchmark can use it outside pyt
 
 from __future__ import annotations
 
+import atexit
 import os
 import secrets
+import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from types import TracebackType
 
@@ -70,7 +75,23 @@ def terminate(process: subprocess.Popen[bytes], timeout: float) -> None:
 
 def migrate(env: Mapping[str, str], *, cwd: Path = ROOT) -> None:
     """``manage.py migrate`` under ``env`` (its output captured; fails on an error), of the
-    checkout ``cwd`` (this one by default)."""
+    checkout ``cwd`` (this one by default).
+
+    A new SQLite file (``DATABASE_URL`` names one that is not there yet) is a copy of one
+    this process migrated once for ``cwd`` (``sqlite3``'s backup): the same tables and
+    rows in a few milliseconds, where each migration from nothing takes seconds (a dozen
+    tests and every browser test's own server start from one). Any other database is
+    migrated as it is."""
+    target = _new_sqlite_file(env.get("DATABASE_URL", ""), cwd)
+    if target is None:
+        _run_migrate(env, cwd)
+        return
+    template = _sqlite_template(env, cwd)
+    with closing(sqlite3.connect(template)) as source, closing(sqlite3.connect(target)) as copy:
+        source.backup(copy)
+
+
+def _run_migrate(env: Mapping[str, str], cwd: Path) -> None:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
         cwd=cwd,
@@ -78,6 +99,28 @@ def migrate(env: Mapping[str, str], *, cwd: Path = ROOT) -> None:
         check=True,
         capture_output=True,
     )
+
+
+def _new_sqlite_file(url: str, cwd: Path) -> Path | None:
+    """The file a ``sqlite:///`` URL names, when nothing is there yet; else None."""
+    if not url.startswith("sqlite:///") or ":memory:" in url:
+        return None
+    path = cwd / url.removeprefix("sqlite:///")  # an absolute path stays as it is
+    return None if path.exists() else path
+
+
+_templates: dict[Path, Path] = {}
+"""The migrated SQLite file of each checkout, made by this process's first ``migrate``."""
+
+
+def _sqlite_template(env: Mapping[str, str], cwd: Path) -> Path:
+    if cwd not in _templates:
+        folder = Path(tempfile.mkdtemp(prefix="othello-migrated-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        template = folder / "db.sqlite3"
+        _run_migrate({**env, "DATABASE_URL": f"sqlite:///{template}"}, cwd)
+        _templates[cwd] = template
+    return _templates[cwd]
 
 
 class Daphne:

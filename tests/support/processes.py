@@ -16,6 +16,7 @@ init then, so they are nobody's descendants any more). Linux's /proc only.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import secrets
@@ -156,21 +157,53 @@ def _shut(connection: socket.socket) -> None:
 @contextmanager
 def fresh_database(server: str, prefix: str) -> Iterator[str]:
     """A new, migrated PostgreSQL database on ``server`` (a URL), named ``<prefix>_<random>``;
-    its URL. Dropped at the end, whatever happens."""
+    its URL. Dropped at the end, whatever happens.
+
+    A copy (``CREATE DATABASE ... TEMPLATE``) of one this process migrated once for
+    ``server`` (``_template``, dropped when the process exits): PostgreSQL copies it in a
+    fraction of a second, where each migration from nothing takes seconds."""
+    import psycopg
+
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    template = _template(server)
+    with psycopg.connect(server, dbname="postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    try:
+        yield _on(server, name)
+    finally:
+        _drop(server, name)
+
+
+def _on(server: str, name: str) -> str:
+    """The URL of the database ``name`` on ``server``."""
+    return urllib.parse.urlsplit(server)._replace(path=f"/{name}").geturl()
+
+
+def _drop(server: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(server, dbname="postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+_templates: dict[str, str] = {}
+"""The migrated database of each PostgreSQL server, made by this process's first
+``fresh_database`` on it."""
+
+
+def _template(server: str) -> str:
     import psycopg
 
     from tests.support.daphne import environment, migrate
 
-    name = f"{prefix}_{secrets.token_hex(4)}"
-    with psycopg.connect(server, dbname="postgres", autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = urllib.parse.urlsplit(server)._replace(path=f"/{name}").geturl()
-    try:
-        migrate(environment({"DATABASE_URL": url, "SECRET_KEY": "migrate"}))
-        yield url
-    finally:
+    if server not in _templates:
+        name = f"othello_migrated_{secrets.token_hex(4)}"
         with psycopg.connect(server, dbname="postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{name}"')
+        atexit.register(_drop, server, name)
+        migrate(environment({"DATABASE_URL": _on(server, name), "SECRET_KEY": "migrate"}))
+        _templates[server] = name
+    return _templates[server]
 
 
 def django_on(url: str) -> None:
