@@ -4,7 +4,6 @@ pairing loop telling it so."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -15,7 +14,7 @@ from games.services import lobby as lobby_services
 from games.services import play
 from pairing import lobby, loop
 from pairing import services as pairing
-from tests.conftest import FrozenClock
+from tests.conftest import FrozenClock, RecordingLayer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -77,33 +76,26 @@ def test_the_pools_counts_are_compared_every_time_the_games_only_when_asked(
     assert lobby.stale_counts(playing=False)
 
 
-class Recorder:
-    """The channel layer the loop sends to: the lobby's messages, decoded."""
-
-    def __init__(self) -> None:
-        self.lobby: list[dict[str, Any]] = []
-
-    async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        if group == lobby.LOBBY_GROUP and message["type"] == "lobby.changed":
-            self.lobby.append(json.loads(message["whole"]))
-
-
 async def test_the_loop_tells_the_lobby_a_count_it_was_not_told(
-    monkeypatch: pytest.MonkeyPatch, frozen_clock: FrozenClock
+    monkeypatch: pytest.MonkeyPatch, frozen_clock: FrozenClock, recording_layer: RecordingLayer
 ) -> None:
-    recorder = Recorder()
-    monkeypatch.setattr(loop, "get_channel_layer", lambda: recorder)
+    told = recording_layer.lobby
+    monkeypatch.setattr(loop, "get_channel_layer", lambda: recording_layer)
     running = loop.PairingLoop()
     await running.tick()
-    assert [message["playing"] for message in recorder.lobby] == [0]  # nothing told yet
+    assert [message["playing"] for message in told] == [0]  # nothing told yet
     running.lobby_sent -= loop.TICK
     await running.tick()
-    assert len(recorder.lobby) == 1  # told already
+    assert len(told) == 1  # told already
 
+    # The game's join tells the lobby (0 being played), then its first move is stored.
     await database_sync_to_async(game_with_a_move)("ann", "bob")
+    assert told[-1]["playing"] == 0
+    seen = len(told)
     running.lobby_sent -= loop.TICK
     await running.tick()
-    assert len(recorder.lobby) == 1  # counted every RECOUNT seconds, not every tick
+    assert len(told) == seen  # counted every RECOUNT seconds, not every tick
     running.recounted -= loop.RECOUNT
     await running.tick()
-    assert [message["playing"] for message in recorder.lobby] == [0, 1]
+    assert len(told) == seen + 1
+    assert told[-1]["playing"] == 1
