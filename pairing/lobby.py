@@ -3,8 +3,10 @@
 (``pairing.consumers``) sends it, on connect and whenever it changes.
 
 The lobby changes with a game (created, joined, called off, finished, its creator gone:
-``games.signals.game_changed``, whose receiver in the live app calls ``broadcast_lobby``)
-and with the seeks (this app's services and loop).
+``games.signals.game_changed``, whose receiver in the live app calls ``broadcast_lobby``),
+with the seeks (this app's services and loop), and with time alone: a game leaves the count
+of games being played ten minutes after its last move. So the loop of every process also
+asks ``stale_counts``, which compares the counts with what that process last told.
 """
 
 from __future__ import annotations
