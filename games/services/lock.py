@@ -1,5 +1,5 @@
 """The game's row locked for the use case's transaction, a move's write of it and of its
-own row: the three statements every move runs (on PostgreSQL the last two sent together,
+own row: the three statements every move runs (on PostgreSQL the last two one statement,
 ``write``), each compiled once a process.
 
 Django builds a query's SQL anew at every call. For the game's row (forty-odd columns)
@@ -13,9 +13,12 @@ does: each value through the converters the compiler names for its column, then
 ``Model.from_db``. Nothing else changes: the row is locked until the transaction ends,
 and no ``save()`` signal is ever received for a game or a move (none is connected).
 
-The three run on one cursor of the connection, kept for as long as the connection is
-(``_cursor``): a new psycopg cursor sets up anew the loaders of every column of every
-result, a third of reading the game's row.
+Each statement runs on a cursor of its own, kept for as long as the connection is
+(``_cursor``): psycopg sets up a cursor for a statement (the loaders of every column of
+its result) anew whenever the statement is not the one the cursor ran last, and a new
+cursor, or one cursor for all three, did it at every move. On PostgreSQL those cursors
+bind on the server (``_new_cursor``): no value is quoted into the SQL in Python, and
+PostgreSQL prepares each statement once.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ def locked(game_id: str) -> Game:
     if not isinstance(game_id, str):
         raise GameError("bad_request", gettext("game id must be a string"))
     select = _select(connection.alias)
-    cursor = _cursor()
+    cursor = _cursor(select.sql)
     cursor.execute(select.sql, [game_id])
     row = cursor.fetchone()
     if row is None:
@@ -58,32 +61,34 @@ def locked(game_id: str) -> Game:
 def write(game: Game, names: Sequence[str], *, moves: Sequence[Move] = ()) -> None:
     """Store the fields ``names`` of ``game`` (its row locked in this transaction), as
     ``game.save(update_fields=names)`` would: ``updated_at`` set to now when named; and
-    before, ``moves`` (new rows of the game) as ``insert`` does. On PostgreSQL the
-    statements go in one round trip (psycopg's client-side cursor sends several at once)."""
+    before, ``moves`` (new rows of the game) as ``insert`` does. On PostgreSQL the moves'
+    INSERT and the game's UPDATE are one statement (``_inserts_and_update_sql``)."""
     alias = connection.alias
     fields = _fields(tuple(names))
     values = [field.get_db_prep_save(field.pre_save(game, False), connection) for field in fields]
-    update = _update_sql(alias, tuple(names))
-    cursor = _cursor()
-    if not moves or not _several_at_once(alias):
+    if not moves or connection.vendor != "postgresql":
         insert(moves)
-        cursor.execute(update, [*values, game.pk])
+        update = _update_sql(alias, tuple(names))
+        _cursor(update).execute(update, [*values, game.pk])
         return
-    inserted = [_insert_values(move) for move in moves]
-    sql = "; ".join([_insert_sql(alias)] * len(moves) + [update])
-    cursor.execute(sql, [value for row in inserted for value in row] + [*values, game.pk])
-    for move in moves:
-        _inserted(move, cursor)
-        cursor.nextset()
+    sql = _inserts_and_update_sql(alias, len(moves), tuple(names))
+    cursor = _cursor(sql)
+    inserted = [value for move in moves for value in _insert_values(move)]
+    cursor.execute(sql, [*inserted, *values, game.pk])
+    (ids,) = cursor.fetchone()
+    for move, pk in zip(moves, ids, strict=True):
+        _stored(move, pk)
 
 
 def insert(moves: Sequence[Move]) -> None:
     """Store ``moves`` (new rows of one game), as ``Move.objects.bulk_create`` would: each
     gets its id, ``created_at`` set to now."""
-    cursor = _cursor()
+    sql = _insert_sql(connection.alias)
+    cursor = _cursor(sql)
     for move in moves:
-        cursor.execute(_insert_sql(connection.alias), _insert_values(move))
-        _inserted(move, cursor)
+        cursor.execute(sql, _insert_values(move))
+        (pk,) = cursor.fetchone()
+        _stored(move, pk)
 
 
 def _insert_values(move: Move) -> list[Any]:
@@ -92,37 +97,55 @@ def _insert_values(move: Move) -> list[Any]:
     ]
 
 
-def _inserted(move: Move, cursor: CursorWrapper) -> None:
-    """``move`` as stored by the INSERT whose result ``cursor`` is at: its id read back."""
-    (move.pk,) = cursor.fetchone()
+def _stored(move: Move, pk: int) -> None:
+    """``move`` as stored, its id ``pk``, as ``bulk_create`` leaves it."""
+    move.pk = pk
     move._state.adding = False
     move._state.db = connection.alias
-
-
-@functools.cache
-def _several_at_once(alias: str) -> bool:
-    """Whether the database ``alias`` runs several statements sent in one execute: psycopg's
-    client-side cursor (Django's unless ``server_side_binding``) sends them to PostgreSQL
-    as one simple query; SQLite's driver refuses them."""
-    options = connection.settings_dict.get("OPTIONS", {})
-    return connection.vendor == "postgresql" and not options.get("server_side_binding")
 
 
 _kept = threading.local()
 
 
-def _cursor() -> CursorWrapper:
-    """A cursor of this thread's connection, the same one for as long as the connection
-    is open (a new one each time while queries are logged: Django's debug cursor, which
-    tests count queries with, is chosen when a cursor is made)."""
+def _cursor(sql: str) -> CursorWrapper:
+    """A cursor of this thread's connection for the statement ``sql`` (one of this module's,
+    compiled once), the same one for as long as the connection is open (a new one each
+    time while queries are logged: Django's debug cursor, which tests count queries with,
+    is chosen when a cursor is made). One a statement: psycopg keeps what a cursor set up
+    for a statement (its loaders of every column of the result, its dumpers) only while it
+    runs the same string as the time before; with one cursor for the three statements it
+    set them up anew at each."""
     if connection.queries_logged:
         return connection.cursor()
     connection.ensure_connection()
-    kept: tuple[object, CursorWrapper] | None = getattr(_kept, "cursor", None)
-    if kept is None or kept[0] is not connection.connection:
-        kept = (connection.connection, connection.cursor())
-        _kept.cursor = kept
-    return kept[1]
+    kept: dict[str, CursorWrapper] | None = getattr(_kept, "cursors", None)
+    if kept is None or getattr(_kept, "connection", None) is not connection.connection:
+        kept = _kept.cursors = {}
+        _kept.connection = connection.connection
+    if sql not in kept:
+        kept[sql] = connection.make_cursor(_new_cursor())
+    return kept[sql]
+
+
+def _new_cursor() -> Any:
+    """A new cursor of the connection, as Django makes one, but binding on the server on
+    PostgreSQL (psycopg's ``Cursor``, as Django's ``server_side_binding`` option would make
+    it): the values go apart from the statement instead of being quoted into it in
+    Python, and PostgreSQL prepares a statement run five times, not parsing nor planning
+    it again."""
+    if connection.vendor != "postgresql":
+        return connection.create_cursor()
+    from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor
+    from django.db.backends.postgresql.psycopg_any import register_tzloader
+    from psycopg.pq import Format
+
+    cursor = ServerBindingCursor(connection.connection)
+    # As Django's create_cursor: the connection's time zone registered on the cursor when
+    # the connection's loader disagrees (the time zone changed since it connected).
+    loader = connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
+    if connection.timezone != getattr(loader, "timezone", None):
+        register_tzloader(connection.timezone, cursor)
+    return cursor
 
 
 @dataclass(frozen=True)
@@ -173,6 +196,31 @@ def _insert_sql(alias: str) -> str:
     marks = ", ".join(["%s"] * len(_move_fields()))
     key = quote(Move._meta.pk.column)  # type: ignore[union-attr]
     return f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({marks}) RETURNING {key}"
+
+
+@functools.cache
+def _inserts_and_update_sql(alias: str, count: int, names: tuple[str, ...]) -> str:
+    """PostgreSQL's one statement for ``count`` moves' rows and the game's UPDATE of
+    ``names``: the INSERT in a WITH (its rows visible to nothing but the statement's
+    RETURNING), the UPDATE returning the new moves' ids in ply order.
+
+    ``WITH new AS (INSERT INTO games_move (...) VALUES (...), ... RETURNING id, ply)
+    UPDATE games_game SET ... WHERE id = %s RETURNING (SELECT array_agg(...) FROM new)``
+    """
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in _move_fields())
+    row = "(" + ", ".join(["%s"] * len(_move_fields())) + ")"
+    key = quote(Move._meta.pk.column)  # type: ignore[union-attr]
+    ply = quote(Move._meta.get_field("ply").column)
+    inserted = (
+        f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES "
+        f"{', '.join([row] * count)} RETURNING {key}, {ply}"
+    )
+    update = _update_sql(alias, names)
+    return (
+        f"WITH new AS ({inserted}) {update} "
+        f"RETURNING (SELECT array_agg({key} ORDER BY {ply}) FROM new)"
+    )
 
 
 @functools.cache

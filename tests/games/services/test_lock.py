@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 
+import psycopg
 import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
@@ -19,7 +20,15 @@ from gamerules.clock import TimeControl
 from games.models import Game, Move
 from games.services import lobby, play
 from games.services.errors import GameError
-from games.services.lock import _select, insert, locked, write
+from games.services.lock import (
+    _insert_sql,
+    _inserts_and_update_sql,
+    _kept,
+    _select,
+    insert,
+    locked,
+    write,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -159,8 +168,8 @@ def test_a_moves_row_is_stored_as_bulk_create_would_store_it() -> None:
 
 def test_a_moves_rows_are_written_with_the_game_and_read_back() -> None:
     """A move and Othello's automatic pass after it: both rows stored with the game's
-    write, each with its id, in one statement where the database takes several at once
-    (PostgreSQL), the three one after the other elsewhere."""
+    write, each with its id: in one statement on PostgreSQL (the INSERT in a WITH of the
+    UPDATE), the three one after the other elsewhere."""
     game = go_game_in_play()
     with transaction.atomic():
         changed = locked(game.public_id)
@@ -190,8 +199,8 @@ def test_a_move_whose_row_cannot_be_stored_leaves_the_game_as_it_was() -> None:
 
 @pytest.mark.django_db(transaction=True)  # a connection closed: no test transaction around
 def test_the_statements_still_run_once_the_connection_was_replaced() -> None:
-    """The statements share one cursor of the connection: a new connection (the old one
-    closed, or given back to the pool) gets a cursor of its own."""
+    """Each statement keeps a cursor of the connection: a new connection (the old one
+    closed, or given back to the pool) gets cursors of its own."""
     game = go_game_in_play()
     with transaction.atomic():
         locked(game.public_id)
@@ -200,6 +209,33 @@ def test_the_statements_still_run_once_the_connection_was_replaced() -> None:
         changed = locked(game.public_id)
         changed.ply += 1
         write(changed, ["ply", "updated_at"], moves=[move_at(changed, changed.ply)])
+    assert Game.objects.get(pk=game.pk).ply == changed.ply
+
+
+def test_each_statement_runs_on_a_cursor_of_its_own_kept_from_move_to_move() -> None:
+    """The read on one cursor, the write on another, each the same from one move to the
+    next: psycopg keeps what a cursor set up for its statement (its result's loaders) only
+    while the cursor runs that statement again (where it does: on PostgreSQL, the same
+    psycopg transformer). On PostgreSQL they bind on the server: no value is quoted into
+    the SQL in Python."""
+    game = go_game_in_play()
+    alias, names = connection.alias, ("ply", "updated_at")
+    postgres = connection.vendor == "postgresql"
+    moves_sql = _inserts_and_update_sql(alias, 1, names) if postgres else _insert_sql(alias)
+    seen = []
+    for _ in range(2):
+        with transaction.atomic():
+            changed = locked(game.public_id)
+            changed.ply += 1
+            write(changed, names, moves=[move_at(changed, changed.ply)])
+        read = _kept.cursors[_select(connection.alias).sql]
+        written = _kept.cursors[moves_sql]
+        seen.append((read, written, getattr(read.cursor, "_tx", None)))
+    (read_1, written_1, transformer_1), (read_2, written_2, transformer_2) = seen
+    assert read_1 is read_2 and written_1 is written_2 and read_1 is not written_1
+    assert transformer_1 is transformer_2
+    if postgres:
+        assert not isinstance(written_1.cursor, psycopg.ClientCursor)
     assert Game.objects.get(pk=game.pk).ply == changed.ply
 
 
