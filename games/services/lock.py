@@ -29,7 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.utils import CursorWrapper
 from django.db.models import Field
 from django.utils.translation import gettext
@@ -43,8 +44,9 @@ def locked(game_id: str) -> Game:
     GameError("bad_request") for an id that is no game."""
     if not isinstance(game_id, str):
         raise GameError("bad_request", gettext("game id must be a string"))
-    select = _select(connection.alias)
-    cursor = _cursor(select.sql)
+    db = _connection()
+    select = _select(db.alias)
+    cursor = _cursor(db, select.sql)
     cursor.execute(select.sql, [game_id])
     row = cursor.fetchone()
     if row is None:
@@ -54,8 +56,8 @@ def locked(game_id: str) -> Game:
     values = list(row)
     for index, (converters, expression) in select.converters.items():
         for convert in converters:
-            values[index] = convert(values[index], expression, connection)
-    return Game.from_db(connection.alias, select.names, values)
+            values[index] = convert(values[index], expression, db)
+    return Game.from_db(db.alias, select.names, values)
 
 
 def write(game: Game, names: Sequence[str], *, moves: Sequence[Move] = ()) -> None:
@@ -63,51 +65,57 @@ def write(game: Game, names: Sequence[str], *, moves: Sequence[Move] = ()) -> No
     ``game.save(update_fields=names)`` would: ``updated_at`` set to now when named; and
     before, ``moves`` (new rows of the game) as ``insert`` does. On PostgreSQL the moves'
     INSERT and the game's UPDATE are one statement (``_inserts_and_update_sql``)."""
-    alias = connection.alias
+    db = _connection()
     fields = _fields(tuple(names))
-    values = [field.get_db_prep_save(field.pre_save(game, False), connection) for field in fields]
-    if not moves or connection.vendor != "postgresql":
+    values = [field.get_db_prep_save(field.pre_save(game, False), db) for field in fields]
+    if not moves or db.vendor != "postgresql":
         insert(moves)
-        update = _update_sql(alias, tuple(names))
-        _cursor(update).execute(update, [*values, game.pk])
+        update = _update_sql(db.alias, tuple(names))
+        _cursor(db, update).execute(update, [*values, game.pk])
         return
-    sql = _inserts_and_update_sql(alias, len(moves), tuple(names))
-    cursor = _cursor(sql)
-    inserted = [value for move in moves for value in _insert_values(move)]
+    sql = _inserts_and_update_sql(db.alias, len(moves), tuple(names))
+    cursor = _cursor(db, sql)
+    inserted = [value for move in moves for value in _insert_values(move, db)]
     cursor.execute(sql, [*inserted, *values, game.pk])
     (ids,) = cursor.fetchone()
     for move, pk in zip(moves, ids, strict=True):
-        _stored(move, pk)
+        _stored(move, pk, db)
 
 
 def insert(moves: Sequence[Move]) -> None:
     """Store ``moves`` (new rows of one game), as ``Move.objects.bulk_create`` would: each
     gets its id, ``created_at`` set to now."""
-    sql = _insert_sql(connection.alias)
-    cursor = _cursor(sql)
+    db = _connection()
+    sql = _insert_sql(db.alias)
+    cursor = _cursor(db, sql)
     for move in moves:
-        cursor.execute(sql, _insert_values(move))
+        cursor.execute(sql, _insert_values(move, db))
         (pk,) = cursor.fetchone()
-        _stored(move, pk)
+        _stored(move, pk, db)
 
 
-def _insert_values(move: Move) -> list[Any]:
-    return [
-        field.get_db_prep_save(field.pre_save(move, True), connection) for field in _move_fields()
-    ]
+def _insert_values(move: Move, db: BaseDatabaseWrapper) -> list[Any]:
+    return [field.get_db_prep_save(field.pre_save(move, True), db) for field in _move_fields()]
 
 
-def _stored(move: Move, pk: int) -> None:
+def _stored(move: Move, pk: int, db: BaseDatabaseWrapper) -> None:
     """``move`` as stored, its id ``pk``, as ``bulk_create`` leaves it."""
     move.pk = pk
     move._state.adding = False
-    move._state.db = connection.alias
+    move._state.db = db.alias
+
+
+def _connection() -> BaseDatabaseWrapper:
+    """This thread's connection itself: ``django.db.connection`` is a proxy that looks it
+    up again at each of its attributes (dozens a move, through the fields' preparation
+    and the converters: a twentieth of a move's database work on SQLite)."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 _kept = threading.local()
 
 
-def _cursor(sql: str) -> CursorWrapper:
+def _cursor(db: BaseDatabaseWrapper, sql: str) -> CursorWrapper:
     """A cursor of this thread's connection for the statement ``sql`` (one of this module's,
     compiled once), the same one for as long as the connection is open (a new one each
     time while queries are logged: Django's debug cursor, which tests count queries with,
@@ -115,36 +123,36 @@ def _cursor(sql: str) -> CursorWrapper:
     for a statement (its loaders of every column of the result, its dumpers) only while it
     runs the same string as the time before; with one cursor for the three statements it
     set them up anew at each."""
-    if connection.queries_logged:
-        return connection.cursor()
-    connection.ensure_connection()
+    if db.queries_logged:
+        return db.cursor()
+    db.ensure_connection()
     kept: dict[str, CursorWrapper] | None = getattr(_kept, "cursors", None)
-    if kept is None or getattr(_kept, "connection", None) is not connection.connection:
+    if kept is None or getattr(_kept, "connection", None) is not db.connection:
         kept = _kept.cursors = {}
-        _kept.connection = connection.connection
+        _kept.connection = db.connection
     if sql not in kept:
-        kept[sql] = connection.make_cursor(_new_cursor())
+        kept[sql] = db.make_cursor(_new_cursor(db))
     return kept[sql]
 
 
-def _new_cursor() -> Any:
+def _new_cursor(db: BaseDatabaseWrapper) -> Any:
     """A new cursor of the connection, as Django makes one, but binding on the server on
     PostgreSQL (psycopg's ``Cursor``, as Django's ``server_side_binding`` option would make
     it): the values go apart from the statement instead of being quoted into it in
     Python, and PostgreSQL prepares a statement run five times, not parsing nor planning
     it again."""
-    if connection.vendor != "postgresql":
-        return connection.create_cursor()
+    if db.vendor != "postgresql":
+        return db.create_cursor()
     from django.db.backends.postgresql.base import TIMESTAMPTZ_OID, ServerBindingCursor
     from django.db.backends.postgresql.psycopg_any import register_tzloader
     from psycopg.pq import Format
 
-    cursor = ServerBindingCursor(connection.connection)
+    cursor = ServerBindingCursor(db.connection)
     # As Django's create_cursor: the connection's time zone registered on the cursor when
     # the connection's loader disagrees (the time zone changed since it connected).
-    loader = connection.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
-    if connection.timezone != getattr(loader, "timezone", None):
-        register_tzloader(connection.timezone, cursor)
+    loader = db.connection.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT)
+    if db.timezone != getattr(loader, "timezone", None):
+        register_tzloader(db.timezone, cursor)
     return cursor
 
 
