@@ -18,7 +18,8 @@ Each statement runs on a cursor of its own, kept for as long as the connection i
 its result) anew whenever the statement is not the one the cursor ran last, and a new
 cursor, or one cursor for all three, did it at every move. On PostgreSQL those cursors
 bind on the server (``_new_cursor``): no value is quoted into the SQL in Python, and
-PostgreSQL prepares each statement once.
+PostgreSQL prepares each statement once it has run five times instead of parsing and
+planning it at every move.
 """
 
 from __future__ import annotations
