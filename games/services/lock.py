@@ -119,12 +119,9 @@ _kept = threading.local()
 
 def _cursor(db: BaseDatabaseWrapper, sql: str) -> CursorWrapper:
     """A cursor of this thread's connection for the statement ``sql`` (one of this module's,
-    compiled once), the same one for as long as the connection is open (a new one each
-    time while queries are logged: Django's debug cursor, which tests count queries with,
-    is chosen when a cursor is made). One a statement: psycopg keeps what a cursor set up
-    for a statement (its loaders of every column of the result, its dumpers) only while it
-    runs the same string as the time before; with one cursor for the three statements it
-    set them up anew at each."""
+    compiled once; why one a statement: the module's docstring), the same one for as long
+    as the connection is open (a new one each time while queries are logged: Django's
+    debug cursor, which tests count queries with, is chosen when a cursor is made)."""
     if db.queries_logged:
         return db.cursor()
     db.ensure_connection()
